@@ -1,0 +1,68 @@
+"""Actions: small immutable values with one canonical text form.
+
+``lead AS KS``, ``beat 10H QH``, ``throw 7C 8D``, ``play 9D``, ``declare AH AD 10C 10S``.
+The cards of an action are kept sorted by card id, so two spellings of the same move are
+one value and one text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from engine.cards import CARD_TEXT, Card, CardError, parse_card
+
+KINDS = ("lead", "beat", "throw", "play", "declare")
+
+
+class ActionError(ValueError):
+    """An action's text form could not be read."""
+
+
+class Action(NamedTuple):
+    kind: str
+    cards: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.cards:
+            return self.kind
+        return self.kind + " " + " ".join(CARD_TEXT[c] for c in self.cards)
+
+    def to_json(self) -> dict[str, Any]:
+        return {self.kind: [CARD_TEXT[c] for c in self.cards]}
+
+
+def action(kind: str, cards: Iterable[Card] = ()) -> Action:
+    """The canonical action: known kind, cards sorted."""
+    if kind not in KINDS:
+        raise ActionError(f"unknown action {kind!r} (allowed: {', '.join(KINDS)})")
+    return Action(kind, tuple(sorted(cards)))
+
+
+def parse_action(text: str) -> Action:
+    """``"beat 10H QH"`` -> Action."""
+    words = text.split()
+    if not words:
+        raise ActionError("empty action")
+    try:
+        cards = [parse_card(w) for w in words[1:]]
+    except CardError as e:
+        raise ActionError(str(e)) from None
+    if len(set(cards)) != len(cards):
+        raise ActionError(f"a card is named twice in {text!r}")
+    return action(words[0].lower(), cards)
+
+
+def action_from_json(entry: Mapping[str, Any]) -> tuple[int, Action]:
+    """A deal-log entry ``{"seat": 1, "throw": ["7H"]}`` -> (seat, action)."""
+    if not isinstance(entry, Mapping) or "seat" not in entry:
+        raise ActionError(f"an action needs a seat: {entry!r}")
+    seat = entry["seat"]
+    kinds = [k for k in entry if k != "seat"]
+    if len(kinds) != 1 or not isinstance(seat, int):
+        raise ActionError(f"an action is one kind with its cards and a seat: {entry!r}")
+    kind = kinds[0]
+    cards = entry[kind]
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise ActionError(f"cards must be a list of card texts: {entry!r}")
+    return seat, parse_action(" ".join([kind, *cards]))

@@ -1,0 +1,489 @@
+"""The drawing Kozel family: ``kozel``, ``kozel-4``, ``kozel-60`` (RULES.md 1-3).
+
+One deal is a ``DrawingDeal``: a mutable, cheaply copied state machine. Cards are ints
+(``engine.cards``); the stock is a list whose *last* element is the next card drawn.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+from engine.actions import Action
+from engine.cards import (
+    ACE,
+    JACK,
+    KOZEL_STRENGTH,
+    POINTS,
+    SHOKHA,
+    TEN,
+    Card,
+)
+from engine.errors import IllegalAction
+from engine.events import (
+    Beaten,
+    CardsDrawn,
+    CardsReturned,
+    Declared,
+    Event,
+    Led,
+    Played,
+    SecondHalfDealt,
+    Thrown,
+    TrickWon,
+    TrumpCardTaken,
+)
+from engine.presets import Rules
+
+# A play on the table: (seat, kind, cards). kind: "lead", "beat", "throw", "play".
+Play = tuple[int, str, tuple[Card, ...]]
+
+
+def strength60(card: Card, trump: int, led: Card) -> int:
+    """kozel-60 trick strength (RULES.md 3): jacks > trumps > the led suit > the rest.
+
+    J♣ > J♠ > J♥ > J♦ over every trump; a led jack is a trump lead.
+    """
+    if card % 9 == JACK:
+        return 100 - card // 9
+    suit = card // 9
+    if suit == trump:
+        return 50 + KOZEL_STRENGTH[card]
+    led_suit = trump if led % 9 == JACK else led // 9
+    return 10 + KOZEL_STRENGTH[card] if suit == led_suit else 0
+
+
+class DrawingDeal:
+    """One deal of a drawing Kozel preset."""
+
+    __slots__ = (
+        "rules", "seats", "dealer", "hands", "stock", "trump", "trump_card", "trump_public",
+        "piles", "tricks", "leader", "to_move", "plays", "win_seat", "win_cards", "declared",
+        "counter", "trick_no", "last_trick", "last_winner", "finished", "reserve", "half",
+        "first_leader", "deck",
+    )
+
+    rules: Rules
+    seats: tuple[int, ...]
+    dealer: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    trump: int
+    trump_card: Card | None
+    trump_public: bool
+    piles: list[list[Card]]
+    tricks: list[int]
+    leader: int
+    to_move: int
+    plays: list[Play]
+    win_seat: int
+    win_cards: tuple[Card, ...]
+    declared: str | None
+    counter: int
+    trick_no: int
+    last_trick: tuple[int, tuple[Play, ...]] | None
+    last_winner: int
+    finished: bool
+    reserve: list[Card]
+    half: int
+    first_leader: int
+    deck: tuple[Card, ...]
+
+    # --- set-up -------------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        seats: tuple[int, ...],
+        dealer: int,
+        deck: list[Card],
+        trump_card: Card | None = None,
+        leader: int | None = None,
+    ) -> DrawingDeal:
+        """Deal ``deck`` (top card first) one card at a time clockwise from the dealer's left.
+
+        ``trump_card`` is the card shown from the stock (``kozel-4`` only). ``leader`` is the
+        first leader when the preset does not make it the dealer's left.
+        """
+        d = cls.__new__(cls)
+        d.rules = rules
+        d.seats = seats
+        d.dealer = dealer
+        d.deck = tuple(deck)
+        n = len(seats)
+        d.hands = [[] for _ in range(rules.players)]
+        d.piles = [[] for _ in range(rules.sides)]
+        d.tricks = [0] * rules.sides
+        d.plays = []
+        d.declared = None
+        d.counter = 0
+        d.trick_no = 0
+        d.last_trick = None
+        d.finished = False
+        d.half = 0
+        d.reserve = []
+        left = d.next_seat(dealer)
+        hand = rules.hand_size
+        if rules.trump_mode == "halves":
+            dealt = list(deck[: hand * n])
+            d.reserve = list(deck[hand * n:])
+            d.stock = []
+            # RULES.md 3 halves: the last card dealt (the 4th of the dealer's left) is trump.
+            d.trump_card = dealt[-n] if n else None
+            d.trump_public = True
+        else:
+            dealt = list(deck[: hand * n])
+            rest = list(deck[hand * n:])
+            if rules.trump_mode == "turn":
+                # RULES.md 1, 3: the card after the deal is turned, put under the stock.
+                d.trump_card = rest[0]
+                d.stock = [rest[0], *reversed(rest[1:])]
+                d.trump_public = True
+            else:
+                # RULES.md 2: a card shown from the middle of the stock stays where it was.
+                if trump_card is None or trump_card not in rest:
+                    raise ValueError("kozel-4 needs trump_card: a card of the stock")
+                d.trump_card = trump_card
+                d.stock = list(reversed(rest))
+                d.trump_public = True
+        assert d.trump_card is not None
+        d.trump = d.trump_card // 9
+        for i, card in enumerate(dealt):
+            d.hands[seats[(seats.index(left) + i) % n]].append(card)
+        d.first_leader = left if leader is None or leader not in seats else leader
+        d._start_trick(d.first_leader)
+        return d
+
+    def copy(self) -> DrawingDeal:
+        d = DrawingDeal.__new__(DrawingDeal)
+        for name in DrawingDeal.__slots__:
+            setattr(d, name, getattr(self, name))
+        d.hands = [h[:] for h in self.hands]
+        d.stock = self.stock[:]
+        d.piles = [p[:] for p in self.piles]
+        d.tricks = self.tricks[:]
+        d.plays = self.plays[:]
+        d.reserve = self.reserve[:]
+        return d
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def next_seat(self, seat: int) -> int:
+        seats = self.seats
+        return seats[(seats.index(seat) + 1) % len(seats)] if seat in seats else seats[0]
+
+    def side_of(self, seat: int) -> int:
+        return self.rules.side_of(seat)
+
+    def _start_trick(self, leader: int) -> None:
+        self.leader = leader
+        self.to_move = leader
+        self.plays = []
+        self.win_seat = leader
+        self.win_cards = ()
+        self.declared = None
+
+    def beats(self, b: Card, c: Card) -> bool:
+        """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
+        if self.rules.shokha:
+            if b == SHOKHA:
+                return True
+            if c == SHOKHA:
+                return False
+        sb = b // 9
+        if sb == c // 9:
+            return KOZEL_STRENGTH[b] > KOZEL_STRENGTH[c]
+        return sb == self.trump
+
+    def beats_set(self, cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
+        """RULES.md 1: one-to-one, any pairing that works counts."""
+        if len(cards) != len(target):
+            return False
+        beats = self.beats
+        if len(cards) == 1:
+            return beats(cards[0], target[0])
+        return any(
+            all(beats(b, c) for b, c in zip(perm, target, strict=True))
+            for perm in permutations(cards)
+        )
+
+    def is_lead(self, cards: tuple[Card, ...]) -> bool:
+        """1-4 cards of one suit; the shokha may stand in for any suit (RULES.md 1)."""
+        shokha = self.rules.shokha
+        suits = {c // 9 for c in cards if not (shokha and c == SHOKHA)}
+        return len(suits) <= 1
+
+    def combination(self, cards: tuple[Card, ...]) -> str | None:
+        """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
+        if len(cards) != 4:
+            return None
+        shokha = self.rules.shokha
+        real = [c for c in cards if not (shokha and c == SHOKHA)]
+        ranks = {c % 9 for c in real}
+        if ranks <= {ACE, TEN} and ACE in ranks:
+            return "moscow"
+        if len({c // 9 for c in real}) == 1:
+            return "molodka"
+        return None
+
+    def pull_cards(self, seat: int) -> tuple[Card, ...] | None:
+        """Four cards of one suit among the seat's hand and its cards on this trick."""
+        own = list(self.hands[seat])
+        for s, _kind, cards in self.plays:
+            if s == seat:
+                own.extend(cards)
+        if len(own) < 4:
+            return None
+        by_suit: dict[int, list[Card]] = {}
+        for c in own:
+            by_suit.setdefault(c // 9, []).append(c)
+        for cards_of_suit in by_suit.values():
+            if len(cards_of_suit) >= 4:
+                return tuple(sorted(cards_of_suit[:4]))
+        return None
+
+    def _may_pull(self, seat: int) -> bool:
+        if not self.rules.pull or self.declared == "pull":
+            return False
+        if not self.plays and seat == self.leader:
+            return False  # the leader simply leads his four
+        return self.pull_cards(seat) is not None
+
+    def _may_declare(self, seat: int) -> bool:
+        if not self.rules.combos:
+            return False
+        hand = self.hands[seat]
+        if len(hand) != 4:
+            return False
+        combo = self.combination(tuple(hand))
+        if not self.plays:
+            return combo is not None
+        # RULES.md 1: a Moscow over a declared Molodka until the first answer.
+        return self.declared == "molodka" and len(self.plays) == 1 and combo == "moscow"
+
+    # --- the state machine ----------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now: the one to move, plus any out-of-turn declarer."""
+        if self.finished:
+            return ()
+        acting = [self.to_move]
+        if self.rules.combos or self.rules.pull:
+            for s in self.seats:
+                if s != self.to_move and (self._may_declare(s) or self._may_pull(s)):
+                    acting.append(s)
+        return tuple(acting)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat``, in a stable order (moves first, then declarations)."""
+        if self.finished:
+            return []
+        out: list[Action] = []
+        hand = sorted(self.hands[seat])
+        if seat == self.to_move:
+            if not self.rules.multi:
+                kind = "play" if self.plays else "lead"
+                out = [Action(kind, (c,)) for c in hand]
+            elif not self.plays:
+                combos = self.rules.combos
+                for k in range(1, min(4, len(hand)) + 1):
+                    for cards in combinations(hand, k):
+                        if self.is_lead(cards) and not (combos and self.combination(cards)):
+                            out.append(Action("lead", cards))
+            else:
+                k = len(self.win_cards)
+                subsets = list(combinations(hand, k))
+                win = self.win_cards
+                out = [Action("beat", cs) for cs in subsets if self.beats_set(cs, win)]
+                out.extend(Action("throw", cs) for cs in subsets)
+        if self._may_declare(seat):
+            out.append(Action("declare", tuple(hand)))
+        elif self._may_pull(seat):
+            pull = self.pull_cards(seat)
+            assert pull is not None
+            out.append(Action("declare", pull))
+        return out
+
+    def check(self, seat: int, act: Action) -> str | None:
+        """Why ``act`` is illegal for ``seat`` now (a reason code), or None if it is legal."""
+        if self.finished:
+            return "deal_over"
+        kind, cards = act
+        hand = self.hands[seat] if 0 <= seat < len(self.hands) else []
+        if kind == "declare":
+            if self._may_declare(seat):
+                return None if sorted(hand) == list(cards) else "not_a_combination"
+            if self._may_pull(seat):
+                return None if self.pull_cards(seat) == cards else "not_a_combination"
+            if self.rules.combos or self.rules.pull:
+                return "declaration_closed"
+            return "unknown_action"
+        if seat != self.to_move:
+            return "not_your_turn"
+        if not cards or any(c not in hand for c in cards):
+            return "not_in_hand"
+        if not self.rules.multi:
+            if kind != ("play" if self.plays else "lead"):
+                return "wrong_action"
+            return None if len(cards) == 1 else "wrong_count"
+        if not self.plays:
+            if kind != "lead":
+                return "wrong_action"
+            if len(cards) > 4:
+                return "wrong_count"
+            if self.rules.combos and self.combination(cards):
+                return None  # RULES.md 1: the leader's combination is his lead
+            return None if self.is_lead(cards) else "mixed_suits"
+        if kind not in ("beat", "throw"):
+            return "wrong_action"
+        if len(cards) != len(self.win_cards):
+            return "wrong_count"
+        if kind == "beat" and not self.beats_set(cards, self.win_cards):
+            return "cannot_beat"
+        return None
+
+    def apply(self, seat: int, act: Action) -> list[Event]:
+        """Apply a legal action; raise ``IllegalAction`` (changing nothing) otherwise."""
+        reason = self.check(seat, act)
+        if reason is not None:
+            raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
+        kind, cards = act
+        if kind == "lead" and self.rules.combos and self.combination(cards):
+            kind = "declare"  # RULES.md 1: a combination from the leader is his lead
+        self.counter += 1
+        events: list[Event] = []
+        if kind == "declare":
+            self._declare(seat, cards, events)
+            return events
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+        if kind in ("lead",):
+            self.plays.append((seat, kind, cards))
+            self.win_seat, self.win_cards = seat, cards
+            events.append(Led(seat, cards) if self.rules.multi else Played(seat, cards[0]))
+        elif kind == "play":
+            self.plays.append((seat, kind, cards))
+            if self._single_wins(cards[0]):
+                self.win_seat, self.win_cards = seat, cards
+            events.append(Played(seat, cards[0]))
+        elif kind == "beat":
+            self.plays.append((seat, kind, cards))
+            self.win_seat, self.win_cards = seat, cards
+            events.append(Beaten(seat, cards))
+        else:
+            self.plays.append((seat, kind, cards))
+            events.append(Thrown(seat, len(cards)))
+        nxt = self.next_seat(seat)
+        if nxt == self.leader:
+            self._finish_trick(events)
+        else:
+            self.to_move = nxt
+        return events
+
+    def _single_wins(self, card: Card) -> bool:
+        """kozel-60: does ``card`` beat the current winning card (RULES.md 3)?"""
+        return self.strength60(card) > self.strength60(self.win_cards[0])
+
+    def strength60(self, card: Card) -> int:
+        return strength60(card, self.trump, self.plays[0][2][0])
+
+    def _declare(self, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
+        if self.rules.pull:
+            combo = "pull"
+        else:
+            combo = self.combination(cards) or "molodka"
+        returned = sorted({s for s, _k, _c in self.plays})
+        for s, _kind, played in self.plays:
+            self.hands[s].extend(played)
+        if returned:
+            events.append(CardsReturned(tuple(returned)))
+        self._start_trick(seat)
+        for c in cards:
+            self.hands[seat].remove(c)
+        self.plays = [(seat, "lead", cards)]
+        self.win_cards = cards
+        self.declared = combo
+        self.to_move = self.next_seat(seat)
+        events.append(Declared(seat, combo, cards))
+
+    def _finish_trick(self, events: list[Event]) -> None:
+        winner = self.win_seat
+        side = self.side_of(winner)
+        pile = self.piles[side]
+        face_up: list[Card] = []
+        face_down = 0
+        for _s, kind, cards in self.plays:
+            pile.extend(cards)
+            if kind == "throw":
+                face_down += len(cards)
+            else:
+                face_up.extend(cards)
+        self.tricks[side] += 1
+        self.trick_no += 1
+        self.last_trick = (winner, tuple(self.plays))
+        self.last_winner = winner
+        events.append(TrickWon(winner, side, tuple(face_up), face_down))
+        self._draw(winner, events)
+        if not any(self.hands[s] for s in self.seats):
+            if self.reserve:
+                self._deal_second_half(events)
+                return
+            self.finished = True
+            self.plays = []
+            return
+        self._start_trick(winner)
+
+    def _draw(self, winner: int, events: list[Event]) -> None:
+        """RULES.md 1: winner first, clockwise, one card at a time, up to the hand size."""
+        stock = self.stock
+        if not stock:
+            return
+        size = self.rules.hand_size
+        seats = self.seats
+        start = seats.index(winner)
+        order = seats[start:] + seats[:start]
+        counts = [0] * len(order)
+        hands = self.hands
+        progress = True
+        while stock and progress:
+            progress = False
+            for i, s in enumerate(order):
+                if stock and len(hands[s]) < size:
+                    card = stock.pop()
+                    hands[s].append(card)
+                    counts[i] += 1
+                    progress = True
+                    if not stock and card == self.trump_card and self.rules.trump_mode == "turn":
+                        events.append(TrumpCardTaken(s, card))
+        events.append(CardsDrawn(order, tuple(counts), len(stock)))
+
+    def _deal_second_half(self, events: list[Event]) -> None:
+        """RULES.md 3 halves: deal the second half the same way; same trump, same leader."""
+        n = len(self.seats)
+        left = self.next_seat(self.dealer)
+        start = self.seats.index(left)
+        for i, card in enumerate(self.reserve):
+            self.hands[self.seats[(start + i) % n]].append(card)
+        self.reserve = []
+        self.half = 1
+        events.append(SecondHalfDealt(self.first_leader))
+        self._start_trick(self.first_leader)
+
+    # --- results and views --------------------------------------------------------------
+
+    def points(self) -> list[int]:
+        return [sum(POINTS[c] for c in pile) for pile in self.piles]
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the deal wherever it lies (for the invariant checks)."""
+        out: list[Card] = []
+        for h in self.hands:
+            out.extend(h)
+        out.extend(self.stock)
+        out.extend(self.reserve)
+        for p in self.piles:
+            out.extend(p)
+        for _s, _k, cards in self.plays:
+            out.extend(cards)
+        return out

@@ -1,0 +1,122 @@
+"""Deal logs: the public JSON format for replays, bug reports and tests (docs/deal-log.md).
+
+```
+{"preset": "kozel", "options": {...}, "players": 4, "seed": 7,
+ "deals": [{"dealer": 3, "deck": ["AS", "10H", ...], "trump_card": "9D",
+            "actions": [{"seat": 0, "lead": ["AS"]}, {"seat": 1, "throw": ["7H"]}, ...]}]}
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions import ActionError, action_from_json
+from engine.cards import CARD_TEXT, Card, CardError, parse_card
+from engine.errors import IllegalAction
+from engine.match import Match, shuffled_deck
+from engine.presets import PresetError, make_rules
+
+
+class LogError(ValueError):
+    """A deal log that cannot be replayed: one line naming where and why."""
+
+
+def to_log(match: Match) -> dict[str, Any]:
+    """The match so far as a deal log (every deal with its deck, so no RNG is needed)."""
+    rules = match.rules
+    deals = []
+    for rec in match.history:
+        entry: dict[str, Any] = {"dealer": rec.dealer, "deck": [CARD_TEXT[c] for c in rec.deck]}
+        if rec.trump_card is not None:
+            entry["trump_card"] = CARD_TEXT[rec.trump_card]
+        entry["actions"] = [{"seat": s, **a.to_json()} for s, a in rec.actions]
+        deals.append(entry)
+    return {
+        "preset": rules.preset,
+        "options": dict(rules.options),
+        "players": rules.players,
+        "seed": match.seed,
+        "deals": deals,
+    }
+
+
+def _deck(entry: Mapping[str, Any], where: str, expected: tuple[Card, ...]) -> list[Card]:
+    try:
+        deck = [parse_card(c) for c in entry["deck"]]
+    except (CardError, TypeError) as e:
+        raise LogError(f"{where}: bad deck: {e}") from None
+    if sorted(deck) != sorted(expected):
+        raise LogError(f"{where}: the deck must hold each of the preset's {len(expected)} cards once")
+    return deck
+
+
+def replay(log: Mapping[str, Any]) -> tuple[Match, dict[str, Any]]:
+    """Replay a deal log. Returns the match and the summary the CLI prints.
+
+    Raises ``LogError`` with one line (naming the deal and action index) on anything wrong.
+    """
+    try:
+        rules = make_rules(str(log.get("preset")), int(log.get("players", 0)), log.get("options"))
+    except (PresetError, ValueError, TypeError) as e:
+        raise LogError(str(e)) from None
+    seed = log.get("seed", 0)
+    deals = log.get("deals") or []
+    if not isinstance(deals, list):
+        raise LogError("deals must be a list")
+
+    def decks(no: int, dealer: int) -> tuple[list[Card], Card | None]:
+        if no > len(deals) or "deck" not in deals[no - 1]:
+            return shuffled_deck(rules, deals[no - 1].get("seed", seed) if no <= len(deals)
+                                 else seed, no)
+        entry = deals[no - 1]
+        where = f"deal {no}"
+        deck = _deck(entry, where, rules.deck)
+        trump_card = None
+        if rules.trump_mode == "middle":
+            if "trump_card" not in entry:
+                raise LogError(f"{where}: kozel-4 needs trump_card (the card shown from the stock)")
+            try:
+                trump_card = parse_card(entry["trump_card"])
+            except CardError as e:
+                raise LogError(f"{where}: {e}") from None
+            if trump_card not in deck[rules.hand_size * rules.players:]:
+                raise LogError(f"{where}: trump_card must be a card of the stock")
+        return deck, trump_card
+
+    first = deals[0].get("dealer") if deals else None
+    if first is not None and not (isinstance(first, int) and 0 <= first < rules.players):
+        raise LogError(f"deal 1: no such dealer {first!r}")
+    match = Match(rules, seed=seed, dealer=first, decks=decks)
+    summary_deals: list[dict[str, Any]] = []
+    for no, entry in enumerate(deals, start=1):
+        where = f"deal {no}"
+        if match.finished:
+            raise LogError(f"{where}: the match was already over")
+        if match.deal_no != no:
+            raise LogError(f"{where}: the previous deal did not end")
+        dealer = entry.get("dealer")
+        if dealer is not None and dealer != match.dealer:
+            raise LogError(f"{where}: dealer {dealer} but the rotation gives {match.dealer}")
+        actions = entry.get("actions") or []
+        for i, raw in enumerate(actions):
+            try:
+                seat, act = action_from_json(raw)
+                match.apply(seat, act)
+            except (ActionError, IllegalAction) as e:
+                raise LogError(f"{where}, action {i}: {e}") from None
+            if match.deal_no != no and i != len(actions) - 1:
+                raise LogError(f"{where}, action {i + 1}: the deal was already over")
+    for rec in match.history:
+        if rec.result is not None:
+            summary_deals.append(dict(rec.result))
+    summary = {
+        "preset": rules.preset,
+        "players": rules.players,
+        "deals": summary_deals,
+        "finished": match.finished,
+        "winners": list(match.winners),
+        "score": list(match.scores),
+    }
+    return match, summary

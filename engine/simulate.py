@@ -1,0 +1,138 @@
+"""Whole matches between computer players, with the invariants checked after every action."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.bots import Bot, make_bot
+from engine.cards import deck_points
+from engine.match import Match
+from engine.observe import observe
+from engine.presets import Rules, make_rules
+
+
+class InvariantError(AssertionError):
+    """An engine invariant broke: the message names it."""
+
+
+def check_invariants(match: Match, strict: bool = False) -> None:
+    """Every card in exactly one place; public views hold no hidden card.
+
+    ``strict`` also checks that no seat outside ``to_act`` has a legal action.
+    """
+    d = match.deal
+    if sorted(d.all_cards()) != sorted(d.deck):
+        raise InvariantError(f"deal {match.deal_no}: a card is missing or doubled")
+    public = observe(match, None)
+    if public.hand:
+        raise InvariantError("the public view shows a hand")
+    for _s, kind, cards, _n in public.trick:
+        if kind == "throw" and cards is not None:
+            raise InvariantError("the public view shows a thrown card")
+    if strict:
+        acting = set(match.to_act())
+        for seat in range(match.rules.players):
+            if seat not in acting and match.legal_actions(seat):
+                raise InvariantError(f"seat {seat} has legal actions but may not act")
+            if seat in acting and not match.legal_actions(seat):
+                raise InvariantError(f"seat {seat} may act but has no legal action")
+
+
+@dataclass
+class Stats:
+    matches: int = 0
+    deals: int = 0
+    actions: int = 0
+    wins: list[int] = field(default_factory=list)
+    side_wins: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def step(match: Match, bots: Sequence[Bot], rng: random.Random) -> bool:
+    """Let one computer player act. Out-of-turn declarers get their chance first."""
+    acting = match.to_act()
+    if not acting:
+        return False
+    mover = acting[0]
+    for seat in acting[1:]:
+        legal = match.legal_actions(seat)
+        act = bots[seat].choose(observe(match, seat), legal, rng)
+        if act is not None:
+            match.apply(seat, act)
+            return True
+    legal = match.legal_actions(mover)
+    act = bots[mover].choose(observe(match, mover), legal, rng)
+    if act is None:
+        act = legal[0]
+    match.apply(mover, act)
+    return True
+
+
+def play_match(
+    rules: Rules, bots: Sequence[Bot], seed: int | str, check: bool = True,
+    strict: bool = False, max_deals: int = 500,
+) -> tuple[Match, int, int]:
+    """Play one match to its end. Returns (match, deals, actions)."""
+    match = Match(rules, seed=seed)
+    rng = random.Random(f"bots:{seed}")
+    actions = 0
+    deal_no = match.deal_no
+    while not match.finished:
+        step(match, bots, rng)
+        actions += 1
+        if check:
+            check_invariants(match, strict)
+            if match.deal_no != deal_no or match.finished:
+                rec = match.history[deal_no - 1]
+                if rec.result is None:
+                    raise InvariantError(f"deal {deal_no} ended without a result")
+                total = sum(rec.result["points"])
+                if total != deck_points(rules.deck):
+                    raise InvariantError(f"deal {deal_no} holds {total} points, not 120")
+                deal_no = match.deal_no
+        if match.deal_no > max_deals:
+            raise InvariantError(f"match seed {seed} did not end in {max_deals} deals")
+    return match, match.deal_no, actions
+
+
+def simulate(
+    preset: str, players: int, matches: int, seed: int, bots: Sequence[str],
+    options: dict[str, Any] | None = None, check: bool = True,
+) -> dict[str, Any]:
+    """Play ``matches`` matches with seeds ``seed .. seed + matches - 1``; a JSON summary."""
+    rules = make_rules(preset, players, options)
+    levels = list(bots) if len(bots) == players else [bots[0]] * players
+    if len(bots) not in (1, players):
+        raise ValueError(f"--bots needs 1 or {players} levels, got {len(bots)}")
+    seat_bots = [make_bot(level) for level in levels]
+    stats = Stats(wins=[0] * players, side_wins=[0] * rules.sides)
+    start = time.perf_counter()
+    invariants = "ok"
+    try:
+        for i in range(matches):
+            match, deals, actions = play_match(rules, seat_bots, seed + i, check=check)
+            stats.matches += 1
+            stats.deals += deals
+            stats.actions += actions
+            for s in match.winners:
+                stats.wins[s] += 1
+    except AssertionError as e:
+        invariants = str(e) or "invariant broken"
+    stats.seconds = time.perf_counter() - start
+    return {
+        "preset": preset,
+        "players": players,
+        "options": dict(rules.options),
+        "bots": levels,
+        "matches": stats.matches,
+        "deals": stats.deals,
+        "actions": stats.actions,
+        "seconds": round(stats.seconds, 3),
+        "deals_per_second": round(stats.deals / stats.seconds, 1) if stats.seconds else 0.0,
+        "wins": stats.wins,
+        "invariants": invariants,
+    }
