@@ -18,9 +18,11 @@ from engine.observe import Observation
 
 class Bot(Protocol):
     name: str
+    # False for players that need no view of the table (skips building one)
+    needs_observation: bool
 
     def choose(
-        self, obs: Observation, legal: list[Action], rng: random.Random
+        self, obs: Observation | None, legal: list[Action], rng: random.Random, on_move: bool
     ) -> Action | None: ...
 
 
@@ -28,11 +30,14 @@ class RandomBot:
     """Uniform over legal actions (and, out of turn, over "declare" and "not now")."""
 
     name = "random"
+    needs_observation = False
 
-    def choose(self, obs: Observation, legal: list[Action], rng: random.Random) -> Action | None:
+    def choose(
+        self, obs: Observation | None, legal: list[Action], rng: random.Random, on_move: bool
+    ) -> Action | None:
         if not legal:
             return None
-        if obs.seat != obs.to_move:
+        if not on_move:
             options: list[Action | None] = [*legal, None]
             return rng.choice(options)
         return rng.choice(legal)
@@ -42,12 +47,15 @@ class RulesBot:
     """Sensible play: cheap beats, low throws, points onto its own side's trick, combinations."""
 
     name = "rules"
+    needs_observation = True
 
-    def choose(self, obs: Observation, legal: list[Action], rng: random.Random) -> Action | None:
-        if not legal:
+    def choose(
+        self, obs: Observation | None, legal: list[Action], rng: random.Random, on_move: bool
+    ) -> Action | None:
+        if not legal or obs is None:
             return None
         declares = [a for a in legal if a.kind == "declare"]
-        if obs.seat != obs.to_move:
+        if not on_move:
             return self._declare_out_of_turn(obs, declares)
         if declares and self._worth_declaring(obs, declares[0]):
             return declares[0]

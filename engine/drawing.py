@@ -59,7 +59,7 @@ class DrawingDeal:
         "rules", "seats", "dealer", "hands", "stock", "trump", "trump_card", "trump_public",
         "piles", "tricks", "leader", "to_move", "plays", "win_seat", "win_cards", "declared",
         "counter", "trick_no", "last_trick", "last_winner", "finished", "reserve", "half",
-        "first_leader", "deck",
+        "first_leader", "deck", "_decls",
     )
 
     rules: Rules
@@ -87,6 +87,7 @@ class DrawingDeal:
     half: int
     first_leader: int
     deck: tuple[Card, ...]
+    _decls: dict[int, Action] | None
 
     # --- set-up -------------------------------------------------------------------------
 
@@ -122,6 +123,7 @@ class DrawingDeal:
         d.finished = False
         d.half = 0
         d.reserve = []
+        d._decls = None
         left = d.next_seat(dealer)
         hand = rules.hand_size
         if rules.trump_mode == "halves":
@@ -202,6 +204,8 @@ class DrawingDeal:
         beats = self.beats
         if len(cards) == 1:
             return beats(cards[0], target[0])
+        if not all(any(beats(b, c) for b in cards) for c in target):
+            return False
         return any(
             all(beats(b, c) for b, c in zip(perm, target, strict=True))
             for perm in permutations(cards)
@@ -252,6 +256,8 @@ class DrawingDeal:
     def _may_declare(self, seat: int) -> bool:
         if not self.rules.combos:
             return False
+        if self.plays and (self.declared != "molodka" or len(self.plays) != 1):
+            return False
         hand = self.hands[seat]
         if len(hand) != 4:
             return False
@@ -263,16 +269,30 @@ class DrawingDeal:
 
     # --- the state machine ----------------------------------------------------------------
 
+    def declarations(self) -> dict[int, Action]:
+        """The declarations open now, per seat (computed once per state)."""
+        decls = self._decls
+        if decls is None:
+            decls = {}
+            if not self.finished and (self.rules.combos or self.rules.pull):
+                for s in self.seats:
+                    if self._may_declare(s):
+                        decls[s] = Action("declare", tuple(sorted(self.hands[s])))
+                    elif self._may_pull(s):
+                        pull = self.pull_cards(s)
+                        assert pull is not None
+                        decls[s] = Action("declare", pull)
+            self._decls = decls
+        return decls
+
     def to_act(self) -> tuple[int, ...]:
         """The seats that may act now: the one to move, plus any out-of-turn declarer."""
         if self.finished:
             return ()
-        acting = [self.to_move]
-        if self.rules.combos or self.rules.pull:
-            for s in self.seats:
-                if s != self.to_move and (self._may_declare(s) or self._may_pull(s)):
-                    acting.append(s)
-        return tuple(acting)
+        decls = self.declarations()
+        if not decls:
+            return (self.to_move,)
+        return (self.to_move, *(s for s in decls if s != self.to_move))
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of ``seat``, in a stable order (moves first, then declarations)."""
@@ -288,7 +308,9 @@ class DrawingDeal:
                 combos = self.rules.combos
                 for k in range(1, min(4, len(hand)) + 1):
                     for cards in combinations(hand, k):
-                        if self.is_lead(cards) and not (combos and self.combination(cards)):
+                        if self.is_lead(cards) and not (
+                            combos and k == 4 and self.combination(cards)
+                        ):
                             out.append(Action("lead", cards))
             else:
                 k = len(self.win_cards)
@@ -296,12 +318,9 @@ class DrawingDeal:
                 win = self.win_cards
                 out = [Action("beat", cs) for cs in subsets if self.beats_set(cs, win)]
                 out.extend(Action("throw", cs) for cs in subsets)
-        if self._may_declare(seat):
-            out.append(Action("declare", tuple(hand)))
-        elif self._may_pull(seat):
-            pull = self.pull_cards(seat)
-            assert pull is not None
-            out.append(Action("declare", pull))
+        decl = self.declarations().get(seat)
+        if decl is not None:
+            out.append(decl)
         return out
 
     def check(self, seat: int, act: Action) -> str | None:
@@ -311,10 +330,9 @@ class DrawingDeal:
         kind, cards = act
         hand = self.hands[seat] if 0 <= seat < len(self.hands) else []
         if kind == "declare":
-            if self._may_declare(seat):
-                return None if sorted(hand) == list(cards) else "not_a_combination"
-            if self._may_pull(seat):
-                return None if self.pull_cards(seat) == cards else "not_a_combination"
+            decl = self.declarations().get(seat)
+            if decl is not None:
+                return None if decl.cards == cards else "not_a_combination"
             if self.rules.combos or self.rules.pull:
                 return "declaration_closed"
             return "unknown_action"
@@ -351,6 +369,7 @@ class DrawingDeal:
         if kind == "lead" and self.rules.combos and self.combination(cards):
             kind = "declare"  # RULES.md 1: a combination from the leader is his lead
         self.counter += 1
+        self._decls = None
         events: list[Event] = []
         if kind == "declare":
             self._declare(seat, cards, events)

@@ -144,10 +144,10 @@ class Match:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one action; return its public events. Illegal: ``IllegalAction``, no change."""
-        reason = self.check(seat, action)
-        if reason is not None:
+        if self.finished or not 0 <= seat < self.rules.players or seat not in self.deal.seats:
+            reason = "match_over" if self.finished else "no_such_seat"
             raise IllegalAction(reason, f"{action} by seat {seat}: {reason.replace('_', ' ')}")
-        events = self.deal.apply(seat, action)
+        events = self.deal.apply(seat, action)  # checks the action itself
         self.history[-1].actions.append((seat, action))
         if self.deal.finished:
             events.extend(self._end_deal())

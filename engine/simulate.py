@@ -59,13 +59,16 @@ def step(match: Match, bots: Sequence[Bot], rng: random.Random) -> bool:
         return False
     mover = acting[0]
     for seat in acting[1:]:
-        legal = match.legal_actions(seat)
-        act = bots[seat].choose(observe(match, seat), legal, rng)
+        bot = bots[seat]
+        obs = observe(match, seat) if bot.needs_observation else None
+        act = bot.choose(obs, match.legal_actions(seat), rng, False)
         if act is not None:
             match.apply(seat, act)
             return True
     legal = match.legal_actions(mover)
-    act = bots[mover].choose(observe(match, mover), legal, rng)
+    bot = bots[mover]
+    obs = observe(match, mover) if bot.needs_observation else None
+    act = bot.choose(obs, legal, rng, True)
     if act is None:
         act = legal[0]
     match.apply(mover, act)
