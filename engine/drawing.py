@@ -7,6 +7,7 @@ One deal is a ``DrawingDeal``: a mutable, cheaply copied state machine. Cards ar
 from __future__ import annotations
 
 from itertools import combinations, permutations
+from typing import Any
 
 from engine.actions import Action
 from engine.cards import (
@@ -18,6 +19,7 @@ from engine.cards import (
     TEN,
     Card,
 )
+from engine.codec import pack_cards, unpack_cards
 from engine.errors import IllegalAction
 from engine.events import (
     Beaten,
@@ -166,6 +168,65 @@ class DrawingDeal:
         d.tricks = self.tricks[:]
         d.plays = self.plays[:]
         d.reserve = self.reserve[:]
+        return d
+
+    def to_state(self) -> dict[str, Any]:
+        """The whole deal as compact JSON-safe data (``engine.codec`` card strings)."""
+
+        def plays(ps: list[Play] | tuple[Play, ...]) -> list[list[Any]]:
+            return [[seat, kind, pack_cards(cards)] for seat, kind, cards in ps]
+
+        return {
+            "seats": list(self.seats), "dealer": self.dealer, "deck": pack_cards(self.deck),
+            "hands": [pack_cards(h) for h in self.hands], "stock": pack_cards(self.stock),
+            "trump": self.trump, "trump_card": self.trump_card, "public": self.trump_public,
+            "piles": [pack_cards(p) for p in self.piles], "tricks": self.tricks,
+            "leader": self.leader, "to_move": self.to_move, "plays": plays(self.plays),
+            "win_seat": self.win_seat, "win_cards": pack_cards(self.win_cards),
+            "declared": self.declared, "counter": self.counter, "trick_no": self.trick_no,
+            "last_trick": None if self.last_trick is None else [
+                self.last_trick[0], plays(self.last_trick[1])],
+            "last_winner": getattr(self, "last_winner", None), "finished": self.finished,
+            "reserve": pack_cards(self.reserve), "half": self.half,
+            "first_leader": self.first_leader,
+        }
+
+    @classmethod
+    def from_state(cls, rules: Rules, state: dict[str, Any]) -> DrawingDeal:
+        """The inverse of ``to_state``."""
+
+        def plays(ps: list[list[Any]]) -> list[Play]:
+            return [(seat, kind, tuple(unpack_cards(cards))) for seat, kind, cards in ps]
+
+        d = cls.__new__(cls)
+        d.rules = rules
+        d.seats = tuple(state["seats"])
+        d.dealer = state["dealer"]
+        d.deck = tuple(unpack_cards(state["deck"]))
+        d.hands = [unpack_cards(h) for h in state["hands"]]
+        d.stock = unpack_cards(state["stock"])
+        d.trump = state["trump"]
+        d.trump_card = state["trump_card"]
+        d.trump_public = state["public"]
+        d.piles = [unpack_cards(p) for p in state["piles"]]
+        d.tricks = list(state["tricks"])
+        d.leader = state["leader"]
+        d.to_move = state["to_move"]
+        d.plays = plays(state["plays"])
+        d.win_seat = state["win_seat"]
+        d.win_cards = tuple(unpack_cards(state["win_cards"]))
+        d.declared = state["declared"]
+        d.counter = state["counter"]
+        d.trick_no = state["trick_no"]
+        last = state["last_trick"]
+        d.last_trick = None if last is None else (last[0], tuple(plays(last[1])))
+        if state["last_winner"] is not None:
+            d.last_winner = state["last_winner"]
+        d.finished = state["finished"]
+        d.reserve = unpack_cards(state["reserve"])
+        d.half = state["half"]
+        d.first_leader = state["first_leader"]
+        d._decls = None
         return d
 
     # --- helpers ------------------------------------------------------------------------
@@ -340,6 +401,8 @@ class DrawingDeal:
             return "not_your_turn"
         if not cards or any(c not in hand for c in cards):
             return "not_in_hand"
+        if len(set(cards)) != len(cards):
+            return "duplicate_card"  # else apply would fail half-way in hand.remove
         if not self.rules.multi:
             if kind != ("play" if self.plays else "lead"):
                 return "wrong_action"

@@ -130,8 +130,8 @@ class Match:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The seat's legal actions in a stable order (empty when it may not act)."""
-        if self.finished:
-            return []
+        if self.finished or seat not in self.deal.seats:
+            return []  # also a seat that is out, or no seat at all (-1 must not index a hand)
         return self.deal.legal_actions(seat)
 
     def check(self, seat: int, action: Action) -> str | None:
@@ -277,6 +277,40 @@ class Match:
         if len(best) == 1:
             self.finished = True
             self.winners = (best[0],)
+
+    # --- storage -------------------------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """The match as compact JSON-safe data, without the logs of earlier deals.
+
+        Decks are not stored: they follow from (seed, deal number) unless a log gave them.
+        """
+        return {
+            "seed": self.seed, "dealer": self.dealer, "deal_no": self.deal_no,
+            "scores": self.scores, "out": self.out, "eggs": self.eggs,
+            "finished": self.finished, "winners": list(self.winners),
+            "next_leader": self.next_leader, "deal": self.deal.to_state(),
+        }
+
+    @classmethod
+    def from_state(cls, rules: Rules, state: dict[str, Any]) -> Match:
+        """The inverse of ``to_state``; ``history`` then holds only the current deal."""
+        m = cls.__new__(cls)
+        m.rules = rules
+        m.seed = state["seed"]
+        m.decks = lambda no, _dealer: shuffled_deck(rules, m.seed, no)
+        m.dealer = state["dealer"]
+        m.deal_no = state["deal_no"]
+        m.scores = list(state["scores"])
+        m.out = list(state["out"])
+        m.eggs = state["eggs"]
+        m.finished = state["finished"]
+        m.winners = tuple(state["winners"])
+        m.next_leader = state["next_leader"]
+        m.deal = DrawingDeal.from_state(rules, state["deal"])
+        m.history = [DealRecord(m.deal.dealer, list(m.deal.deck), None)]
+        m.start_events = []
+        return m
 
     # --- views ---------------------------------------------------------------------------
 

@@ -1,0 +1,48 @@
+"""Settings from the environment (pydantic-settings). A bad setting stops start-up with one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    redis_url: str | None = Field(None, description="Redis server; unset = embedded Redis")
+    data_dir: Path = Field(Path("data"), description="embedded Redis data and AOF")
+    turn_seconds: float = Field(60.0, gt=0, description="time for a person's move")
+    bot_delay_seconds: float = Field(1.0, ge=0, description="pause before a computer move")
+    missed_turns_to_bot: int = Field(2, ge=1, description="missed turns before a bot takes over")
+    idle_seconds: int = Field(6 * 3600, gt=0, description="lobby/finished rooms expire after")
+    update_ttl_seconds: int = Field(24 * 3600, gt=0, description="how long update ids are kept")
+    default_language: str = Field("ru", description="language of a new chat")
+    bot_token: str | None = Field(None, description="Telegram bot token")
+    telegram_api_url: str | None = Field(None, description="self-hosted Bot API server")
+    webhook_url: str | None = Field(None, description="Telegram webhook mode when set")
+    webhook_secret: str | None = Field(None, description="secret token header for webhooks")
+    webhook_host: str = "0.0.0.0"
+    webhook_port: int = Field(8080, gt=0, lt=65536)
+    discord_token: str | None = Field(None, description="Discord bot token")
+
+    @field_validator("default_language")
+    @classmethod
+    def _known_language(cls, v: str) -> str:
+        if v not in ("ru", "en"):
+            raise ValueError("must be ru or en")
+        return v
+
+
+class ConfigError(RuntimeError):
+    """A setting is missing or wrong: the message is one line for the operator."""
+
+
+def load_settings(**overrides: object) -> Settings:
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as e:
+        err = e.errors()[0]
+        name = ".".join(str(p) for p in err["loc"]).upper()
+        raise ConfigError(f"bad setting {name}: {err['msg']}") from None

@@ -1,0 +1,113 @@
+"""A room: one table in one chat (or forum topic / thread), serialised in one place."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.match import Match
+from engine.presets import PRESETS, Rules, make_rules
+
+LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
+
+
+@dataclass(frozen=True)
+class User:
+    """A platform-qualified user: ``tg:123`` or ``dc:456``, with a display name."""
+
+    id: str
+    name: str
+    lang: str | None = None
+
+
+@dataclass
+class Seat:
+    user: str | None  # None for a computer player
+    name: str
+    bot: str | None = None  # computer level for a computer player
+    auto: bool = False  # a person's seat handed to a computer player after missed turns
+    missed: int = 0
+
+    @property
+    def computer(self) -> bool:
+        return self.bot is not None or self.auto
+
+    @property
+    def level(self) -> str:
+        return self.bot or "rules"
+
+
+def room_id_for(platform: str, chat: str, thread: str | None = None) -> str:
+    """One room per chat, or per (chat, topic/thread)."""
+    return f"{platform}:{chat}" + (f"/{thread}" if thread else "")
+
+
+@dataclass
+class Room:
+    id: str
+    platform: str
+    chat: str
+    thread: str | None
+    preset: str
+    options: dict[str, Any]
+    size: int  # seats at the table
+    seats: list[Seat | None]
+    creator: str
+    state: str = LOBBY
+    gen: int = 0  # match generation: tokens of an earlier match mean nothing
+    players: int = 0  # players in the current match (seats compacted at the start)
+    match: dict[str, Any] | None = None
+    log: list[str] = field(default_factory=list)  # packed actions, one string per deal
+    events: list[dict[str, Any]] = field(default_factory=list)  # recent event lines
+    deadline: float | None = None
+    turn_key: str | None = None
+    turn_started: float | None = None
+    asked: str | None = None  # the turn at which off-turn computer players were asked
+    lang: str | None = None
+    pdata: dict[str, Any] = field(default_factory=dict)  # adapters' per-room records
+    sdata: dict[str, dict[str, Any]] = field(default_factory=dict)  # per user id
+    created: float = 0.0
+    updated: float = 0.0
+    result: dict[str, Any] | None = None
+    version: int = 0  # not stored in the document: the store's compare-and-set version
+
+    # --- serialisation: the only place a room becomes text ---------------------------------
+
+    def to_json(self) -> str:
+        d = asdict(self)
+        d.pop("version")
+        return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, version: int) -> Room:
+        d = json.loads(text)
+        d["seats"] = [None if s is None else Seat(**s) for s in d["seats"]]
+        return cls(**d, version=version)
+
+    # --- helpers --------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return make_rules(self.preset, self.players or self.size, self.options)
+
+    def load_match(self) -> Match:
+        assert self.match is not None
+        return Match.from_state(self.rules, self.match)
+
+    def seat_of(self, user_id: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.user == user_id:
+                return i
+        return None
+
+    @property
+    def occupied(self) -> int:
+        return sum(1 for s in self.seats if s is not None)
+
+    @property
+    def full(self) -> bool:
+        return all(s is not None for s in self.seats)
+
+    def valid_count(self, n: int) -> bool:
+        return n in PRESETS[self.preset].players

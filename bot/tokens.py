@@ -1,0 +1,107 @@
+"""Action tokens: compact, no hidden card, meaningless outside their room.
+
+``<room>|<gen>.<deal>.<trick>.<hand>.<kind><mask>``:
+- ``gen`` the room's match generation, ``deal`` and ``trick`` the moment of play;
+- ``hand`` a short keyed fingerprint of the seat's hand (so a button made for one hand
+  never plays a card of a changed hand), ``-`` for declarations;
+- ``kind`` one letter (l lead, b beat, t throw, p play, d declare), ``mask`` the chosen
+  positions in the seat's sorted hand, base 36 (none for a declaration: the open one).
+
+A token is refused only when what it means is no longer possible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.cards import Card
+
+MAX_TOKEN = 64
+_KIND = {"lead": "l", "beat": "b", "throw": "t", "play": "p", "declare": "d"}
+_CODE = {v: k for k, v in _KIND.items()}
+
+
+class TokenError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Token:
+    room: str
+    gen: int
+    deal: int
+    trick: int
+    hand: str
+    kind: str
+    mask: int
+
+    def __str__(self) -> str:
+        mask = "" if self.kind == "declare" else _base36(self.mask)
+        return f"{self.room}|{self.gen}.{self.deal}.{self.trick}.{self.hand}.{_KIND[self.kind]}{mask}"
+
+
+def hand_fingerprint(room: str, gen: int, seat: int, hand: list[Card] | tuple[Card, ...]) -> str:
+    h = hashlib.blake2s(bytes(sorted(hand)), key=f"{room}|{gen}|{seat}".encode()[:32],
+                        digest_size=3)
+    return _base36(int.from_bytes(h.digest(), "big"))
+
+
+def make_token(room: str, gen: int, deal: int, trick: int, seat: int,
+               hand: tuple[Card, ...], action: Action) -> Token:
+    """The token for ``action`` of the seat holding the sorted ``hand``."""
+    if action.kind == "declare":
+        return Token(room, gen, deal, trick, "-", "declare", 0)
+    mask = 0
+    for c in action.cards:
+        mask |= 1 << hand.index(c)
+    return Token(room, gen, deal, trick, hand_fingerprint(room, gen, seat, hand), action.kind, mask)
+
+
+def parse_token(text: str) -> Token:
+    if not isinstance(text, str) or len(text.encode()) > MAX_TOKEN or text.count("|") != 1:
+        raise TokenError("malformed")
+    room, rest = text.split("|")
+    parts = rest.split(".")
+    if len(parts) != 5 or not room:
+        raise TokenError("malformed")
+    gen, deal, trick, hand, act = parts
+    if not (gen.isdigit() and deal.isdigit() and trick.isdigit()) or not act:
+        raise TokenError("malformed")
+    kind = _CODE.get(act[0])
+    if kind is None:
+        raise TokenError("malformed")
+    mask = 0
+    if kind != "declare":
+        try:
+            mask = int(act[1:], 36)
+        except ValueError:
+            raise TokenError("malformed") from None
+        if not 0 < mask < 1 << 12:
+            raise TokenError("malformed")
+    elif act != "d" or hand != "-":
+        raise TokenError("malformed")
+    return Token(room, int(gen), int(deal), int(trick), hand, kind, mask)
+
+
+def cards_of(mask: int, hand: tuple[Card, ...]) -> tuple[Card, ...] | None:
+    """The hand positions in ``mask`` as cards (None if a position is out of the hand)."""
+    out = []
+    for i in range(mask.bit_length()):
+        if mask >> i & 1:
+            if i >= len(hand):
+                return None
+            out.append(hand[i])
+    return tuple(sorted(out))
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    if n == 0:
+        return "0"
+    out = []
+    while n:
+        n, r = divmod(n, 36)
+        out.append(digits[r])
+    return "".join(reversed(out))

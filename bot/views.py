@@ -1,0 +1,193 @@
+"""Platform-neutral views: what a group sees (the table) and what one seat sees (the hand).
+
+Views hold card texts (``"10H"``), locale keys and parameters, never sentences: adapters
+word and draw them. The table view is built from ``observe(match, None)`` only, so it holds
+no hidden card by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.room import LOBBY, Room
+from bot.tokens import make_token
+from engine.cards import CARD_TEXT, SUIT_LETTERS
+from engine.events import Event
+from engine.match import Match
+from engine.observe import Observation, SeenPlay, observe
+from engine.presets import PRESETS
+
+
+@dataclass(frozen=True)
+class SeatView:
+    index: int
+    name: str
+    user: str | None
+    computer: bool  # a computer player (or a person's seat it has taken over)
+    auto: bool
+    hand_size: int
+    on_move: bool
+    may_act: bool
+    side: int
+    out: bool
+
+
+@dataclass(frozen=True)
+class PlayView:
+    seat: int
+    kind: str  # lead | beat | throw | play
+    cards: list[str] | None  # None: face down
+    count: int
+
+
+@dataclass(frozen=True)
+class Line:
+    """One event worded by the adapter: a locale key and its parameters."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableView:
+    room: str
+    preset: str
+    options: dict[str, Any]
+    state: str
+    size: int
+    seats: list[SeatView | None]
+    creator: str
+    min_players: int
+    can_start: bool
+    deal_no: int = 0
+    dealer: int | None = None
+    trump: str | None = None
+    trump_card: str | None = None
+    stock: int = 0
+    trick: list[PlayView] = field(default_factory=list)
+    winning_seat: int | None = None
+    declared: str | None = None
+    sides: list[list[int]] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    target: int = 12
+    last_trick: tuple[int, list[PlayView]] | None = None
+    lines: list[Line] = field(default_factory=list)
+    deadline: float | None = None
+    to_move: int | None = None
+    finished: bool = False
+    winners: list[int] = field(default_factory=list)
+    gen: int = 0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action as a button: a kind, its cards, their hand positions, the token."""
+
+    kind: str
+    cards: list[str]
+    mask: int
+    token: str
+
+
+@dataclass(frozen=True)
+class HandView:
+    room: str
+    seat: int
+    cards: list[str]  # sorted
+    trump: str
+    on_move: bool
+    prompt: str  # lead | answer | play | wait | declare | over
+    need: int  # cards to play when answering (0 otherwise)
+    choices: list[Choice]
+    table: TableView
+
+
+def _plays(ps: tuple[SeenPlay, ...]) -> list[PlayView]:
+    return [
+        PlayView(s, k, None if cs is None else [CARD_TEXT[c] for c in cs], n) for s, k, cs, n in ps
+    ]
+
+
+def table_view(room: Room, match: Match | None, now: float) -> TableView:
+    spec = PRESETS[room.preset]
+    obs: Observation | None = observe(match, None) if match is not None else None
+    seats: list[SeatView | None] = []
+    rules = room.rules if match is not None else None
+    for i, s in enumerate(room.seats):
+        if s is None:
+            seats.append(None)
+            continue
+        side = rules.side_of(i) if rules else (i % 2 if room.size == 4 and spec.name != "kozel-60"
+                                               else i)
+        seats.append(SeatView(
+            index=i, name=s.name, user=s.user, computer=s.computer, auto=s.auto,
+            hand_size=obs.hand_sizes[i] if obs and i < len(obs.hand_sizes) else 0,
+            on_move=bool(obs and not obs.finished and obs.to_move == i),
+            may_act=bool(obs and i in obs.to_act),
+            side=side, out=bool(obs and rules and obs.out[rules.side_of(i)]),
+        ))
+    base = {
+        "room": room.id, "preset": room.preset, "options": room.options, "state": room.state,
+        "size": room.size, "seats": seats, "creator": room.creator,
+        "min_players": min(spec.players),
+        "can_start": room.state == LOBBY and room.valid_count(room.occupied),
+        "lines": [Line(e["key"], e.get("params", {})) for e in room.events],
+        "gen": room.gen,
+    }
+    if obs is None or rules is None:
+        return TableView(**base)
+    target = 60 if rules.scoring in ("sixty", "halves") else 12
+    return TableView(
+        **base,
+        deal_no=obs.deal_no, dealer=obs.dealer, trump=SUIT_LETTERS[obs.trump],
+        trump_card=None if obs.trump_card is None else CARD_TEXT[obs.trump_card],
+        stock=obs.stock, trick=_plays(obs.trick),
+        winning_seat=obs.win_seat if obs.trick else None, declared=obs.declared,
+        sides=[list(rules.side_seats(s)) for s in range(rules.sides)],
+        scores=list(obs.scores), target=target,
+        last_trick=None if obs.last_trick is None else (obs.last_trick[0],
+                                                        _plays(obs.last_trick[1])),
+        deadline=room.deadline, to_move=None if obs.finished else obs.to_move,
+        finished=obs.finished, winners=list(obs.winners),
+    )
+
+
+def hand_view(room: Room, match: Match, seat: int, now: float) -> HandView:
+    """The seat's hand with its legal actions as choices (tokens)."""
+    obs = observe(match, seat)
+    hand = obs.hand
+    legal = match.legal_actions(seat) if not obs.finished else []
+    choices = []
+    for a in legal:
+        tok = make_token(room.id, room.gen, obs.deal_no, obs.trick_no, seat, hand, a)
+        mask = 0 if a.kind == "declare" else tok.mask
+        choices.append(Choice(a.kind, [CARD_TEXT[c] for c in a.cards], mask, str(tok)))
+    on_move = not obs.finished and obs.to_move == seat
+    if obs.finished:
+        prompt = "over"
+    elif not on_move:
+        prompt = "declare" if choices else "wait"
+    elif not obs.trick:
+        prompt = "lead"
+    else:
+        prompt = "play" if obs.preset == "kozel-60" else "answer"
+    need = len(obs.win_cards) if on_move and obs.trick else 0
+    return HandView(
+        room=room.id, seat=seat, cards=[CARD_TEXT[c] for c in hand],
+        trump=SUIT_LETTERS[obs.trump], on_move=on_move, prompt=prompt, need=need,
+        choices=choices, table=table_view(room, match, now),
+    )
+
+
+def event_lines(room: Room, events: list[Event]) -> list[Line]:
+    """Engine events as locale lines with seat names (public events only)."""
+    out = []
+    for e in events:
+        params = e.to_json()
+        key = params.pop("event")
+        seat = params.get("seat")
+        if isinstance(seat, int) and seat < len(room.seats) and room.seats[seat] is not None:
+            params["name"] = room.seats[seat].name  # type: ignore[union-attr]
+        out.append(Line(key, params))
+    return out

@@ -1,0 +1,50 @@
+"""Shared fixtures: a real Redis for every test that needs one.
+
+``REDIS_URL`` names the server (CI points it at a scratch database); without it the tests
+start the embedded Redis the bot itself uses. Each test starts from an empty database.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.store import Store
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    import asyncio
+
+    from bot.embedded_redis import start_embedded_redis
+
+    data: Path = tmp_path_factory.mktemp("redis")
+    server = asyncio.run(start_embedded_redis(data))
+    try:
+        yield server.url
+    finally:
+        asyncio.run(server.close())
+
+
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Redis]:
+    r = Redis.from_url(redis_url)
+    await r.flushdb()
+    try:
+        yield r
+    finally:
+        await r.aclose()
+
+
+@pytest.fixture
+async def store(redis: Redis) -> AsyncIterator[Store]:
+    s = Store(redis)
+    yield s
