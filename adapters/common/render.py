@@ -1,0 +1,298 @@
+"""Views to text, in the chat's language: shared by every adapter.
+
+Only views reach this module, and the table view holds no hidden card: whatever is drawn
+from it is safe to show a group.
+"""
+
+from __future__ import annotations
+
+import gettext
+from typing import Any
+
+from adapters.common.i18n import N_, translator
+from bot.views import HandView, Line, PlayView, SeatView, TableView
+
+SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+BACK = "🂠"
+
+PRESET_TITLES = {
+    "kozel": N_("Kozel · classic"),
+    "kozel-4": N_("Kozel on 4 cards"),
+    "kozel-60": N_("Kozel to 60"),
+}
+
+OPTION_TITLES = {
+    "shokha": N_("shokha (6♠ on top)"),
+    "tie": N_("60:60"),
+    "deal": N_("deal"),
+}
+
+VALUE_TITLES = {
+    True: N_("on"),
+    False: N_("off"),
+    "both_two": N_("2 each"),
+    "eggs": N_("eggs"),
+    "eggs_double": N_("eggs, next deal doubled"),
+    "draw": N_("with drawing"),
+    "halves": N_("two halves"),
+}
+
+COMBINATIONS = {"moscow": N_("Moscow"), "molodka": N_("Molodka"), "pull": N_("a pull")}
+
+LINES = {
+    "room_created": N_("{name} opened a table: {preset}"),
+    "joined": N_("{name} sat down"),
+    "left": N_("{name} left the table"),
+    "lobby_closed": N_("The table is closed"),
+    "bot_added": N_("A computer player sat down"),
+    "bot_removed": N_("A computer player left"),
+    "kicked": N_("{name} was removed from the table"),
+    "option_set": N_("Rules changed"),
+    "size_set": N_("Table for {size}"),
+    "cancelled": N_("{name} cancelled the game"),
+    "deal_started": N_("Deal {deal_no}"),
+    "led": N_("{name} leads {cards}"),
+    "declared": N_("{name} declares {combination}: {cards}"),
+    "cards_returned": N_("The cards on the table go back to their owners"),
+    "beaten": N_("{name} beats with {cards}"),
+    "thrown": N_("{name} throws {count} face down"),
+    "played": N_("{name} plays {card}"),
+    "trick_won": N_("{name} takes the trick"),
+    "cards_drawn": N_("Cards drawn, {stock} left in the stock"),
+    "trump_card_taken": N_("{name} takes the trump card {card}"),
+    "second_half_dealt": N_("The second half is dealt"),
+    "deal_ended": N_("Deal {deal_no} over"),
+    "side_out": N_("{names} reached the limit and are out"),
+    "match_ended": N_("The match is over"),
+    "timeout": N_("Time ran out: a computer player moved for {name}"),
+    "handed_to_bot": N_("{name} missed turns: a computer player plays for them until they are back"),
+    "back": N_("{name} is back"),
+}
+
+REASONS = {
+    "duplicate": N_("Already done."),
+    "bad_token": N_("This button is not valid."),
+    "foreign_token": N_("This button belongs to another table."),
+    "stale": N_("This move is no longer possible."),
+    "not_your_seat": N_("You are not playing at this table."),
+    "not_your_turn": N_("It is not your turn."),
+    "game_over": N_("The game is over."),
+    "not_started": N_("The game has not started yet."),
+    "no_room": N_("There is no table here. Start one with /newgame."),
+    "room_exists": N_("A table is already open here."),
+    "already_started": N_("The game has already started."),
+    "already_seated": N_("You are already at the table."),
+    "table_full": N_("The table is full."),
+    "not_seated": N_("You are not at the table."),
+    "not_allowed": N_("Only the table's creator or a chat admin may do that."),
+    "bad_count": N_("Not the right number of players for these rules."),
+    "bad_level": N_("Unknown computer level."),
+    "bad_option": N_("That option value is not allowed."),
+    "bad_preset": N_("Unknown game."),
+    "bad_size": N_("Not a table size these rules allow."),
+    "no_bot": N_("There is no computer player to remove."),
+    "not_finished": N_("The game is still on."),
+    "declaration_closed": N_("Too late to declare: the trick is under way."),
+    "not_a_combination": N_("That is not a combination."),
+    "not_in_hand": N_("You do not hold that card."),
+    "wrong_count": N_("Play as many cards as were led."),
+    "cannot_beat": N_("Those cards do not beat the cards on the table."),
+    "mixed_suits": N_("A lead is cards of one suit."),
+    "wrong_action": N_("That move is not possible now."),
+    "busy": N_("The table is busy, try again."),
+    "too_many_seated": N_("Too many players are seated for that size."),
+}
+
+KINDS = {
+    "lead": N_("Lead"),
+    "beat": N_("Beat"),
+    "throw": N_("Throw"),
+    "play": N_("Play"),
+    "declare": N_("Declare"),
+}
+
+
+class Text:
+    """One language's words for views."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.t: gettext.NullTranslations = translator(lang)
+
+    def _(self, text: str) -> str:
+        return self.t.gettext(text)
+
+    def n(self, one: str, many: str, n: int) -> str:
+        return self.t.ngettext(one, many, n)
+
+    # --- cards ----------------------------------------------------------------------------
+
+    @staticmethod
+    def card(card: str) -> str:
+        return card[:-1] + SUIT[card[-1]]
+
+    def cards(self, cards: list[str] | None, count: int = 0) -> str:
+        if cards is None:
+            return BACK * count
+        return " ".join(self.card(c) for c in cards)
+
+    # --- lines ----------------------------------------------------------------------------
+
+    def line(self, line: Line, table: TableView | None = None) -> str:
+        template = LINES.get(line.key)
+        if template is None:
+            return ""
+        p: dict[str, Any] = dict(line.params)
+        for k in ("cards", "face_up"):
+            if isinstance(p.get(k), list):
+                p[k] = self.cards(p[k])
+        if isinstance(p.get("card"), str):
+            p["card"] = self.card(p["card"])
+        if "combination" in p:
+            p["combination"] = self._(COMBINATIONS.get(p["combination"], p["combination"]))
+        if "preset" in p:
+            p["preset"] = self._(PRESET_TITLES.get(p["preset"], p["preset"]))
+        if table is not None:
+            if "name" not in p and isinstance(p.get("seat"), int):
+                p["name"] = self.seat_name(table, p["seat"])
+            if "seats" in p and line.key == "side_out":
+                p["names"] = ", ".join(self.seat_name(table, s) for s in p["seats"])
+        p.setdefault("name", "?")
+        p.setdefault("names", "?")
+        try:
+            return self._(template).format(**p)
+        except (KeyError, IndexError, ValueError):
+            return self._(template)
+
+    def reason(self, code: str | None) -> str:
+        return self._(REASONS.get(code or "", N_("That is not possible now.")))
+
+    # --- table ----------------------------------------------------------------------------
+
+    def seat_name(self, table: TableView, seat: int) -> str:
+        s = table.seats[seat] if 0 <= seat < len(table.seats) else None
+        if s is None:
+            return "—"
+        return ("🤖 " if s.computer and not s.auto else "") + s.name
+
+    def title(self, table: TableView) -> str:
+        return self._(PRESET_TITLES.get(table.preset, table.preset))
+
+    def options(self, table: TableView) -> str:
+        parts = []
+        for k, v in table.options.items():
+            parts.append(f"{self._(OPTION_TITLES.get(k, k))}: {self._(VALUE_TITLES.get(v, str(v)))}")
+        return " · ".join(parts)
+
+    def lobby(self, table: TableView) -> str:
+        head = f"🐐 {self.title(table)} · " + self.n(
+            "{n} player", "{n} players", table.size).format(n=table.size)
+        rows = [head, self._("Seats:")]
+        for i, s in enumerate(table.seats):
+            team = ""
+            if table.size == 4 and table.preset in ("kozel", "kozel-4"):
+                team = "  " + (self._("team A") if i % 2 == 0 else self._("team B"))
+            rows.append(f" {i + 1}. {self.seat_name(table, i) if s else '—'}{team}")
+        opts = self.options(table)
+        if opts:
+            rows.append(self._("Rules: {options}").format(options=opts))
+        return "\n".join(rows)
+
+    def side_name(self, table: TableView, side: int) -> str:
+        seats = table.sides[side] if side < len(table.sides) else [side]
+        return "+".join(self.seat_name(table, s) for s in seats)
+
+    def play(self, table: TableView, p: PlayView) -> str:
+        tag = ""
+        if p.kind == "throw":
+            tag = " " + self._("(thrown)")
+        elif table.winning_seat == p.seat and p.kind in ("beat", "lead", "play"):
+            tag = " " + self._("(winning)")
+        return f"{self.seat_name(table, p.seat)}: {self.cards(p.cards, p.count)}{tag}"
+
+    def table(self, table: TableView, now: float | None = None) -> str:
+        if table.state == "lobby":
+            return self.lobby(table)
+        trump = SUIT.get(table.trump or "", "?")
+        head = f"🐐 {self.title(table)} · " + self._("deal {n}").format(n=table.deal_no)
+        head += " · " + self._("Trump: {suit}").format(suit=trump)
+        if table.trump_card and table.stock:
+            head += " " + self._("({card} under the stock)").format(card=self.card(table.trump_card))
+        if table.stock:
+            head += " · " + self._("stock {n}").format(n=table.stock)
+        rows = [head]
+        score = " · ".join(
+            f"{self.side_name(table, i)} {v}" for i, v in enumerate(table.scores)
+        )
+        rows.append(self._("Score: {score} (to {target})").format(score=score, target=table.target))
+        rows.append("")
+        for s in table.seats:
+            if s is None:
+                continue
+            rows.append(self._seat_row(table, s))
+        rows.append("")
+        if table.trick:
+            rows.append(self._("On the table: {plays}").format(
+                plays=" · ".join(self.play(table, p) for p in table.trick)))
+        if table.last_trick:
+            winner, plays = table.last_trick
+            rows.append(self._("Last trick: {name} ({plays})").format(
+                name=self.seat_name(table, winner),
+                plays=" · ".join(self.cards(p.cards, p.count) for p in plays)))
+        for ln in table.lines[-3:]:
+            text = self.line(ln, table)
+            if text:
+                rows.append("• " + text)
+        if table.finished:
+            names = ", ".join(self.seat_name(table, s) for s in table.winners)
+            rows.append("🏁 " + self._("Winners: {names}").format(names=names))
+        elif table.deadline is not None and now is not None and table.to_move is not None:
+            left = max(0, int(table.deadline - now))
+            rows.append("⏳ " + self._("{name}, {seconds} s").format(
+                name=self.seat_name(table, table.to_move), seconds=left))
+        return "\n".join(rows)
+
+    def _seat_row(self, table: TableView, s: SeatView) -> str:
+        mark = " ▸ " + self._("to move") if s.on_move else ""
+        if s.out:
+            mark = " · " + self._("out")
+        return f" {self.seat_name(table, s.index)}{mark}  {BACK} {s.hand_size}"
+
+    # --- hand -----------------------------------------------------------------------------
+
+    def prompt(self, hand: HandView) -> str:
+        if hand.prompt == "lead":
+            return self._("your lead (1–4 cards of one suit)") if hand.table.preset != "kozel-60" \
+                else self._("your lead")
+        if hand.prompt == "answer":
+            return self.n("answer with {n} card: beat or throw",
+                          "answer with {n} cards: beat or throw", hand.need).format(n=hand.need)
+        if hand.prompt == "play":
+            return self._("your move")
+        if hand.prompt == "declare":
+            return self._("you may declare")
+        if hand.prompt == "over":
+            return self._("the game is over")
+        return self._("waiting for {name}").format(
+            name=self.seat_name(hand.table, hand.table.to_move or 0))
+
+    def choice(self, kind: str, cards: list[str]) -> str:
+        return f"{self._(KINDS.get(kind, kind))} {self.cards(cards)}".strip()
+
+    def hand(self, hand: HandView) -> str:
+        trump = SUIT.get(hand.trump, "?")
+        return "\n".join([
+            self._("Your cards: {cards}").format(cards=self.cards(hand.cards)),
+            self._("Trump: {suit}").format(suit=trump) + " · " + self.prompt(hand),
+        ])
+
+    def deal_result(self, line: Line, table: TableView) -> str:
+        p = line.params
+        points = " — ".join(
+            f"{self.side_name(table, i)} {v}" for i, v in enumerate(p.get("points", []))
+        )
+        score = " · ".join(f"{self.side_name(table, i)} {v}" for i, v in enumerate(p["score"]))
+        head = self._("Deal {n}: {points}").format(n=p["deal_no"], points=points)
+        if p.get("outcome") == "eggs":
+            head += " · " + self._("eggs")
+        return head + "\n" + self._("Score: {score}").format(score=score)

@@ -1,0 +1,162 @@
+"""The console table: one person against computer players, through the real service and store.
+
+``python -m bot play [--preset kozel] [--players 4] [--seed N] [--lang en]``. The game lives
+in Redis (embedded by default): quit with ``q`` and run the command again to go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import TextIO
+
+from adapters.common.render import Text
+from bot.clock import SystemClock
+from bot.config import Settings
+from bot.room import FINISHED, PLAYING, User
+from bot.service import GameService
+from bot.store import Store
+from bot.views import Choice, HandView, Line
+from engine.cards import CardError, parse_card
+
+PLATFORM = "cn"
+CHAT = "local"
+YOU = "cn:you"
+
+
+class Console:
+    def __init__(self, service: GameService, text: Text, out: TextIO, inp: TextIO) -> None:
+        self.service = service
+        self.text = text
+        self.out = out
+        self.inp = inp
+        service.on_change(self._changed)
+        self._last_deal_line: Line | None = None
+
+    def say(self, s: str = "") -> None:
+        self.out.write(s + "\n")
+        self.out.flush()
+
+    async def _changed(self, room: object, lines: list[Line]) -> None:
+        from bot.room import Room
+
+        assert isinstance(room, Room)
+        table = self.service.table_of(room)
+        for ln in lines:
+            if ln.key == "deal_ended":
+                self.say("")
+                self.say("📋 " + self.text.deal_result(ln, table))
+                self.say("")
+                continue
+            if ln.key in ("cards_drawn", "deal_started", "match_ended"):
+                continue
+            words = self.text.line(ln, table)
+            if words:
+                self.say("  " + words)
+
+    async def read(self, prompt: str) -> str | None:
+        self.out.write(prompt)
+        self.out.flush()
+        line = await asyncio.to_thread(self.inp.readline)
+        return None if line == "" else line.strip()
+
+    def pick(self, hand: HandView, answer: str) -> Choice | None:
+        if answer.isdigit():
+            i = int(answer) - 1
+            return hand.choices[i] if 0 <= i < len(hand.choices) else None
+        words = answer.replace(",", " ").split()
+        kind = None
+        if words and words[0].lower() in ("lead", "beat", "throw", "play", "declare", "l", "b",
+                                          "t", "p", "d"):
+            kind = {"l": "lead", "b": "beat", "t": "throw", "p": "play", "d": "declare"}.get(
+                words[0].lower(), words[0].lower())
+            words = words[1:]
+        try:
+            cards = sorted(parse_card(w) for w in words)
+        except CardError:
+            return None
+        from engine.cards import CARD_TEXT
+
+        wanted = [CARD_TEXT[c] for c in cards]
+        for c in hand.choices:
+            if sorted(c.cards, key=parse_card) == wanted and (kind is None or c.kind == kind):
+                return c
+        return None
+
+    async def run(self, preset: str, players: int, seed: int | None,
+                  options: dict[str, object] | None) -> int:
+        svc = self.service
+        you = User(YOU, self.text._("You"))
+        room = await svc.room(_room_id())
+        if room is None or room.state == FINISHED or room.preset != preset:
+            if room is not None and room.state != FINISHED:
+                await svc.cancel(room.id, you, is_admin=True)
+            out = await svc.create(PLATFORM, CHAT, None, you, preset, options, size=players)
+            if not out.ok:
+                self.say(self.text.reason(out.reason) + " " + str(out.data.get("message", "")))
+                return 2
+            for _ in range(players - 1):
+                await svc.add_bot(_room_id(), you, "rules")
+            out = await svc.start(_room_id(), you, seed=seed)
+            if not out.ok:
+                self.say(self.text.reason(out.reason))
+                return 2
+        else:
+            self.say(self.text._("Going on with the saved game."))
+        while True:
+            while await svc.run_timers():
+                pass
+            room = await svc.room(_room_id())
+            assert room is not None
+            if room.state != PLAYING:
+                break
+            hand = svc.hand_of(room, YOU)
+            if hand is None or not hand.choices:
+                await asyncio.sleep(0.01)
+                continue
+            self.say("")
+            self.say(self.text.table(hand.table))
+            self.say("")
+            self.say(self.text.hand(hand))
+            for i, c in enumerate(hand.choices, start=1):
+                self.say(f"  {i:2}) {self.text.choice(c.kind, c.cards)}")
+            answer = await self.read(self.text._("Your move (number, or cards like 'b 10H QH'; q to quit): "))
+            if answer is None or answer.lower() in ("q", "quit", "exit"):
+                self.say(self.text._("The game is saved. Run the same command to go on."))
+                return 0
+            choice = self.pick(hand, answer)
+            if choice is None:
+                self.say(self.text._("Not one of the moves listed."))
+                continue
+            out = await svc.act(choice.token, you)
+            if not out.ok:
+                self.say(self.text.reason(out.reason))
+        room = await svc.room(_room_id())
+        assert room is not None
+        table = svc.table_of(room)
+        self.say("")
+        self.say(self.text.table(table))
+        if room.result and YOU in [room.seats[s].user for s in room.result.get("winners", [])
+                                   if room.seats[s] is not None]:  # type: ignore[union-attr]
+            self.say("🏆 " + self.text._("You won!"))
+        else:
+            self.say(self.text._("The match is over."))
+        return 0
+
+
+def _room_id() -> str:
+    return f"{PLATFORM}:{CHAT}"
+
+
+async def play(settings: Settings, preset: str, players: int, seed: int | None, lang: str,
+               options: dict[str, object] | None = None,
+               out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
+    # computer players move at once and a person is never hurried at the console
+    settings = settings.model_copy(update={"bot_delay_seconds": 0.0, "turn_seconds": 10**9})
+    store = await Store.connect(settings.redis_url, settings.data_dir)
+    try:
+        service = GameService(store, settings, SystemClock())
+        console = Console(service, Text(lang), out, inp)
+        return await console.run(preset, players, seed, options)
+    finally:
+        await store.close()
