@@ -41,6 +41,8 @@ from pathlib import Path
 from types import TracebackType
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError, ResponseError
 
 __all__ = [
@@ -142,6 +144,8 @@ def _client(socket_path: Path) -> aioredis.Redis:
         socket_connect_timeout=1.0,
         socket_timeout=2.0,
         decode_responses=True,
+        # No retries: a refused or dropped connection is an answer here (SHUTDOWN drops it).
+        retry=Retry(NoBackoff(), 0),
     )
 
 
@@ -174,13 +178,18 @@ async def _server_pid_and_dir(socket_path: Path) -> tuple[int | None, str | None
 
 
 def _pid_alive(pid: int) -> bool:
+    """True while ``pid`` runs; an exited process not yet reaped (a zombie) counts as gone."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # no procfs (macOS) or already reaped
+        return True
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
 
 
 class EmbeddedRedis:

@@ -91,7 +91,7 @@ class Store:
         version, doc = await self.redis.hmget(keys.room(room_id), ["v", "doc"])
         if doc is None:
             return None
-        return Room.from_json(doc, int(version))
+        return Room.from_json(doc, int(version or 0))
 
     async def seen(self, room_id: str, update_id: str) -> bool:
         return bool(await self.redis.exists(keys.update_claim(room_id, update_id)))
@@ -129,7 +129,7 @@ class Store:
 
     async def due(self, now: float, limit: int = 50) -> list[str]:
         ids = await self.redis.zrangebyscore(keys.DEADLINES, "-inf", now, start=0, num=limit)
-        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+        return [_s(i) for i in ids if isinstance(i, bytes | str)]
 
     async def claim_deadline(self, room_id: str, now: float, lease: float) -> bool:
         return bool(await self._claim(keys=[keys.DEADLINES], args=[room_id, now, now + lease]))

@@ -127,7 +127,7 @@ def table_view(room: Room, match: Match | None, now: float) -> TableView:
             may_act=bool(obs and i in obs.to_act),
             side=side, out=bool(obs and rules and obs.out[rules.side_of(i)]),
         ))
-    base = {
+    base: dict[str, Any] = {
         "room": room.id, "preset": room.preset, "options": room.options, "state": room.state,
         "size": room.size, "seats": seats, "creator": room.creator,
         "min_players": min(spec.players),

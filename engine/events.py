@@ -32,7 +32,7 @@ class Event:
         return out
 
 
-_CARD_FIELDS = {"cards", "card", "face_up"}
+_CARD_FIELDS = {"cards", "card", "face_up", "trump_card"}
 
 
 def _cards_json(value: Any) -> Any:

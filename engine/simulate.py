@@ -104,9 +104,12 @@ def play_match(
 
 def simulate(
     preset: str, players: int, matches: int, seed: int, bots: Sequence[str],
-    options: dict[str, Any] | None = None, check: bool = True,
+    options: dict[str, Any] | None = None, check: bool = True, strict: bool = False,
 ) -> dict[str, Any]:
-    """Play ``matches`` matches with seeds ``seed .. seed + matches - 1``; a JSON summary."""
+    """Play ``matches`` matches with seeds ``seed .. seed + matches - 1``; a JSON summary.
+
+    ``check`` runs ``check_invariants`` after every action; ``strict`` adds its to_act checks.
+    """
     rules = make_rules(preset, players, options)
     levels = list(bots) if len(bots) == players else [bots[0]] * players
     if len(bots) not in (1, players):
@@ -117,7 +120,9 @@ def simulate(
     invariants = "ok"
     try:
         for i in range(matches):
-            match, deals, actions = play_match(rules, seat_bots, seed + i, check=check)
+            match, deals, actions = play_match(
+                rules, seat_bots, seed + i, check=check, strict=strict
+            )
             stats.matches += 1
             stats.deals += deals
             stats.actions += actions

@@ -137,7 +137,7 @@ class Console:
         self.say("")
         self.say(self.text.table(table))
         if room.result and YOU in [room.seats[s].user for s in room.result.get("winners", [])
-                                   if room.seats[s] is not None]:  # type: ignore[union-attr]
+                                   if room.seats[s] is not None]:
             self.say("🏆 " + self.text._("You won!"))
         else:
             self.say(self.text._("The match is over."))
