@@ -40,6 +40,33 @@ from engine.presets import Rules
 Play = tuple[int, str, tuple[Card, ...]]
 
 
+def _beats(b: Card, c: Card, trump: int, shokha: bool) -> bool:
+    """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
+    if shokha:
+        if b == SHOKHA:
+            return True
+        if c == SHOKHA:
+            return False
+    sb = b // 9
+    if sb == c // 9:
+        return KOZEL_STRENGTH[b] > KOZEL_STRENGTH[c]
+    return sb == trump
+
+
+_BEATERS: dict[tuple[int, bool], tuple[int, ...]] = {}
+
+
+def beaters(trump: int, shokha: bool) -> tuple[int, ...]:
+    """Per card, the bitmask of the cards that beat it (built once per trump and option)."""
+    table = _BEATERS.get((trump, shokha))
+    if table is None:
+        table = tuple(
+            sum(1 << b for b in range(36) if _beats(b, c, trump, shokha)) for c in range(36)
+        )
+        _BEATERS[(trump, shokha)] = table
+    return table
+
+
 def strength60(card: Card, trump: int, led: Card) -> int:
     """kozel-60 trick strength (RULES.md 3): jacks > trumps > the led suit > the rest.
 
@@ -248,27 +275,22 @@ class DrawingDeal:
 
     def beats(self, b: Card, c: Card) -> bool:
         """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
-        if self.rules.shokha:
-            if b == SHOKHA:
-                return True
-            if c == SHOKHA:
-                return False
-        sb = b // 9
-        if sb == c // 9:
-            return KOZEL_STRENGTH[b] > KOZEL_STRENGTH[c]
-        return sb == self.trump
+        return bool(beaters(self.trump, self.rules.shokha)[c] >> b & 1)
 
     def beats_set(self, cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
         """RULES.md 1: one-to-one, any pairing that works counts."""
         if len(cards) != len(target):
             return False
-        beats = self.beats
+        table = beaters(self.trump, self.rules.shokha)
         if len(cards) == 1:
-            return beats(cards[0], target[0])
-        if not all(any(beats(b, c) for b in cards) for c in target):
+            return bool(table[target[0]] >> cards[0] & 1)
+        hand_mask = 0
+        for b in cards:
+            hand_mask |= 1 << b
+        if not all(table[c] & hand_mask for c in target):
             return False
         return any(
-            all(beats(b, c) for b, c in zip(perm, target, strict=True))
+            all(table[c] >> b & 1 for b, c in zip(perm, target, strict=True))
             for perm in permutations(cards)
         )
 
@@ -366,13 +388,7 @@ class DrawingDeal:
                 kind = "play" if self.plays else "lead"
                 out = [Action(kind, (c,)) for c in hand]
             elif not self.plays:
-                combos = self.rules.combos
-                for k in range(1, min(4, len(hand)) + 1):
-                    for cards in combinations(hand, k):
-                        if self.is_lead(cards) and not (
-                            combos and k == 4 and self.combination(cards)
-                        ):
-                            out.append(Action("lead", cards))
+                out = self._leads(hand)
             else:
                 k = len(self.win_cards)
                 subsets = list(combinations(hand, k))
@@ -383,6 +399,30 @@ class DrawingDeal:
         if decl is not None:
             out.append(decl)
         return out
+
+    def _leads(self, hand: list[Card]) -> list[Action]:
+        """1-4 cards of one suit, the shokha joining any suit (RULES.md 1), sorted by size
+        then cards; a combination is a declaration, not a plain lead."""
+        shokha = self.rules.shokha and SHOKHA in hand
+        by_suit: dict[int, list[Card]] = {}
+        for c in hand:
+            if not (shokha and c == SHOKHA):
+                by_suit.setdefault(c // 9, []).append(c)
+        found: set[tuple[Card, ...]] = set()
+        for cards in by_suit.values():
+            for k in range(1, len(cards) + 1):
+                for sub in combinations(cards, k):
+                    found.add(sub)
+                    if shokha and k < 4:
+                        found.add(tuple(sorted((*sub, SHOKHA))))
+        if shokha:
+            found.add((SHOKHA,))
+        combos = self.rules.combos
+        leads = sorted(
+            (c for c in found if not (combos and len(c) == 4 and self.combination(c))),
+            key=lambda c: (len(c), c),
+        )
+        return [Action("lead", c) for c in leads]
 
     def check(self, seat: int, act: Action) -> str | None:
         """Why ``act`` is illegal for ``seat`` now (a reason code), or None if it is legal."""
@@ -413,7 +453,9 @@ class DrawingDeal:
             if len(cards) > 4:
                 return "wrong_count"
             if self.rules.combos and self.combination(cards):
-                return None  # RULES.md 1: the leader's combination is his lead
+                # RULES.md 1: the leader's combination is his lead, but it is a declaration
+                # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
+                return "must_declare"
             return None if self.is_lead(cards) else "mixed_suits"
         if kind not in ("beat", "throw"):
             return "wrong_action"
@@ -429,8 +471,6 @@ class DrawingDeal:
         if reason is not None:
             raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
         kind, cards = act
-        if kind == "lead" and self.rules.combos and self.combination(cards):
-            kind = "declare"  # RULES.md 1: a combination from the leader is his lead
         self.counter += 1
         self._decls = None
         events: list[Event] = []
