@@ -370,7 +370,8 @@ class GameService:
                     raise Refused("declaration_closed")
                 action = decl
             else:
-                if tok.hand != hand_fingerprint(room.id, room.gen, seat, obs.hand):
+                if tok.hand != hand_fingerprint(room.id, room.gen, seat, obs.hand,
+                                                str(match.seed)):
                     raise Refused("stale")
                 cards = cards_of(tok.mask, obs.hand)
                 if cards is None:
@@ -432,6 +433,19 @@ class GameService:
                 out = await self._on_deadline(rid)
                 done += int(out.ok and out.room is not None)
         return done
+
+    async def serve_timers(self, stop: asyncio.Event, interval: float = 0.25) -> None:
+        """The worker's timer loop: make due moves until ``stop`` is set."""
+        while not stop.is_set():
+            try:
+                while await self.run_timers():
+                    pass
+            except Exception:  # a broken room must not stop every other table's clock
+                log.exception("timer loop")
+            try:
+                await asyncio.wait_for(stop.wait(), interval)
+            except TimeoutError:
+                pass
 
     async def _on_deadline(self, room_id: str) -> Outcome:
         def change(room: Room | None) -> tuple[Room | None, list[Line]]:
