@@ -101,6 +101,7 @@ class HandView:
     need: int  # cards to play when answering (0 otherwise)
     choices: list[Choice]
     table: TableView
+    trick: int = 0  # the trick number (selections belong to one trick)
 
 
 def _plays(ps: tuple[SeenPlay, ...]) -> list[PlayView]:
@@ -160,7 +161,8 @@ def hand_view(room: Room, match: Match, seat: int, now: float) -> HandView:
     legal = match.legal_actions(seat) if not obs.finished else []
     choices = []
     for a in legal:
-        tok = make_token(room.id, room.gen, obs.deal_no, obs.trick_no, seat, hand, a)
+        tok = make_token(room.id, room.gen, obs.deal_no, obs.trick_no, seat, hand, a,
+                         secret=str(match.seed))
         mask = 0 if a.kind == "declare" else tok.mask
         choices.append(Choice(a.kind, [CARD_TEXT[c] for c in a.cards], mask, str(tok)))
     on_move = not obs.finished and obs.to_move == seat
@@ -176,7 +178,7 @@ def hand_view(room: Room, match: Match, seat: int, now: float) -> HandView:
     return HandView(
         room=room.id, seat=seat, cards=[CARD_TEXT[c] for c in hand],
         trump=SUIT_LETTERS[obs.trump], on_move=on_move, prompt=prompt, need=need,
-        choices=choices, table=table_view(room, match, now),
+        choices=choices, table=table_view(room, match, now), trick=obs.trick_no,
     )
 
 

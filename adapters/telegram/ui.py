@@ -1,0 +1,158 @@
+"""Telegram messages and keyboards drawn from the service's views.
+
+Callback data (≤ 64 bytes, never a card):
+- ``L:join`` ``L:bot`` ``L:start`` ``L:set`` ``L:leave``: lobby buttons (the room is the
+  message's chat and topic);
+- ``O:<option>:<value>``: a setting from the /settings keyboard;
+- ``H``: "My cards"; ``R``: another match;
+- ``A|<token>``: a move (the service's token names its room);
+- ``S|<room>|<deal>.<trick>|<mask>``: a card tapped in a hand (selection, no move yet);
+- ``D|<room>|p`` / ``D|<room>|e``: deliver my hand to the private chat / in the group.
+"""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from adapters.common.render import KINDS, Text
+from bot.views import Choice, HandView, TableView
+from engine.presets import PRESETS, option_help
+
+MAX_DATA = 64
+
+
+def _kb(rows: list[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[r for r in rows if r])
+
+
+def btn(text: str, data: str) -> InlineKeyboardButton:
+    assert len(data.encode()) <= MAX_DATA, data
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def table_markup(t: Text, table: TableView) -> InlineKeyboardMarkup | None:
+    if table.state == "lobby":
+        return _kb([
+            [btn("🪑 " + t._("Join"), "L:join"), btn("🤖 " + t._("+ Bot"), "L:bot")],
+            [btn("⚙️ " + t._("Settings"), "L:set"), btn("▶️ " + t._("Start"), "L:start")],
+        ])
+    if table.state == "playing":
+        return _kb([[btn("🃏 " + t._("My cards"), "H")]])
+    if table.finished:
+        return _kb([[btn("🔁 " + t._("Another match"), "R")]])
+    return None
+
+
+def settings_markup(t: Text, table: TableView) -> InlineKeyboardMarkup:
+    rows: list[list[InlineKeyboardButton]] = []
+    spec = PRESETS[table.preset]
+    for name, field in spec.options.model_fields.items():
+        ann = field.annotation
+        values: list[object] = [True, False] if ann is bool else list(getattr(ann, "__args__", ()))
+        row = []
+        for v in values:
+            mark = "✅ " if table.options.get(name) == v else ""
+            shown = t._(_value_title(v))
+            code = str(v).lower() if isinstance(v, bool) else str(v)
+            row.append(btn(f"{mark}{t._(_option_title(name))}: {shown}", f"O:{name}:{code}"))
+        rows.append(row)
+    if len(spec.players) > 1:
+        rows.append([
+            btn(("✅ " if table.size == n else "") + t.n("{n} player", "{n} players", n).format(n=n),
+                f"O:size:{n}")
+            for n in spec.players
+        ])
+    return _kb(rows)
+
+
+def _option_title(name: str) -> str:
+    from adapters.common.render import OPTION_TITLES
+
+    return OPTION_TITLES.get(name, name)
+
+
+def _value_title(v: object) -> str:
+    from adapters.common.render import VALUE_TITLES
+
+    return VALUE_TITLES.get(v, str(v))  # type: ignore[call-overload, no-any-return]
+
+
+def hand_text(t: Text, hand: HandView, chat_title: str | None = None) -> str:
+    table = hand.table
+    head = "🐐 " + t.title(table)
+    if chat_title:
+        head += " · " + chat_title
+    rows = [head, t.hand(hand)]
+    if table.trick:
+        rows.append(t._("On the table: {plays}").format(
+            plays=" · ".join(t.play(table, p) for p in table.trick)))
+    return "\n".join(rows)
+
+
+def _action_label(t: Text, c: Choice, hand: HandView) -> str:
+    n = len(c.cards)
+    if c.kind == "declare":
+        return "📣 " + t._("Declare: {cards}").format(cards=t.cards(c.cards))
+    if n == 1:
+        return "✔ " + t._(KINDS[c.kind]) + " " + t.cards(c.cards)
+    return "✔ " + t.n("{kind} with {n} card", "{kind} with {n} cards", n).format(
+        kind=t._(KINDS[c.kind]), n=n)
+
+
+def hand_markup(t: Text, hand: HandView, selected: int = 0,
+                private: bool = False) -> InlineKeyboardMarkup:
+    """Card buttons toggle a selection; the moves that match it appear under them."""
+    room = hand.room
+    moment = f"{hand.table.deal_no}.{hand.trick}"
+    rows: list[list[InlineKeyboardButton]] = []
+    playable = any(c.kind != "declare" for c in hand.choices)
+    row: list[InlineKeyboardButton] = []
+    for i, card in enumerate(hand.cards):
+        on = bool(selected >> i & 1)
+        label = ("✅" if on else "") + t.card(card)
+        data = f"S|{room}|{moment}|{selected ^ (1 << i)}" if playable else f"S|{room}|{moment}|0"
+        row.append(btn(label, data))
+        if len(row) == 5:
+            rows.append(row)
+            row = []
+    rows.append(row)
+    for c in hand.choices:
+        if c.kind != "declare" and c.mask == selected and selected:
+            rows.append([btn(_action_label(t, c, hand), "A|" + c.token)])
+    for c in hand.choices:
+        if c.kind == "declare":
+            rows.append([btn(_action_label(t, c, hand), "A|" + c.token)])
+    if private:
+        rows.append([btn("👥 " + t._("Show my cards in the group"), f"D|{room}|e")])
+    else:
+        rows.append([btn("📩 " + t._("Send my cards privately"), f"D|{room}|p")])
+    return _kb(rows)
+
+
+def rules_text(t: Text, preset: str) -> str:
+    summaries = {
+        "kozel": t._(
+            "Classic Kozel, 36 cards, 2–4 players (4 = two teams). Hands of 4, drawing after "
+            "each trick. Lead 1–4 cards of one suit; answer with as many: beat every card "
+            "(higher of the suit, trump, the 6♠ shokha over everything) or throw face down. "
+            "Moscow (aces and tens) and Molodka (four of a suit) may be declared at the start "
+            "of a trick. Card points: A 11, 10 10, K 4, Q 3, J 2. Losers take 2 (31+), 4, or "
+            "6 with no trick; 12 penalty points is out."),
+        "kozel-4": t._(
+            "Kozel on 4 cards: four players in two teams, 36 cards, no shokha. A card shown "
+            "from the stock gives trump. Beat face up or throw face down; a player with four "
+            "cards of one suit may pull the trick out of turn. 61+ wins the deal; the loser "
+            "takes 2, 4 or 6; 60:60 is eggs. 12 points ends the match."),
+        "kozel-60": t._(
+            "Kozel to 60: 32 cards, 2–4 players each for himself, one card a trick, no duty "
+            "to follow. Jacks beat every trump (J♣ > J♠ > J♥ > J♦). Card points add up "
+            "across deals: the first to 60 wins."),
+    }
+    text = summaries.get(preset, preset)
+    return f"🐐 {t._(_preset_title(preset))}\n{text}\n\n{t._('Options')}: {option_help(preset)}"
+
+
+def _preset_title(preset: str) -> str:
+    from adapters.common.render import PRESET_TITLES
+
+    return PRESET_TITLES.get(preset, preset)
