@@ -51,6 +51,8 @@ class CardError(ValueError):
 
 def parse_card(text: str) -> Card:
     """``"10H"`` -> card. Accepts lower case and the suit symbols ``♣♠♥♦``."""
+    if not isinstance(text, str):
+        raise CardError(f"not a card: {text!r} (write rank + suit, e.g. 6S 10H QC AD)")
     t = text.strip().upper().replace("\ufe0f", "")
     for sym, letter in zip(SUIT_SYMBOLS, SUIT_LETTERS, strict=True):
         t = t.replace(sym, letter)

@@ -16,7 +16,7 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         with open(args.file, encoding="utf-8") as f:
             log = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, ValueError) as e:  # JSONDecodeError, UnicodeDecodeError
         print(f"error: cannot read {args.file}: {e}", file=sys.stderr)
         return 2
     try:
@@ -29,7 +29,11 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    options = json.loads(args.options) if args.options else None
+    try:
+        options = json.loads(args.options) if args.options else None
+    except json.JSONDecodeError as e:
+        print(f"error: --options is not JSON: {e}", file=sys.stderr)
+        return 2
     try:
         result = simulate(
             args.preset, args.players, args.matches, args.seed, args.bots.split(","), options
@@ -55,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp = sub.add_parser("replay", help="replay a JSON deal log and print its result")
     rp.add_argument("file")
     sp = sub.add_parser("simulate", help="play whole matches between computer players")
-    sp.add_argument("--preset", required=True, choices=preset_names())
+    # checked by simulate (PresetError: one line listing the presets), not by argparse choices
+    sp.add_argument("--preset", required=True, help=f"one of: {', '.join(preset_names())}")
     sp.add_argument("--players", type=int, required=True)
     sp.add_argument("--matches", type=int, default=100)
     sp.add_argument("--seed", type=int, default=0)

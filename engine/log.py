@@ -57,14 +57,25 @@ def replay(log: Mapping[str, Any]) -> tuple[Match, dict[str, Any]]:
 
     Raises ``LogError`` with one line (naming the deal and action index) on anything wrong.
     """
+    if not isinstance(log, Mapping):
+        kind = type(log).__name__
+        raise LogError(f"a deal log is a JSON object with preset, players and deals, not a {kind}")
+    players = log.get("players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise LogError(f"players must be a whole number, not {players!r}")
     try:
-        rules = make_rules(str(log.get("preset")), int(log.get("players", 0)), log.get("options"))
+        rules = make_rules(str(log.get("preset")), players, log.get("options"))
     except (PresetError, ValueError, TypeError) as e:
         raise LogError(str(e)) from None
     seed = log.get("seed", 0)
     deals = log.get("deals") or []
     if not isinstance(deals, list):
         raise LogError("deals must be a list")
+    for no, entry in enumerate(deals, start=1):
+        if not isinstance(entry, Mapping):
+            raise LogError(f"deal {no}: a deal is a JSON object, not {entry!r}")
+        if not isinstance(entry.get("actions") or [], list):
+            raise LogError(f"deal {no}: actions must be a list")
 
     def decks(no: int, dealer: int) -> tuple[list[Card], Card | None]:
         if no > len(deals) or "deck" not in deals[no - 1]:

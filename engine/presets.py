@@ -113,6 +113,11 @@ def option_help(preset: str) -> str:
 def validate_options(preset: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Options checked against the preset's model, with defaults filled in."""
     spec = _spec(preset)
+    if options is not None and not isinstance(options, Mapping):
+        raise PresetError(
+            f"preset {preset!r}: options must be a mapping of option names to values, "
+            f"not {options!r}. Allowed: {option_help(preset)}"
+        )
     try:
         model = spec.options.model_validate(dict(options or {}))
     except ValidationError as e:
@@ -143,9 +148,8 @@ def make_rules(preset: str, players: int, options: Mapping[str, Any] | None = No
     spec = _spec(preset)
     opts = validate_options(preset, options)
     if players not in spec.players:
-        raise PresetError(
-            f"preset {preset!r} is for {' or '.join(map(str, spec.players))} players, not {players}"
-        )
+        allowed = " or ".join(map(str, spec.players))
+        raise PresetError(f"preset {preset!r} is for {allowed} players, not {players!r}")
     if preset == "kozel":
         return Rules(
             preset=preset, family="drawing", players=players, options=opts,
