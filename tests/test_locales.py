@@ -60,4 +60,4 @@ def test_catalogs_hold_every_string_of_the_code(tmp_path: Path) -> None:
     for lang in ("ru", "en"):
         have = {m.id for m in _catalog(lang) if m.id}
         missing = wanted - have
-        assert not missing, f"{lang} lacks {sorted(missing)[:5]} (run python tools/locales.py)"
+        assert not missing, f"{lang} lacks {sorted(map(str, missing))[:5]} (python tools/locales.py)"
