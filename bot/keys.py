@@ -11,8 +11,9 @@ def room(room_id: str) -> str:
     return f"room:{{{room_id}}}"
 
 
-def update_claim(room_id: str, update_id: str) -> str:
-    return f"upd:{{{room_id}}}:{update_id}"
+def update_claims(room_id: str) -> str:
+    """The room's recently claimed platform update ids (a sorted set by time)."""
+    return f"upd:{{{room_id}}}"
 
 
 DEADLINES = "deadlines"

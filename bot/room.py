@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.match import Match
@@ -36,6 +37,11 @@ class Seat:
     @property
     def level(self) -> str:
         return self.bot or "rules"
+
+
+@lru_cache(maxsize=256)
+def _rules(preset: str, players: int, options_json: str) -> Rules:
+    return make_rules(preset, players, json.loads(options_json))
 
 
 def room_id_for(platform: str, chat: str, thread: str | None = None) -> str:
@@ -75,8 +81,10 @@ class Room:
     # --- serialisation: the only place a room becomes text ---------------------------------
 
     def to_json(self) -> str:
-        d = asdict(self)
-        d.pop("version")
+        # the same text as json.dumps(asdict(self)) without asdict's deep copy of the match
+        # (a millisecond a move); only the seats are dataclasses inside a room
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "version"}
+        d["seats"] = [None if s is None else dict(vars(s)) for s in self.seats]
         return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -89,11 +97,23 @@ class Room:
 
     @property
     def rules(self) -> Rules:
-        return make_rules(self.preset, self.players or self.size, self.options)
+        return _rules(self.preset, self.players or self.size,
+                      json.dumps(self.options, sort_keys=True))
 
     def load_match(self) -> Match:
+        """The match of ``self.match`` (built once per state)."""
         assert self.match is not None
-        return Match.from_state(self.rules, self.match)
+        cached = self.__dict__.get("_match")
+        if cached is not None and cached[0] is self.match:
+            return cached[1]  # type: ignore[no-any-return]
+        match = Match.from_state(self.rules, self.match)
+        self.keep_match(match)
+        return match
+
+    def keep_match(self, match: Match) -> None:
+        """Store ``match`` as the room's state, remembering the object for ``load_match``."""
+        self.match = match.to_state()
+        self.__dict__["_match"] = (self.match, match)
 
     def seat_of(self, user_id: str) -> int | None:
         for i, s in enumerate(self.seats):

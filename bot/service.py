@@ -22,7 +22,15 @@ from bot.config import Settings
 from bot.room import FINISHED, LOBBY, PLAYING, Room, Seat, User, room_id_for
 from bot.store import Store
 from bot.tokens import TokenError, cards_of, hand_fingerprint, parse_token
-from bot.views import HandView, Line, TableView, event_lines, hand_view, table_view
+from bot.views import (
+    HandView,
+    Line,
+    TableView,
+    event_lines,
+    hand_view,
+    table_view,
+    token_secret,
+)
 from engine.actions import Action
 from engine.bots import make_bot
 from engine.codec import pack_action
@@ -99,19 +107,16 @@ class GameService:
                 new.events = [
                     {"key": ln.key, "params": ln.params} for ln in lines
                 ][-MAX_LINES:]
-            self._schedule(new, now)
-            if new.deadline is not None:
-                await self.store.set_deadline(new.id, new.deadline)  # a hint; the room decides
+            self._schedule(new, now)  # the store writes the deadline with the room
             ttl = 0 if new.state == PLAYING else self.settings.idle_seconds
-            version = await self.store.cas(new, update_id, self.settings.update_ttl_seconds, ttl)
+            version = await self.store.cas(new, update_id, self.settings.update_ttl_seconds, ttl,
+                                           now)
             if version == -1:
                 return Outcome(False, "duplicate")
             if version == 0:
                 await asyncio.sleep(0)
                 continue
             new.version = version
-            if new.deadline is None:
-                await self.store.drop_deadline(new.id)
             if notify:
                 await self._after_commit(before, new, lines)
             return Outcome(True, None, new, lines)
@@ -371,7 +376,7 @@ class GameService:
                 action = decl
             else:
                 if tok.hand != hand_fingerprint(room.id, room.gen, seat, obs.hand,
-                                                str(match.seed)):
+                                                token_secret(match)):
                     raise Refused("stale")
                 cards = cards_of(tok.mask, obs.hand)
                 if cards is None:
@@ -391,7 +396,7 @@ class GameService:
         except IllegalAction as e:
             raise Refused("stale" if e.code in ("not_your_turn", "deal_over") else e.code) from None
         _log_action(room, match, packed, events)
-        room.match = match.to_state()
+        room.keep_match(match)
         if match.finished:
             room.state = FINISHED
             room.result = {"winners": list(match.winners), "score": list(match.scores)}
@@ -487,6 +492,10 @@ class GameService:
         out = await self._mutate(room_id, change)
         if out.reason == "not_due" and out.data.get("deadline") is not None:
             await self.store.set_deadline(room_id, out.data["deadline"])  # undo the lease
+        elif out.reason in ("nothing_due", "not_due"):
+            # gone, over, or no deadline: drop the entry (only if the room still has no
+            # deadline), else it would be leased again every LEASE seconds for ever
+            await self.store.drop_deadline(room_id)
         return out
 
     def _bot_choice(self, room: Room, match: Match, seat: int, on_move: bool) -> Action | None:
@@ -589,7 +598,9 @@ class GameService:
         winning_sides = sorted({rules.side_of(s) for s in winners_seats})
         lineup, order = _lineup(room.preset, sides)
         record = {
-            "id": f"{room.id}#{room.gen}",
+            # the room's creation time too: a room that expired and was made again starts
+            # again at generation 1, and its matches are new ones
+            "id": f"{room.id}#{room.gen}#{room.created:.3f}",
             "preset": room.preset,
             "date": self.clock.now(),
             "sides": [[room.seats[s].name for s in rules.side_seats(side)]  # type: ignore[union-attr]

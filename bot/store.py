@@ -10,16 +10,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from bot import keys
 from bot.room import Room
 
-# KEYS[1] room, KEYS[2] update claim (optional)
-# ARGV[1] expected version, ARGV[2] document, ARGV[3] claim ttl, ARGV[4] room ttl (0: keep)
+# KEYS[1] room, KEYS[2] deadlines, KEYS[3] the room's claimed update ids (a sorted set)
+# ARGV[1] expected version, ARGV[2] document, ARGV[3] claim ttl, ARGV[4] room ttl (0: keep),
+# ARGV[5] room id, ARGV[6] the room's deadline ('' for none), ARGV[7] update id ('' for
+# none), ARGV[8] now
 # returns the new version, 0 on a version conflict, -1 for an update already seen
+# The deadline set changes in the same step as the room: a write that loses its
+# compare-and-set never leaves its deadline behind, and a crash never loses one.
 _CAS = """
-if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+if ARGV[7] ~= '' and redis.call('ZSCORE', KEYS[3], ARGV[7]) then return -1 end
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then return 0 end
 v = v + 1
@@ -29,7 +33,18 @@ if tonumber(ARGV[4]) > 0 then
 else
   redis.call('PERSIST', KEYS[1])
 end
-if KEYS[2] then redis.call('SET', KEYS[2], '1', 'EX', ARGV[3]) end
+if ARGV[6] ~= '' then
+  redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
+else
+  redis.call('ZREM', KEYS[2], ARGV[5])
+end
+if ARGV[7] ~= '' then
+  -- the newest claims, for as long as a platform may redeliver: small and bounded
+  redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[8]) - tonumber(ARGV[3]))
+  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -(tonumber(ARGV[9]) + 1))
+  redis.call('EXPIRE', KEYS[3], ARGV[3])
+end
 return v
 """
 
@@ -56,6 +71,10 @@ return 1
 """
 
 
+# Claimed update ids kept per room: redeliveries come within minutes, a few at a time.
+KEEP_CLAIMS = 64
+
+
 class Store:
     def __init__(self, redis: Redis, owner: Any = None) -> None:
         self.redis = redis
@@ -68,13 +87,13 @@ class Store:
     async def connect(cls, url: str | None, data_dir: Any = None) -> Store:
         """``url`` (``REDIS_URL``), or an embedded real Redis with its data in ``data_dir``."""
         if url:
-            return cls(Redis.from_url(url))
+            return cls(_client(url))
         from pathlib import Path
 
         from bot.embedded_redis import start_embedded_redis
 
         server = await start_embedded_redis(Path(data_dir or "data"))
-        return cls(Redis.from_url(server.url), owner=server)
+        return cls(_client(server.url), owner=server)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -94,19 +113,22 @@ class Store:
         return Room.from_json(doc, int(version or 0))
 
     async def seen(self, room_id: str, update_id: str) -> bool:
-        return bool(await self.redis.exists(keys.update_claim(room_id, update_id)))
+        return await self.redis.zscore(keys.update_claims(room_id), update_id) is not None
 
     async def cas(
-        self, room: Room, update_id: str | None, claim_ttl: int, room_ttl: int
+        self, room: Room, update_id: str | None, claim_ttl: int, room_ttl: int,
+        now: float = 0.0,
     ) -> int:
-        """Write ``room`` if its stored version is still ``room.version``.
+        """Write ``room`` if its stored version is still ``room.version``, and its deadline
+        (``room.deadline``) into the deadline set with it.
 
         Returns the new version, 0 on a conflict, -1 if ``update_id`` was already claimed.
         """
-        ks = [keys.room(room.id)]
-        if update_id is not None:
-            ks.append(keys.update_claim(room.id, update_id))
-        result = await self._cas(keys=ks, args=[room.version, room.to_json(), claim_ttl, room_ttl])
+        ks = [keys.room(room.id), keys.DEADLINES, keys.update_claims(room.id)]
+        deadline = "" if room.deadline is None else repr(float(room.deadline))
+        result = await self._cas(keys=ks, args=[room.version, room.to_json(), claim_ttl,
+                                                room_ttl, room.id, deadline, update_id or "",
+                                                repr(float(now)), KEEP_CLAIMS])
         return int(result)
 
     async def delete(self, room_id: str) -> None:
@@ -115,8 +137,8 @@ class Store:
     async def room_keys(self, room_id: str) -> list[str]:
         """Every key that belongs to one room (for memory accounting)."""
         found = [keys.room(room_id)]
-        async for k in self.redis.scan_iter(match=f"upd:{{{room_id}}}:*", count=1000):
-            found.append(k.decode() if isinstance(k, bytes) else k)
+        if await self.redis.exists(keys.update_claims(room_id)):
+            found.append(keys.update_claims(room_id))
         return found
 
     # --- deadlines ------------------------------------------------------------------------
@@ -198,6 +220,12 @@ class Store:
     async def user_stats(self, user_id: str) -> dict[str, int]:
         raw = await self.redis.hgetall(keys.user_stats(user_id))
         return {_s(k): int(v) for k, v in raw.items()}
+
+
+def _client(url: str) -> Redis:
+    """A client whose pool makes a busy worker wait for a free connection: redis-py's
+    default pool raises "Too many connections" once 100 commands are in flight."""
+    return Redis.from_pool(BlockingConnectionPool.from_url(url, max_connections=100, timeout=30))
 
 
 def _s(v: bytes | str) -> str:

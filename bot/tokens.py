@@ -42,21 +42,25 @@ class Token:
         return f"{self.room}|{self.gen}.{self.deal}.{self.trick}.{self.hand}.{_KIND[self.kind]}{mask}"
 
 
-def hand_fingerprint(room: str, gen: int, seat: int, hand: list[Card] | tuple[Card, ...]) -> str:
-    h = hashlib.blake2s(bytes(sorted(hand)), key=f"{room}|{gen}|{seat}".encode()[:32],
-                        digest_size=3)
+def hand_fingerprint(room: str, gen: int, seat: int, hand: list[Card] | tuple[Card, ...],
+                     secret: str = "") -> str:
+    # keyed with a secret of the match (its seed): the room, generation and seat are
+    # public, and a key made of them alone lets anyone try every hand against the token
+    key = hashlib.blake2s(f"{room}|{gen}|{seat}|{secret}".encode()).digest()
+    h = hashlib.blake2s(bytes(sorted(hand)), key=key, digest_size=3)
     return _base36(int.from_bytes(h.digest(), "big"))
 
 
 def make_token(room: str, gen: int, deal: int, trick: int, seat: int,
-               hand: tuple[Card, ...], action: Action) -> Token:
+               hand: tuple[Card, ...], action: Action, secret: str = "") -> Token:
     """The token for ``action`` of the seat holding the sorted ``hand``."""
     if action.kind == "declare":
         return Token(room, gen, deal, trick, "-", "declare", 0)
     mask = 0
     for c in action.cards:
         mask |= 1 << hand.index(c)
-    return Token(room, gen, deal, trick, hand_fingerprint(room, gen, seat, hand), action.kind, mask)
+    fingerprint = hand_fingerprint(room, gen, seat, hand, secret)
+    return Token(room, gen, deal, trick, fingerprint, action.kind, mask)
 
 
 def parse_token(text: str) -> Token:
@@ -67,13 +71,16 @@ def parse_token(text: str) -> Token:
     if len(parts) != 5 or not room:
         raise TokenError("malformed")
     gen, deal, trick, hand, act = parts
-    if not (gen.isdigit() and deal.isdigit() and trick.isdigit()) or not act:
+    # ASCII digits only: str.isdigit() is true for "²", which int() refuses
+    if not all(p.isascii() and p.isdigit() for p in (gen, deal, trick)) or not act:
         raise TokenError("malformed")
     kind = _CODE.get(act[0])
     if kind is None:
         raise TokenError("malformed")
     mask = 0
     if kind != "declare":
+        if not (act[1:].isascii() and act[1:].isalnum()):
+            raise TokenError("malformed")  # int() would take " 1", "1_0", "+1"
         try:
             mask = int(act[1:], 36)
         except ValueError:

@@ -154,6 +154,13 @@ def table_view(room: Room, match: Match | None, now: float) -> TableView:
     )
 
 
+def token_secret(match: Match) -> str:
+    """What keys a hand's fingerprint: the match seed (hidden), and the trick's declaration
+    (cards that went back to their owners after a Moscow or a pull make old buttons of the
+    same trick stale)."""
+    return f"{match.seed}|{match.deal.declared}"
+
+
 def hand_view(room: Room, match: Match, seat: int, now: float) -> HandView:
     """The seat's hand with its legal actions as choices (tokens)."""
     obs = observe(match, seat)
@@ -162,7 +169,7 @@ def hand_view(room: Room, match: Match, seat: int, now: float) -> HandView:
     choices = []
     for a in legal:
         tok = make_token(room.id, room.gen, obs.deal_no, obs.trick_no, seat, hand, a,
-                         secret=str(match.seed))
+                         secret=token_secret(match))
         mask = 0 if a.kind == "declare" else tok.mask
         choices.append(Choice(a.kind, [CARD_TEXT[c] for c in a.cards], mask, str(tok)))
     on_move = not obs.finished and obs.to_move == seat

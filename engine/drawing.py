@@ -182,6 +182,7 @@ class DrawingDeal:
         for i, card in enumerate(dealt):
             d.hands[seats[(seats.index(left) + i) % n]].append(card)
         d.first_leader = left if leader is None or leader not in seats else leader
+        d.last_winner = d.first_leader
         d._start_trick(d.first_leader)
         return d
 

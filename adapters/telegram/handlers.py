@@ -68,8 +68,7 @@ def build_router(ctx: Context) -> Router:
     svc = ctx.service
 
     async def reply(message: Message, text: str, **kw: Any) -> None:
-        await message.answer(text, message_thread_id=message.message_thread_id
-                             if message.is_topic_message else None, **kw)
+        await message.answer(text, **kw)  # answer() keeps the forum topic
 
     async def refuse(message: Message, out: Outcome) -> None:
         t = await ctx.chat_text(message.chat.id)
@@ -283,7 +282,16 @@ def build_router(ctx: Context) -> Router:
             return
         user = ctx.user(message.from_user)
         if _group(message):
-            await show_hand(bot, room_of(message), message.from_user, None, message.chat.id)
+            note = await show_hand(bot, room_of(message), message.from_user, None,
+                                   message.chat.id, message.ephemeral_message_id)
+            if note == "deeplink":
+                t = ctx.user_text(message.from_user)
+                payload = "h" + room_of(message).split(":", 1)[1].replace("/", "_")
+                kb = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+                    text="📩 " + t._("Open the bot"),
+                    url=f"https://t.me/{ctx.username}?start={payload}")]])
+                await reply(message, t._("I can't show your cards here: open the bot."),
+                            reply_markup=kb)
         else:
             await show_private_hands(bot, message.from_user, user)
 
@@ -342,7 +350,7 @@ def build_router(ctx: Context) -> Router:
         return True
 
     async def show_hand(bot: Bot, rid: str, tg_user: TgUser, callback_id: str | None,
-                        group_chat: int) -> str | None:
+                        group_chat: int, reply_to_ephemeral: int | None = None) -> str | None:
         """Show the hand ephemerally in the group; fall back to the private chat; else say
         how. Returns a text for the callback answer, or None."""
         user_id = f"tg:{tg_user.id}"
@@ -358,12 +366,16 @@ def build_router(ctx: Context) -> Router:
             try:
                 from aiogram.types import EphemeralMessageParameters
 
+                from aiogram.types import ReplyParameters
+
                 sent = await bot.send_message(
                     group_chat, ui.hand_text(t, hand),
                     message_thread_id=int(room.thread) if room.thread else None,
                     reply_markup=ui.hand_markup(t, hand, 0, False),
                     ephemeral_message_parameters=EphemeralMessageParameters(
                         receiver_user_id=tg_user.id, callback_query_id=callback_id),
+                    reply_parameters=ReplyParameters(ephemeral_message_id=reply_to_ephemeral)
+                    if reply_to_ephemeral else None,
                 )
                 eid = sent.ephemeral_message_id or sent.message_id
                 await svc.set_seat_data(rid, user_id, tg_hand={"mode": "ephemeral", "msg": eid},
@@ -404,8 +416,6 @@ def build_router(ctx: Context) -> Router:
                 return
             ct = await ctx.chat_text(msg.chat.id)
             await msg.answer(ct._("Rules of this table:"),
-                             message_thread_id=msg.message_thread_id
-                             if msg.is_topic_message else None,
                              reply_markup=ui.settings_markup(ct, table))
             await query.answer()
             return

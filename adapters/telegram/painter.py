@@ -1,6 +1,6 @@
 """Redraws with flood control: one table message per room edited in place, coalesced.
 
-Telegram lets a bot write about 20 messages a minute to a group. Every change of a room
+Telegram lets a bot write about 20 messages a minute to a group (a sliding window here). Every change of a room
 marks its table dirty; ``flush`` edits a dirty table only when the chat's budget allows,
 so a fast match collapses into a few edits. Deal and match summaries are queued and never
 dropped. ``TelegramRetryAfter`` blocks the chat for the time Telegram asks. The clock is
@@ -34,35 +34,35 @@ HAND_PER_MINUTE = 40
 
 
 class Gate:
-    """A token bucket per key: ``per_minute`` writes, refilled continuously."""
+    """At most ``per_minute`` writes per key in any 60 seconds (a sliding window)."""
 
     def __init__(self, clock: Clock, per_minute: int) -> None:
         self.clock = clock
-        self.rate = per_minute / 60.0
-        self.capacity = float(per_minute)
-        self.tokens: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+        self.limit = per_minute
+        self.writes: dict[str, deque[float]] = {}
         self.blocked: dict[str, float] = {}  # key -> until (RetryAfter)
 
-    def wait(self, key: str, burst: float | None = None) -> float:
+    def wait(self, key: str) -> float:
         """Seconds until a write is allowed (0: allowed now; nothing consumed)."""
         now = self.clock.now()
         until = self.blocked.get(key, 0.0)
         if until > now:
             return until - now
-        tokens = self._tokens(key, now)
-        need = 1.0 if burst is None else burst
-        return 0.0 if tokens >= need else (need - tokens) / self.rate
+        log = self._window(key, now)
+        return 0.0 if len(log) < self.limit else log[0] + 60.0 - now
 
     def take(self, key: str) -> None:
         now = self.clock.now()
-        self.tokens[key] = (self._tokens(key, now) - 1.0, now)
+        self._window(key, now).append(now)
 
     def block(self, key: str, seconds: float) -> None:
         self.blocked[key] = self.clock.now() + seconds
 
-    def _tokens(self, key: str, now: float) -> float:
-        tokens, at = self.tokens.get(key, (self.capacity, now))
-        return min(self.capacity, tokens + (now - at) * self.rate)
+    def _window(self, key: str, now: float) -> deque[float]:
+        log = self.writes.setdefault(key, deque())
+        while log and log[0] <= now - 60.0:
+            log.popleft()
+        return log
 
 
 @dataclass

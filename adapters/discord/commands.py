@@ -1,0 +1,221 @@
+"""Slash commands, and their names' and descriptions' translations from the catalogs.
+
+Command and option names stay ASCII (what people type); descriptions and choice names are
+localized by ``CatalogTranslator`` from the same gettext catalogs as every other text. The
+game commands are for servers only; /rules, /help and /lang work in a DM as well.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range, TranslationContextLocation, locale_str
+
+from adapters.common.i18n import LANGUAGES, N_, translator
+from adapters.common.render import PRESET_TITLES, Text
+from adapters.discord import views
+from adapters.discord.handlers import Handlers
+from bot.room import LOBBY, PLAYING
+from engine.presets import PRESETS
+
+Interaction = discord.Interaction[discord.Client]
+
+#: Discord locales with a catalog of ours (English is the commands' own language)
+LOCALES = {discord.Locale.russian: "ru"}
+UNTRANSLATED = (TranslationContextLocation.command_name, TranslationContextLocation.group_name,
+                TranslationContextLocation.parameter_name)
+
+PRESET_CHOICES = [Choice(name=PRESET_TITLES.get(p, p), value=p) for p in PRESETS]
+LEVEL_CHOICES = [Choice(name=N_("Careful (plays by the rules of thumb)"), value="rules"),
+                 Choice(name=N_("Random"), value="random")]
+LANGUAGE_CHOICES = [Choice(name="Русский", value="ru"), Choice(name="English", value="en")]
+
+
+class CatalogTranslator(app_commands.Translator):
+    """``locale_str`` -> the catalog's text for that Discord locale (None: keep English)."""
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        if context.location in UNTRANSLATED:
+            return None
+        lang = LOCALES.get(locale)
+        if lang is None:
+            return None
+        text = translator(lang).gettext(string.message)
+        return text if text and text != string.message else None
+
+
+def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> None:
+    svc = h.service
+
+    @tree.command(name="newgame", description=N_("Open a table in this channel"))
+    @app_commands.describe(preset=N_("The game"), players=N_("Seats at the table"))
+    @app_commands.choices(preset=PRESET_CHOICES)
+    @app_commands.guild_only()
+    async def newgame(interaction: Interaction, preset: Choice[str] | None = None,
+                      players: Range[int, 2, 4] | None = None) -> None:
+        name = preset.value if preset is not None else "kozel"
+        if not h.can_post(interaction):
+            t = h.user_text(interaction)
+            await h.say(interaction, "⚠️ " + t._("I cannot post in this channel: give me the "
+                                                "permission to send messages here."))
+            return
+        out = await svc.create("dc", str(interaction.channel_id), None, h.user(interaction),
+                               name, size=players)
+        if out.ok and out.room is not None and interaction.guild_id is not None:
+            await svc.set_room_data(out.room.id, dc_guild=str(interaction.guild_id))
+        await h.done(interaction, out)
+
+    @tree.command(name="join", description=N_("Take a seat"))
+    @app_commands.guild_only()
+    async def join(interaction: Interaction) -> None:
+        await h.done(interaction, await svc.join(h.room_id(interaction), h.user(interaction)))
+
+    @tree.command(name="leave", description=N_("Leave your seat"))
+    @app_commands.guild_only()
+    async def leave(interaction: Interaction) -> None:
+        await h.done(interaction, await svc.leave(h.room_id(interaction), h.user(interaction)))
+
+    @tree.command(name="addbot", description=N_("Seat a computer player"))
+    @app_commands.describe(level=N_("How the computer plays"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.guild_only()
+    async def addbot(interaction: Interaction, level: Choice[str] | None = None) -> None:
+        out = await svc.add_bot(h.room_id(interaction), h.user(interaction),
+                                level.value if level is not None else "rules")
+        await h.done(interaction, out)
+
+    @tree.command(name="startgame", description=N_("Deal"))
+    @app_commands.guild_only()
+    async def startgame(interaction: Interaction) -> None:
+        await h.done(interaction, await svc.start(h.room_id(interaction), h.user(interaction)))
+
+    @tree.command(name="hand", description=N_("Show my cards (only I see them)"))
+    @app_commands.guild_only()
+    async def hand(interaction: Interaction) -> None:
+        await h.show_hand(interaction)
+
+    @tree.command(name="cancel", description=N_("End the game"))
+    @app_commands.guild_only()
+    async def cancel(interaction: Interaction) -> None:
+        out = await svc.cancel(h.room_id(interaction), h.user(interaction),
+                               h.is_admin(interaction))
+        await h.done(interaction, out)
+
+    @tree.command(name="kick", description=N_("Remove a player"))
+    @app_commands.describe(player=N_("The player to remove"),
+                           seat=N_("Or the seat's number (a computer player too)"))
+    @app_commands.guild_only()
+    async def kick(interaction: Interaction, player: discord.User | None = None,
+                   seat: Range[int, 1, 5] | None = None) -> None:
+        target: str | int
+        if player is not None:
+            target = f"dc:{player.id}"
+        elif seat is not None:
+            target = seat - 1
+        else:
+            t = h.user_text(interaction)
+            await h.say(interaction, t._("Name the player or the seat: /kick player:@name or "
+                                         "/kick seat:2"))
+            return
+        out = await svc.kick(h.room_id(interaction), h.user(interaction), target,
+                             h.is_admin(interaction))
+        await h.done(interaction, out)
+
+    @tree.command(name="settings", description=N_("The table's rules"))
+    @app_commands.guild_only()
+    async def settings(interaction: Interaction) -> None:
+        await h.show_settings(interaction)
+
+    @tree.command(name="invite", description=N_("Invite friends"))
+    @app_commands.guild_only()
+    async def invite(interaction: Interaction) -> None:
+        room = await h.current_room(interaction)
+        if room is None or room.state != LOBBY:
+            playing = room is not None and room.state == PLAYING
+            await h.refuse(interaction, "already_started" if playing else "no_room")
+            return
+        t = await h.chat_text(interaction)
+        known = h.painter.table_message(room)
+        url = None
+        if known is not None and interaction.guild_id is not None:
+            url = f"https://discord.com/channels/{interaction.guild_id}/{known.channel}/" \
+                  f"{known.message}"
+        layout = views.invite_layout(t, interaction.user.display_name,
+                                     svc.table_of(room), url)
+        await interaction.response.send_message(view=layout)
+
+    @tree.command(name="score", description=N_("The match score"))
+    @app_commands.guild_only()
+    async def score(interaction: Interaction) -> None:
+        t = await h.chat_text(interaction)
+        room = await h.current_room(interaction)
+        if room is None or room.state == LOBBY or room.match is None:
+            await h.refuse(interaction, "not_started" if room else "no_room", t)
+            return
+        table = svc.table_of(room)
+        scores = " · ".join(f"{t.side_name(table, i)} {v}" for i, v in enumerate(table.scores))
+        rows = [t._("Score: {score} (to {target})").format(score=scores, target=table.target),
+                t._("deal {n}").format(n=table.deal_no)]
+        await h.say(interaction, views.escape("\n".join(rows)), ephemeral=False)
+
+    @tree.command(name="series", description=N_("The series in this chat"))
+    @app_commands.guild_only()
+    async def series(interaction: Interaction) -> None:
+        t = await h.chat_text(interaction)
+        rows = await svc.series("dc", str(interaction.channel_id))
+        if not rows:
+            await h.say(interaction, t._("No finished matches in this chat yet."),
+                        ephemeral=False)
+            return
+        lines = [t._("Series in this chat:")]
+        for r in rows[:10]:
+            sides = [("+".join(side), w) for side, w in zip(r["sides"], r["wins"], strict=True)]
+            if len(sides) == 2:
+                (a, wa), (b, wb) = sides
+                lines.append(f"{a} {wa} : {wb} {b}")
+            else:
+                lines.append(" · ".join(f"{n} {w}" for n, w in sides))
+        await h.say(interaction, views.escape("\n".join(lines)), ephemeral=False)
+
+    @tree.command(name="top", description=N_("The chat's leaderboard"))
+    @app_commands.guild_only()
+    async def top(interaction: Interaction) -> None:
+        t = await h.chat_text(interaction)
+        rows = await svc.leaderboard("dc", str(interaction.channel_id))
+        if not rows:
+            await h.say(interaction, t._("No finished matches in this chat yet."),
+                        ephemeral=False)
+            return
+        lines = [t._("Leaderboard (won / played):")]
+        for i, r in enumerate(rows[:15], start=1):
+            lines.append(f"{i}. {r['name']} — {r['won']}/{r['played']} ({r['rate']:.0%})")
+        await h.say(interaction, views.escape("\n".join(lines)), ephemeral=False)
+
+    @tree.command(name="rules", description=N_("A short rules card"))
+    @app_commands.describe(preset=N_("The game"))
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def rules(interaction: Interaction, preset: Choice[str] | None = None) -> None:
+        name = preset.value if preset is not None else None
+        if name is None:
+            room = await h.current_room(interaction)
+            name = room.preset if room is not None else "kozel"
+        await h.say(interaction, views.rules_text(h.user_text(interaction), name))
+
+    @tree.command(name="lang", description=N_("The chat's language"))
+    @app_commands.describe(language=N_("The language"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def lang(interaction: Interaction, language: Choice[str]) -> None:
+        code = language.value
+        if code not in LANGUAGES:
+            await h.refuse(interaction, "bad_option")
+            return
+        await svc.set_chat_language("dc", h.chat_key(interaction), code)
+        room = await h.current_room(interaction)
+        if room is not None:
+            h.painter.redraw(room)  # this channel's table at once; others at their next change
+        await h.say(interaction, Text(code)._("Language: English"), ephemeral=False)
+
+    @tree.command(name="help", description=N_("What I can do"))
+    async def help_(interaction: Interaction) -> None:
+        await h.say(interaction, views.help_text(h.user_text(interaction)))

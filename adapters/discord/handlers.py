@@ -1,0 +1,248 @@
+"""What buttons, selects and commands do: service calls and the answers to interactions.
+
+Every interaction is answered at once (the service is one Redis round trip or two, far
+inside Discord's 3 seconds): a table button that worked is acknowledged silently (type 6)
+and the painter edits the table; a move edits the player's ephemeral hand (type 7); any
+refusal is an ephemeral message saying why, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from adapters.common.i18n import pick_language
+from adapters.common.render import Text
+from adapters.discord import views
+from adapters.discord.painter import Painter
+from bot.room import LOBBY, PLAYING, Room, User, room_id_for
+from bot.service import GameService, Outcome
+from bot.tokens import TokenError, parse_token
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[discord.Client]
+MAX_MASK = 1 << 12
+
+
+class Handlers:
+    def __init__(self, service: GameService, painter: Painter, default_language: str) -> None:
+        self.service = service
+        self.painter = painter
+        self.default_language = default_language
+
+    # --- who, where, in which language ------------------------------------------------------
+
+    def user(self, interaction: Interaction) -> User:
+        u = interaction.user
+        return User(f"dc:{u.id}", u.display_name, self.lang_of(interaction))
+
+    def lang_of(self, interaction: Interaction) -> str:
+        return pick_language(str(interaction.locale), self.default_language)
+
+    def user_text(self, interaction: Interaction) -> Text:
+        return Text(self.lang_of(interaction))
+
+    @staticmethod
+    def chat_key(interaction: Interaction) -> str:
+        """The language belongs to the server (a DM channel outside any server)."""
+        return str(interaction.guild_id or interaction.channel_id or 0)
+
+    async def chat_text(self, interaction: Interaction) -> Text:
+        return Text(await self.service.chat_language("dc", self.chat_key(interaction)))
+
+    @staticmethod
+    def room_id(interaction: Interaction) -> str:
+        """One room per channel; a thread's id is a chat of its own."""
+        return room_id_for("dc", str(interaction.channel_id or 0))
+
+    @staticmethod
+    def is_admin(interaction: Interaction) -> bool:
+        if interaction.guild_id is None:
+            return False
+        perms = interaction.permissions
+        return perms.manage_guild or perms.administrator
+
+    @staticmethod
+    def can_post(interaction: Interaction) -> bool:
+        """The table is a message of the bot's own: without the right to post here, a game
+        opened by a slash command (which needs no such right) would have no table."""
+        perms = interaction.app_permissions
+        in_thread = isinstance(interaction.channel, discord.Thread)
+        allowed = perms.send_messages_in_threads if in_thread else perms.send_messages
+        return perms.view_channel and allowed
+
+    # --- answers --------------------------------------------------------------------------
+
+    async def say(self, interaction: Interaction, text: str, *, ephemeral: bool = True) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral)
+
+    async def refuse(self, interaction: Interaction, out: Outcome | str | None,
+                     t: Text | None = None) -> None:
+        t = t or self.user_text(interaction)
+        reason = out.reason if isinstance(out, Outcome) else out
+        await self.say(interaction, "⚠️ " + t.reason(reason))
+
+    async def done(self, interaction: Interaction, out: Outcome) -> None:
+        """A lobby change from a command: the table shows it; the presser gets a short line."""
+        if not out.ok:
+            await self.refuse(interaction, out)
+            return
+        t = self.user_text(interaction)
+        text = next((s for ln in out.lines if (s := t.line(ln))), "")
+        await self.say(interaction, "✅ " + views.escape(text) if text else "✅")
+
+    async def ack(self, interaction: Interaction, out: Outcome) -> None:
+        """A table button: silent when it worked (the table is redrawn), else why not."""
+        if out.ok:
+            await interaction.response.defer()
+        else:
+            await self.refuse(interaction, out)
+
+    # --- the table's buttons ----------------------------------------------------------------
+
+    async def table_button(self, interaction: Interaction, what: str) -> None:
+        svc, rid, user = self.service, self.room_id(interaction), self.user(interaction)
+        if what == "join":
+            await self.ack(interaction, await svc.join(rid, user))
+        elif what == "leave":
+            await self.ack(interaction, await svc.leave(rid, user))
+        elif what == "bot":
+            await self.ack(interaction, await svc.add_bot(rid, user))
+        elif what == "unbot":
+            await self.ack(interaction, await svc.remove_bot(rid, user))
+        elif what == "start":
+            await self.ack(interaction, await svc.start(rid, user))
+        elif what == "again":
+            await self.ack(interaction, await svc.rematch(rid, user))
+        elif what == "set":
+            await self.show_settings(interaction)
+        elif what == "hand":
+            await self.show_hand(interaction)
+        else:
+            await self.refuse(interaction, "bad_token")
+
+    async def show_settings(self, interaction: Interaction) -> None:
+        t = self.user_text(interaction)
+        room = await self.service.room(self.room_id(interaction))
+        if room is None or room.state != LOBBY:
+            await self.refuse(interaction, "already_started" if room and room.state == PLAYING
+                              else "no_room", t)
+            return
+        if room.creator != self.user(interaction).id and not self.is_admin(interaction):
+            await self.refuse(interaction, "not_allowed", t)
+            return
+        layout = views.settings_layout(t, self.service.table_of(room))
+        await interaction.response.send_message(view=layout, ephemeral=True)
+
+    async def set_option(self, interaction: Interaction, name: str,
+                         values: Sequence[str]) -> None:
+        t = self.user_text(interaction)
+        rid, user, admin = self.room_id(interaction), self.user(interaction), \
+            self.is_admin(interaction)
+        raw = values[0] if values else ""
+        if name == "size":
+            out = await self.service.set_size(rid, user, int(raw) if raw.isdigit() else 0, admin)
+        else:
+            out = await self.service.set_option(rid, user, name, views.parse_value(raw), admin)
+        if not out.ok or out.room is None:
+            await self.refuse(interaction, out, t)
+            return
+        await interaction.response.edit_message(
+            view=views.settings_layout(t, self.service.table_of(out.room)))
+
+    # --- hands and moves ---------------------------------------------------------------------
+
+    async def _hand_or_reason(self, interaction: Interaction) -> tuple[Room | None, str | None]:
+        room = await self.service.room(self.room_id(interaction))
+        if room is None:
+            return None, "no_room"
+        if room.state == LOBBY:
+            return room, "not_started"
+        if room.seat_of(self.user(interaction).id) is None:
+            return room, "not_your_seat"
+        if room.state != PLAYING:
+            return room, "game_over"
+        return room, None
+
+    async def show_hand(self, interaction: Interaction, notice: str | None = None,
+                        edit: bool = False) -> None:
+        """The presser's hand: a fresh ephemeral message, or (``edit``) the one pressed."""
+        t = self.user_text(interaction)
+        user = self.user(interaction)
+        room, reason = await self._hand_or_reason(interaction)
+        hand = self.service.hand_of(room, user.id) if room is not None and not reason else None
+        if room is None or hand is None:
+            text = t.reason(reason or "not_your_seat")
+            if notice:
+                text = f"{notice}\n{text}"
+            await self.say(interaction, "⚠️ " + text)
+            return
+        layout = views.hand_layout(t, hand, notice)
+        if edit:
+            await interaction.response.edit_message(view=layout)
+        else:
+            await interaction.response.send_message(view=layout, ephemeral=True)
+        self.painter.track(room.id, user.id, interaction, t.lang, room, hand)
+
+    async def refresh_hand(self, interaction: Interaction) -> None:
+        message = interaction.message
+        await self.show_hand(interaction, edit=message is not None and message.flags.ephemeral)
+
+    async def move(self, interaction: Interaction, token: str) -> None:
+        t = self.user_text(interaction)
+        user, rid = self.user(interaction), self.room_id(interaction)
+        self.painter.hold(rid, user.id)
+        try:
+            out = await self.service.act(token, user, update_id=f"dc{interaction.id}",
+                                         room_id=rid)
+            hand = self.service.hand_of(out.room, user.id) if out.ok and out.room else None
+            message = interaction.message
+            if out.room is None or hand is None or message is None \
+                    or not message.flags.ephemeral:
+                if out.ok:  # a move from a message that is not the player's hand
+                    await interaction.response.defer()
+                    return
+                await self.refused_move(interaction, out, t)
+                return
+            await interaction.response.edit_message(view=views.hand_layout(t, hand))
+            self.painter.track(rid, user.id, interaction, t.lang, out.room, hand)
+        finally:
+            self.painter.release(rid, user.id)
+
+    async def refused_move(self, interaction: Interaction, out: Outcome, t: Text) -> None:
+        """Why not, in a fresh ephemeral message; with the presser's current hand when he
+        plays at this channel's table (it is his own, so nothing is revealed)."""
+        if out.reason in ("foreign_token", "bad_token", "no_room", "not_your_seat",
+                          "duplicate"):
+            await self.refuse(interaction, out, t)
+            return
+        await self.show_hand(interaction, notice=t.reason(out.reason))
+
+    async def select_cards(self, interaction: Interaction, stem: str,
+                           values: Sequence[str]) -> None:
+        mask = 0
+        for v in values:
+            if not (v.isascii() and v.isdigit()) or not 0 < int(v) < MAX_MASK:
+                await self.refuse(interaction, "bad_token")
+                return
+            mask |= int(v)
+        try:
+            tok = parse_token(stem + "1")
+        except TokenError:
+            tok = None
+        if tok is None or tok.kind == "declare" or not values:
+            await self.refuse(interaction, "bad_token")
+            return
+        await self.move(interaction, str(dataclasses.replace(tok, mask=mask)))
+
+    # --- for the commands -------------------------------------------------------------------
+
+    async def current_room(self, interaction: Interaction) -> Room | None:
+        return await self.service.room(self.room_id(interaction))

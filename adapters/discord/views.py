@@ -1,0 +1,430 @@
+"""Discord components drawn from the service's views, and the items that parse them back.
+
+Every interactive item is a ``DynamicItem``: its state lives in its ``custom_id`` (see the
+package docstring for the scheme), so any process, restarted or not, answers it from Redis.
+The table layout is built from the public ``TableView`` only; card names appear only in the
+hand layout, which is sent ephemerally to its owner.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol, cast
+
+import discord
+from discord import ui
+
+from adapters.common.i18n import N_
+from adapters.common.render import OPTION_TITLES, PRESET_TITLES, VALUE_TITLES, Text
+from bot.views import Choice, HandView, TableView
+from engine.presets import PRESETS
+
+MAX_CUSTOM_ID = 100
+MAX_LABEL = 80
+MAX_OPTIONS = 25
+TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "start", "hand", "again")
+
+TABLE_TEMPLATE = r"kz:t:(?P<what>" + "|".join(TABLE_BUTTONS) + ")"
+MOVE_TEMPLATE = r"kz:a:(?P<token>[!-~]{1,64})"  # printable ASCII: the service's token
+SELECT_TEMPLATE = r"kz:s:(?P<stem>[!-~]{1,64})"
+REFRESH_ID = "kz:h"
+OPTION_TEMPLATE = r"kz:o:(?P<name>[a-z_]{1,24})"
+
+#: event lines kept under the table even when later ones of the same change follow
+MATTERS = ("declared", "timeout", "handed_to_bot", "back", "side_out", "cards_returned")
+
+GREEN = discord.Colour(0x2E7D32)
+GREY = discord.Colour(0x607D8B)
+GOLD = discord.Colour(0xC9A227)
+
+Interaction = discord.Interaction[discord.Client]
+Row = ui.ActionRow[ui.LayoutView]
+
+
+class Handlers(Protocol):
+    """What the items call: ``adapters.discord.handlers.Handlers`` implements it."""
+
+    async def table_button(self, interaction: Interaction, what: str) -> None: ...
+
+    async def move(self, interaction: Interaction, token: str) -> None: ...
+
+    async def select_cards(self, interaction: Interaction, stem: str,
+                           values: Sequence[str]) -> None: ...
+
+    async def refresh_hand(self, interaction: Interaction) -> None: ...
+
+    async def set_option(self, interaction: Interaction, name: str,
+                         values: Sequence[str]) -> None: ...
+
+
+def handlers_of(interaction: Interaction) -> Handlers:
+    handlers = getattr(interaction.client, "handlers", None)
+    if handlers is None:
+        raise RuntimeError("the client has no handlers")
+    return cast(Handlers, handlers)
+
+
+def _clip(label: str, limit: int = MAX_LABEL) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+# --- the items ---------------------------------------------------------------------------
+
+
+class TableButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=TABLE_TEMPLATE):
+    """A button of the table message; the room is the channel it is pressed in."""
+
+    def __init__(self, what: str, label: str = "·",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(ui.Button(label=_clip(label), style=style, custom_id=f"kz:t:{what}"))
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> TableButton:
+        return cls(match["what"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await handlers_of(interaction).table_button(interaction, self.what)
+
+
+class MoveButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=MOVE_TEMPLATE):
+    """One legal action: its custom id is ``kz:a:`` and the service's token."""
+
+    def __init__(self, token: str, label: str = "·",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        custom_id = f"kz:a:{token}"
+        assert len(custom_id) <= MAX_CUSTOM_ID, custom_id
+        super().__init__(ui.Button(label=_clip(label), style=style, custom_id=custom_id))
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> MoveButton:
+        return cls(match["token"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await handlers_of(interaction).move(interaction, self.token)
+
+
+class CardsSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=SELECT_TEMPLATE):
+    """Several cards for one move: the stem is a token of that kind without its mask; each
+    option's value is the mask of one hand position."""
+
+    def __init__(self, stem: str, options: list[discord.SelectOption] | None = None,
+                 min_values: int = 1, max_values: int = 1, placeholder: str | None = None) -> None:
+        custom_id = f"kz:s:{stem}"
+        assert len(custom_id) <= MAX_CUSTOM_ID, custom_id
+        opts = options or [discord.SelectOption(label="·", value="0")]
+        super().__init__(ui.Select(custom_id=custom_id, options=opts, min_values=min_values,
+                                   max_values=max_values, placeholder=placeholder))
+        self.stem = stem
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> CardsSelect:
+        return cls(match["stem"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await handlers_of(interaction).select_cards(interaction, self.stem, self.item.values)
+
+
+class RefreshButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(REFRESH_ID)):
+    def __init__(self, label: str = "🔄") -> None:
+        super().__init__(ui.Button(label=_clip(label), style=discord.ButtonStyle.secondary,
+                                   custom_id=REFRESH_ID))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> RefreshButton:
+        return cls()
+
+    async def callback(self, interaction: Interaction) -> None:
+        await handlers_of(interaction).refresh_hand(interaction)
+
+
+class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEMPLATE):
+    """One rule of the lobby (or its size), from /settings."""
+
+    def __init__(self, name: str, options: list[discord.SelectOption] | None = None) -> None:
+        opts = options or [discord.SelectOption(label="·", value="0")]
+        super().__init__(ui.Select(custom_id=f"kz:o:{name}", options=opts))
+        self.name = name
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> OptionSelect:
+        return cls(match["name"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await handlers_of(interaction).set_option(interaction, self.name, self.item.values)
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
+    TableButton, MoveButton, CardsSelect, RefreshButton, OptionSelect,
+)
+
+
+def custom_ids_of(message: discord.Message | None) -> set[str]:
+    """Every custom id on a message (rows, containers, sections alike)."""
+    out: set[str] = set()
+    stack: list[Any] = list(message.components) if message is not None else []
+    while stack:
+        comp = stack.pop()
+        custom_id = getattr(comp, "custom_id", None)
+        if isinstance(custom_id, str):
+            out.add(custom_id)
+        stack.extend(getattr(comp, "children", None) or [])
+        accessory = getattr(comp, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return out
+
+
+# --- texts -------------------------------------------------------------------------------
+
+
+def escape(text: str) -> str:
+    """Names are the players' own: no markdown or mention tricks in the table."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def table_text(t: Text, table: TableView) -> str:
+    """The public table; a person's time limit as a Discord timestamp the client counts
+    down itself (so the message needs no edit every second)."""
+    if table.state == "finished" and not table.finished:  # cancelled, or the lobby closed
+        rows = [f"🐐 {t.title(table)}"]
+        if table.lines:
+            rows.append("❌ " + t.line(table.lines[-1], table))
+        return escape("\n".join(rows))
+    text = escape(_with_events(t, table))
+    to_move = table.to_move
+    if (table.state == "playing" and table.deadline is not None and to_move is not None
+            and 0 <= to_move < len(table.seats)):
+        seat = table.seats[to_move]
+        if seat is not None and not seat.computer:
+            text += "\n⏳ " + t._("{name}: time runs out {when}").format(
+                name=escape(t.seat_name(table, to_move)), when=f"<t:{int(table.deadline)}:R>")
+    return text
+
+
+def _with_events(t: Text, table: TableView) -> str:
+    """``Text.table`` (without ``now``: no countdown in seconds), where the events that
+    matter stay even when a computer player's moves came after them in the same change."""
+    if table.state == "lobby" or not table.lines:
+        return t.table(table)
+    rows = t.table(dataclasses.replace(table, lines=[])).split("\n")
+    shown = [ln for ln in table.lines[:-3] if ln.key in MATTERS] + table.lines[-3:]
+    events = ["• " + s for ln in shown if (s := t.line(ln, table))]
+    at = len(rows) - 1 if table.finished else len(rows)
+    rows[at:at] = events
+    return "\n".join(rows)
+
+
+def hand_text(t: Text, hand: HandView) -> str:
+    table = hand.table
+    rows = [f"🐐 {t.title(table)} · " + t._("deal {n}").format(n=table.deal_no), t.hand(hand)]
+    if table.trick:
+        rows.append(t._("On the table: {plays}").format(
+            plays=" · ".join(t.play(table, p) for p in table.trick)))
+    return escape("\n".join(rows))
+
+
+def rules_text(t: Text, preset: str) -> str:
+    summaries = {
+        "kozel": t._(
+            "Classic Kozel, 36 cards, 2–4 players (4 = two teams). Hands of 4, drawing after "
+            "each trick. Lead 1–4 cards of one suit; answer with as many: beat every card "
+            "(higher of the suit, trump, the 6♠ shokha over everything) or throw face down. "
+            "Moscow (aces and tens) and Molodka (four of a suit) may be declared at the start "
+            "of a trick. Card points: A 11, 10 10, K 4, Q 3, J 2. Losers take 2 (31+), 4, or "
+            "6 with no trick; 12 penalty points is out."),
+        "kozel-4": t._(
+            "Kozel on 4 cards: four players in two teams, 36 cards, no shokha. A card shown "
+            "from the stock gives trump. Beat face up or throw face down; a player with four "
+            "cards of one suit may pull the trick out of turn. 61+ wins the deal; the loser "
+            "takes 2, 4 or 6; 60:60 is eggs. 12 points ends the match."),
+        "kozel-60": t._(
+            "Kozel to 60: 32 cards, 2–4 players each for himself, one card a trick, no duty "
+            "to follow. Jacks beat every trump (J♣ > J♠ > J♥ > J♦). Card points add up "
+            "across deals: the first to 60 wins."),
+    }
+    rows = [f"🐐 **{t._(PRESET_TITLES.get(preset, preset))}**", summaries.get(preset, preset)]
+    for name, values in option_values(preset):
+        shown = " / ".join(t._(VALUE_TITLES.get(v, str(v))) for v in values)
+        rows.append(f"• {t._(OPTION_TITLES.get(name, name))}: {shown}")
+    spec = PRESETS[preset]
+    rows.append("• " + t._("players: {counts}").format(
+        counts=", ".join(str(n) for n in spec.players)))
+    return "\n".join(rows)
+
+
+def option_values(preset: str) -> list[tuple[str, list[object]]]:
+    """The preset's options and their allowed values (from the preset's own model)."""
+    out = []
+    for name, field in PRESETS[preset].options.model_fields.items():
+        ann = field.annotation
+        values: list[object] = [True, False] if ann is bool else list(getattr(ann, "__args__", ()))
+        out.append((name, values))
+    return out
+
+
+def value_code(v: object) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def parse_value(raw: str) -> object:
+    return {"true": True, "false": False}.get(raw, raw)
+
+
+# --- layouts -----------------------------------------------------------------------------
+
+
+def _rows(items: Sequence[ui.Item[Any]]) -> list[Row]:
+    """Buttons five to a row (Discord's width)."""
+    return [ui.ActionRow(*items[i:i + 5]) for i in range(0, len(items), 5)]
+
+
+def _layout(*children: ui.Item[Any], colour: discord.Colour) -> ui.LayoutView:
+    view = ui.LayoutView(timeout=None)
+    view.add_item(ui.Container(*children, accent_colour=colour))
+    return view
+
+
+def table_layout(t: Text, table: TableView) -> ui.LayoutView:
+    """The group's table: the public text and the buttons of the room's state."""
+    buttons: list[ui.Item[Any]] = []
+    g, b, s = discord.ButtonStyle.success, discord.ButtonStyle.primary, \
+        discord.ButtonStyle.secondary
+    if table.state == "lobby":
+        buttons = [
+            TableButton("join", "🪑 " + t._("Join"), g),
+            TableButton("bot", "🤖 " + t._("+ Bot"), s),
+            TableButton("start", "▶️ " + t._("Start"), b),
+            TableButton("leave", "🚪 " + t._("Leave"), s),
+            TableButton("unbot", "➖ " + t._("Remove a bot"), s),
+            TableButton("set", "⚙️ " + t._("Settings"), s),
+        ]
+    elif table.state == "playing":
+        buttons = [TableButton("hand", "🃏 " + t._("Show my hand"), b)]
+    elif table.finished:
+        buttons = [TableButton("again", "🔁 " + t._("Another match"), g)]
+    colour = GREEN if table.state == "playing" else GOLD if table.finished else GREY
+    return _layout(ui.TextDisplay(table_text(t, table)), *_rows(buttons), colour=colour)
+
+
+_STYLE = {
+    "lead": discord.ButtonStyle.primary,
+    "beat": discord.ButtonStyle.success,
+    "play": discord.ButtonStyle.primary,
+    "throw": discord.ButtonStyle.secondary,
+}
+
+
+def select_stem(choice: Choice) -> str:
+    """A token without its mask: ``room|gen.deal.trick.hand.`` and the kind's letter."""
+    head, _, act = choice.token.rpartition(".")
+    return f"{head}.{act[0]}"
+
+
+def _placeholder(t: Text, kind: str, low: int, high: int) -> str:
+    if kind == "lead":
+        return t._("Lead several cards of one suit…")
+    n = low if low == high else high
+    if kind == "beat":
+        return t.n("Beat with {n} card…", "Beat with {n} cards…", n).format(n=n)
+    return t.n("Throw {n} card face down…", "Throw {n} cards face down…", n).format(n=n)
+
+
+def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.LayoutView:
+    """A player's own hand with the legal moves (send it ephemerally only)."""
+    items: list[ui.Item[Any]] = []
+    if notice:
+        items.append(ui.TextDisplay("⚠️ " + escape(notice)))
+    items.append(ui.TextDisplay(hand_text(t, hand)))
+    for kind in ("lead", "beat", "throw", "play"):
+        singles = [c for c in hand.choices if c.kind == kind and len(c.cards) == 1]
+        items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards), _STYLE[kind])
+                            for c in singles]))
+    for kind in ("lead", "beat", "throw"):
+        several = [c for c in hand.choices if c.kind == kind and len(c.cards) > 1]
+        if not several:
+            continue
+        used = 0
+        for c in several:
+            used |= c.mask
+        options = [discord.SelectOption(label=t.card(card), value=str(1 << i))
+                   for i, card in enumerate(hand.cards) if used >> i & 1][:MAX_OPTIONS]
+        low = min(len(c.cards) for c in several)
+        high = min(max(len(c.cards) for c in several), len(options))
+        items.append(ui.ActionRow(CardsSelect(select_stem(several[0]), options, low, high,
+                                              _clip(_placeholder(t, kind, low, high), 150))))
+    declarations = [c for c in hand.choices if c.kind == "declare"]
+    items.extend(_rows([
+        MoveButton(c.token, "📣 " + t._("Declare: {cards}").format(cards=t.cards(c.cards)),
+                   discord.ButtonStyle.success) for c in declarations]))
+    if hand.prompt != "over":
+        items.append(ui.ActionRow(RefreshButton("🔄 " + t._("Refresh"))))
+    colour = GREEN if hand.on_move else GREY
+    return _layout(*items, colour=colour)
+
+
+def notice_layout(text: str) -> ui.LayoutView:
+    return _layout(ui.TextDisplay(escape(text)), colour=GREY)
+
+
+def settings_layout(t: Text, table: TableView) -> ui.LayoutView:
+    """The lobby's rules as selects (the service checks who may change them)."""
+    lines = [t._("Rules of this table:")]
+    opts = t.options(table)
+    if opts:
+        lines.append(opts)
+    lines.append(t.n("{n} player", "{n} players", table.size).format(n=table.size))
+    items: list[ui.Item[Any]] = [ui.TextDisplay(escape("\n".join(lines)))]
+    for name, values in option_values(table.preset):
+        if len(values) < 2:
+            continue
+        title = t._(OPTION_TITLES.get(name, name))
+        options = [discord.SelectOption(
+            label=_clip(f"{title}: {t._(VALUE_TITLES.get(v, str(v)))}", 100),
+            value=value_code(v), default=table.options.get(name) == v) for v in values]
+        items.append(ui.ActionRow(OptionSelect(name, options)))
+    players = PRESETS[table.preset].players
+    if len(players) > 1:
+        items.append(ui.ActionRow(OptionSelect("size", [
+            discord.SelectOption(label=t.n("{n} player", "{n} players", n).format(n=n),
+                                 value=str(n), default=n == table.size) for n in players])))
+    return _layout(*items, colour=GREY)
+
+
+def invite_layout(t: Text, name: str, table: TableView, jump_url: str | None) -> ui.LayoutView:
+    text = t._("{name} invites you to a table: {game}. Press “Join”.").format(
+        name=escape(name), game=t.title(table))
+    buttons: list[ui.Item[Any]] = [TableButton("join", "🪑 " + t._("Join"),
+                                               discord.ButtonStyle.success)]
+    if jump_url:
+        buttons.append(ui.Button(label=t._("To the table"), url=jump_url))
+    return _layout(ui.TextDisplay(text), *_rows(buttons), colour=GREY)
+
+
+HELP = [
+    N_("/newgame — open a table in this channel (a thread is a table of its own)"),
+    N_("/join, /leave — take or leave a seat"),
+    N_("/addbot — seat a computer player"),
+    N_("/startgame — deal"),
+    N_("/hand or the “Show my hand” button — my cards, only I see them"),
+    N_("/settings — the table's rules, before the start (creator or Manage Server)"),
+    N_("/invite — ask the channel to join"),
+    N_("/kick — remove a player (creator or Manage Server)"),
+    N_("/cancel — end the game (creator or Manage Server)"),
+    N_("/score, /series, /top — the match, the series, the leaderboard"),
+    N_("/rules — a short rules card"),
+    N_("/lang — the server's language"),
+]
+
+
+def help_text(t: Text) -> str:
+    return "\n".join(["🐐 " + t._("Kozel bot: card games with friends in this chat."), "",
+                      *(t._(h) for h in HELP)])

@@ -1,0 +1,400 @@
+"""Driving the real Discord adapter (real discord.py over HTTP and a websocket) against
+FakeDiscord, with the real service on the real Redis and a manual clock.
+
+``Harness`` presses buttons and runs commands as the fake's users; ``LeakGuard`` checks every
+REST body the bot sends while a test plays: a card may appear in a payload the channel sees
+only once it is public (face up on the table, declared, the trump card), and in an ephemeral
+payload only if it is public or in its recipient's own hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+
+from adapters.discord.app import KozelClient
+from adapters.discord.views import select_stem
+from bot.clock import ManualClock
+from bot.config import Settings
+from bot.room import PLAYING, Room
+from bot.service import GameService
+from bot.views import Choice, Line
+from tests.fakes.discord_api import (
+    FLAG_EPHEMERAL,
+    FakeChannel,
+    FakeDiscord,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    start_client,
+    stop_client,
+    walk_components,
+)
+
+DELAY = 1.0
+TURN = 60.0
+
+CARD_SYMBOLS = re.compile(r"(10|[6-9JQKA])([♣♠♥♦])")
+CARD_LETTERS = re.compile(r"(?<![0-9A-Za-z])(10|[6-9JQKA])([CSHD])(?![0-9A-Za-z])")
+SUIT_OF_SYMBOL = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
+
+
+def make_settings(**over: Any) -> Settings:
+    base: dict[str, Any] = {
+        "turn_seconds": TURN, "bot_delay_seconds": DELAY, "missed_turns_to_bot": 2,
+        "idle_seconds": 3600, "update_ttl_seconds": 24 * 3600, "default_language": "en",
+        "redis_url": None, "discord_token": None,
+    }
+    base.update(over)
+    return Settings(**base)
+
+
+def uid(user: FakeUser) -> str:
+    return f"dc:{user.id}"
+
+
+def rid(channel: FakeChannel) -> str:
+    return f"dc:{channel.id}"
+
+
+# --- what a payload says -------------------------------------------------------------------
+
+
+def payload_strings(body: Any) -> Iterator[str]:
+    """Every string a message body shows or carries: content, embeds, component labels,
+    custom ids, text displays, select options and placeholders."""
+    if not isinstance(body, Mapping):
+        return
+    if body.get("content"):
+        yield str(body["content"])
+    for embed in body.get("embeds") or []:
+        yield from (str(v) for k, v in embed.items() if isinstance(v, str))
+        for f in embed.get("fields", []):
+            yield f"{f.get('name', '')} {f.get('value', '')}"
+    for comp in walk_components(body.get("components") or []):
+        for key in ("label", "custom_id", "content", "placeholder", "url"):
+            if comp.get(key):
+                yield str(comp[key])
+        for opt in comp.get("options") or []:
+            yield from (str(opt.get(k, "")) for k in ("label", "value", "description"))
+
+
+def _rule_phrases() -> list[str]:
+    """Texts that name a card as a rule, not as anybody's card (the 6♠ shokha)."""
+    from adapters.common.i18n import LANGUAGES
+    from adapters.common.render import OPTION_TITLES, Text
+
+    return [Text(lang)._(OPTION_TITLES["shokha"]) for lang in LANGUAGES]
+
+
+RULE_PHRASES = _rule_phrases()
+
+
+def cards_in(strings: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for s in strings:
+        for phrase in RULE_PHRASES:
+            s = s.replace(phrase, "")
+        out |= {r + SUIT_OF_SYMBOL[su] for r, su in CARD_SYMBOLS.findall(s)}
+        out |= {r + su for r, su in CARD_LETTERS.findall(s)}
+    return out
+
+
+def _card_params(value: Any) -> Iterator[str]:
+    if isinstance(value, str) and CARD_LETTERS.fullmatch(value):
+        yield value
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _card_params(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _card_params(v)
+
+
+@dataclass
+class Leak:
+    call: str
+    cards: set[str]
+    recipient: str | None
+
+
+class LeakGuard:
+    """Knows what is public in each room (from the service's public events) and checks
+    every REST body the bot sent since the last check."""
+
+    def __init__(self, fake: FakeDiscord, service: GameService) -> None:
+        self.fake = fake
+        self.service = service
+        self.public: dict[str, set[str]] = {}
+        self.previous: dict[str, set[str]] = {}
+        self.hands_seen: dict[str, set[str]] = {}
+        self.checked = 0
+        self.public_bodies = 0
+        self.ephemeral_bodies = 0
+        self.leaks: list[Leak] = []
+        service.on_change(self.listener)
+
+    async def listener(self, room: Room, lines: list[Line]) -> None:
+        pub = self.public.setdefault(room.id, set())
+        for ln in lines:
+            if ln.key == "deal_started":
+                self.previous[room.id], pub = pub, set()
+                self.public[room.id] = pub
+            pub.update(_card_params(ln.params))
+        if room.match is not None:
+            table = self.service.table_of(room)
+            if table.trump_card:
+                pub.add(table.trump_card)
+        self._remember_hands(room)
+
+    def _remember_hands(self, room: Room) -> None:
+        if room.match is None:
+            return
+        for s in room.seats:
+            if s is not None and s.user:
+                hand = self.service.hand_of(room, s.user)
+                if hand is not None:
+                    self.hands_seen.setdefault(s.user, set()).update(hand.cards)
+
+    def _known_public(self) -> set[str]:
+        out: set[str] = set()
+        for cards in (*self.public.values(), *self.previous.values()):
+            out |= cards
+        return out
+
+    def _classify(self, method: str, path: str, body: Any) -> tuple[bool, str | None, Any]:
+        """(ephemeral?, recipient user id, the message body) of one REST call."""
+        parts = path.strip("/").split("/")
+        if parts[0] == "channels":
+            return False, None, body
+        if parts[0] == "interactions":
+            inter = self.fake.interactions.get(int(parts[1]))
+            assert inter is not None
+            data = (body or {}).get("data") or {}
+            kind = (body or {}).get("type")
+            if kind in (4, 5):
+                return bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL), uid(inter.user), data
+            source = self.fake.messages.get(inter.source_message_id or 0)
+            return bool(source and source.ephemeral), uid(inter.user), data
+        if parts[0] == "webhooks":
+            token = parts[2]
+            inter = next((i for i in self.fake.interactions.values() if i.token == token), None)
+            assert inter is not None
+            who = uid(inter.user)
+            if method == "POST":
+                return bool(int((body or {}).get("flags") or 0) & FLAG_EPHEMERAL), who, body
+            mid = parts[-1]
+            target = inter.original_message_id if mid == "@original" else int(mid)
+            msg = self.fake.messages.get(target or 0)
+            return bool(msg and msg.ephemeral), who, body
+        return False, None, None
+
+    def check(self) -> None:
+        known = self._known_public()
+        for call in self.fake.calls[self.checked:]:
+            if call.method not in ("POST", "PATCH") or call.json is None:
+                continue
+            if not call.path.startswith(("/channels", "/interactions", "/webhooks")):
+                continue
+            ephemeral, who, body = self._classify(call.method, call.path, call.json)
+            cards = cards_in(payload_strings(body))
+            if ephemeral:
+                self.ephemeral_bodies += 1
+                allowed = known | (self.hands_seen.get(who or "", set()))
+            else:
+                self.public_bodies += 1
+                allowed = known
+            if cards - allowed:
+                self.leaks.append(Leak(repr(call), cards - allowed,
+                                       who if ephemeral else None))
+        self.checked = len(self.fake.calls)
+        assert not self.leaks, self.leaks
+
+
+# --- driving the client --------------------------------------------------------------------
+
+
+@dataclass
+class Harness:
+    fake: FakeDiscord
+    redis: Redis
+    settings: Settings
+    clock: ManualClock
+    service: GameService
+    client: KozelClient
+    task: asyncio.Task[None]
+    guard: LeakGuard
+    hands: dict[int, FakeMessage] = field(default_factory=dict)  # user id -> open hand
+    used: dict[str, int] = field(default_factory=dict)  # what moves went through: kind -> n
+
+    @classmethod
+    async def start(cls, fake: FakeDiscord, redis: Redis, settings: Settings,
+                    clock: ManualClock, service: GameService,
+                    after: Harness | None = None) -> Harness:
+        """``after``: the harness of an earlier process (its leak guard's knowledge goes on)."""
+        guard = LeakGuard(fake, service)
+        if after is not None:
+            old = after.guard
+            guard.public, guard.previous = old.public, old.previous
+            guard.hands_seen, guard.checked = old.hands_seen, old.checked
+        client = KozelClient(service, settings, guild_ready_timeout=0.01)
+        task = await start_client(client, fake)
+        return cls(fake, redis, settings, clock, service, client, task, guard)
+
+    async def stop(self) -> None:
+        await self.settle()
+        await stop_client(self.client, self.task)
+
+    async def settle(self) -> None:
+        """Until the bot is quiet: interactions answered, the painter done."""
+        painter = self.client.painter
+        for _ in range(200):
+            await self.fake.settle()
+            if not painter.busy and all(j.task is None for j in painter.jobs.values()):
+                await self.fake.settle()
+                if not painter.busy and all(j.task is None for j in painter.jobs.values()):
+                    return
+            await painter.drain()
+            await asyncio.sleep(0)
+        raise AssertionError("the bot did not settle")
+
+    # --- people's actions -----------------------------------------------------------------
+
+    async def command(self, user: FakeUser, channel: FakeChannel, name: str,
+                      options: Mapping[str, Any] | None = None) -> FakeInteraction:
+        inter = await self.fake.interaction_command(user, channel, name, options)
+        await self.fake.wait_for_response(inter)
+        await self.settle()
+        return inter
+
+    async def press(self, user: FakeUser, message: FakeMessage | int, custom_id: str,
+                    values: list[str] | None = None, *, check: bool = True) -> FakeInteraction:
+        inter = await self.fake.interaction_component(user, message, custom_id, values,
+                                                      check_component=check)
+        await self.fake.wait_for_response(inter)
+        await self.settle()
+        return inter
+
+    def reply(self, inter: FakeInteraction) -> FakeMessage:
+        msg = self.fake.original_message(inter)
+        assert msg is not None, inter
+        return msg
+
+    async def room(self, channel: FakeChannel) -> Room:
+        room = await self.service.room(rid(channel))
+        assert room is not None
+        return room
+
+    async def table(self, channel: FakeChannel) -> FakeMessage:
+        room = await self.room(channel)
+        rec = room.pdata.get("dc_table")
+        assert rec, "no table message yet"
+        return self.fake.messages[int(rec[1])]
+
+    async def open_hand(self, user: FakeUser, channel: FakeChannel) -> FakeMessage:
+        """Press "Show my hand" on the table: a fresh ephemeral message."""
+        inter = await self.press(user, await self.table(channel), "kz:t:hand")
+        assert inter.response_type == 4, inter.response_type
+        msg = self.reply(inter)
+        assert msg.ephemeral and msg.ephemeral_for == user.id
+        self.hands[user.id] = msg
+        return msg
+
+    async def play(self, user: FakeUser, channel: FakeChannel, choice: Choice,
+                   message: FakeMessage | None = None) -> FakeInteraction:
+        """Make ``choice`` with the hand message's own components (a button, or the select
+        of its kind with the cards' values)."""
+        msg = message or self.hands.get(user.id) or await self.open_hand(user, channel)
+        button = f"kz:a:{choice.token}"
+        if button in msg.custom_ids():
+            inter = await self.press(user, msg, button)
+            self.used[choice.kind + (":button")] = self.used.get(choice.kind + ":button", 0) + 1
+        else:
+            select = f"kz:s:{select_stem(choice)}"
+            assert select in msg.custom_ids(), (choice, msg.custom_ids())
+            values = [str(1 << i) for i in range(12) if choice.mask >> i & 1]
+            inter = await self.press(user, msg, select, values)
+            self.used[choice.kind + ":select"] = self.used.get(choice.kind + ":select", 0) + 1
+        return inter
+
+    async def play_match(self, channel: FakeChannel, people: list[FakeUser], seed: int,
+                         fresh_every: int = 9, max_steps: int = 3000,
+                         on_step: Any = None) -> Room:
+        """Play until the match ends: people through their ephemeral hands, computer players
+        through the timer loop (the clock moved on by the bot delay)."""
+        rng = random.Random(seed)
+        by_id = {uid(u): u for u in people}
+        for step in range(max_steps):
+            room = await self.room(channel)
+            if room.state != PLAYING:
+                return room
+            mover = room.load_match().to_act()[0]
+            seat = room.seats[mover]
+            assert seat is not None
+            if seat.computer:
+                self.clock.advance(DELAY)
+                assert await self.service.run_timers() >= 1
+                await self.settle()
+            else:
+                user = by_id[seat.user or ""]
+                hand = self.service.hand_of(room, uid(user))
+                assert hand is not None and hand.on_move
+                if user.id not in self.hands or step % fresh_every == 0:
+                    await self.open_hand(user, channel)
+                msg = self.hands[user.id]
+                # the open hand was kept up to date by the painter: it offers this move
+                moves = [c for c in hand.choices if c.kind != "declare"]
+                declares = [c for c in hand.choices if c.kind == "declare"]
+                choice = rng.choice(declares if declares and rng.random() < 0.5 else moves)
+                inter = await self.play(user, channel, choice, msg)
+                assert inter.response_type == 7, (inter.response_type, self.reply(inter).text())
+            self.guard.check()
+            if on_step is not None:
+                await on_step(step)
+        raise AssertionError("the match did not end")
+
+
+async def snapshot(redis: Redis) -> dict[bytes, Any]:
+    """Every key's value (DUMP) and whether it expires: to prove that nothing changed."""
+    out: dict[bytes, Any] = {}
+    async for k in redis.scan_iter(count=1000):
+        out[k] = (await redis.dump(k), await redis.ttl(k) > 0)
+    return out
+
+
+def check_limits(message: FakeMessage) -> None:
+    """Discord's component limits, on the message as it is and on every edit of it."""
+    bodies: list[dict[str, Any]] = [{"components": message.components,
+                                     "flags": message.flags}]
+    bodies += [e for e in message.edits if "components" in e]
+    v2 = message.is_components_v2
+    for body in bodies:
+        comps = body.get("components") or []
+        if v2:
+            assert sum(1 for _ in walk_components(comps)) <= 40
+            text = sum(len(str(c.get("content", ""))) for c in walk_components(comps)
+                       if c.get("type") == 10)
+            assert text <= 4000
+        else:
+            assert len(comps) <= 5
+            assert all(c["type"] == 1 and len(c["components"]) <= 5 for c in comps)
+        for c in walk_components(comps):
+            if c.get("type") == 1:
+                assert 1 <= len(c["components"]) <= 5
+            if "custom_id" in c:
+                assert len(c["custom_id"]) <= 100, c["custom_id"]
+            if c.get("type") == 2:
+                assert 1 <= len(c.get("label") or "x") <= 80, c.get("label")
+            if c.get("type") == 3:
+                opts = c.get("options") or []
+                assert 1 <= len(opts) <= 25
+                assert all(len(o["label"]) <= 100 and len(o["value"]) <= 100 for o in opts)
+                assert len(c.get("placeholder") or "") <= 150
+                assert 0 <= c.get("min_values", 1) <= c.get("max_values", 1) <= len(opts)
+    assert len(message.content) <= 2000

@@ -1,0 +1,40 @@
+"""The terminal game end to end: ``python -m bot play`` as a subprocess on the test Redis."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from redis.asyncio import Redis
+
+ROOT = Path(__file__).resolve().parents[2]
+CMD = [sys.executable, "-m", "bot", "play", "--preset", "kozel", "--players", "4",
+       "--seed", "3", "--lang", "en"]
+
+
+def run(redis_url: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(CMD, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=180, encoding="utf-8")
+
+
+async def test_a_whole_match_in_the_terminal(redis_url: str, redis: Redis) -> None:
+    done = run(redis_url, "1\n" * 3000)
+    assert done.returncode == 0, done.stderr
+    assert "The match is over" in done.stdout or "You won" in done.stdout, done.stdout[-2000:]
+    assert "Going on with the saved game." not in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+async def test_quit_saves_and_the_next_run_goes_on(redis_url: str, redis: Redis) -> None:
+    first = run(redis_url, "1\nq\n")
+    assert first.returncode == 0, first.stderr
+    assert "The game is saved" in first.stdout
+    assert "The match is over" not in first.stdout
+    assert await redis.exists("room:{cn:local}")
+    second = run(redis_url, "1\n" * 3000)
+    assert second.returncode == 0, second.stderr
+    assert "Going on with the saved game." in second.stdout
+    assert "The match is over" in second.stdout or "You won" in second.stdout

@@ -1,0 +1,193 @@
+"""Statistics: a finished match is recorded once per chat; series between line-ups, the
+leaderboard and a player's own numbers; cancelled matches count for nothing."""
+
+from __future__ import annotations
+
+from redis.asyncio import Redis
+
+from bot.clock import ManualClock
+from bot.room import Room, User
+from bot.service import GameService
+from bot.store import Store
+from engine.match import Match
+
+from .conftest import IDLE, PEOPLE, actor, people_room, pick
+
+ANNA, BORIS, VERA, GLEB, DASHA = PEOPLE
+FOUR = [ANNA, BORIS, VERA, GLEB]
+
+
+async def fast_forward(svc: GameService, rid: str) -> None:
+    """Play the match in the engine up to its last action and store that (a shortcut that
+    keeps tests fast); the last action then goes through the service."""
+    room = await svc.room(rid)
+    assert room is not None
+    match = room.load_match()
+    while True:
+        seat = match.to_act()[0]
+        action = match.legal_actions(seat)[0]
+        # (not match.copy(): it fails on a match restored by from_state before its first
+        # trick was won: DrawingDeal.last_winner is unset there)
+        trial = Match.from_state(match.rules, match.to_state())
+        trial.apply(seat, action)
+        if trial.finished:
+            break
+        match.apply(seat, action)
+    room.match = match.to_state()
+    assert await svc.store.cas(room, None, 60, 0) == room.version + 1
+
+
+async def finish(svc: GameService, rid: str, people: list[User]) -> Room:
+    await fast_forward(svc, rid)
+    room = await svc.room(rid)
+    assert room is not None
+    u, hv = actor(svc, room, people)
+    out = await svc.act(pick(hv).token, u)
+    assert out.ok and out.room is not None and out.room.state == "finished"
+    return out.room
+
+
+def side_of(room: Room, user: User) -> int:
+    seat = room.seat_of(user.id)
+    assert seat is not None
+    return room.rules.side_of(seat)
+
+
+async def test_a_finished_match_is_recorded_once(svc: GameService) -> None:
+    rid = await people_room(svc, FOUR, seed=1)
+    room = await finish(svc, rid, FOUR)
+    assert room.result is not None
+    matches = await svc.recent_matches("tg", "-100")
+    assert len(matches) == 1
+    rec = matches[0]
+    assert rec["id"].startswith("tg:-100#") and rec["preset"] == "kozel"
+    assert rec["score"] == room.result["score"]
+    assert sorted(rec["people"]) == sorted(u.id for u in FOUR)
+    winners = {room.seats[s].user for s in room.result["winners"]}  # type: ignore[union-attr]
+    assert set(rec["winners"]) == winners
+    # recording again (a retry, another worker) changes nothing
+    await svc._record(room)
+    assert len(await svc.recent_matches("tg", "-100")) == 1
+    assert sum(r["played"] for r in await svc.leaderboard("tg", "-100")) == 4
+    # another chat knows nothing of it
+    assert await svc.recent_matches("tg", "-200") == []
+    assert await svc.leaderboard("tg", "-200") == []
+    assert await svc.series("tg", "-200") == []
+
+
+async def test_series_count_across_rematches_and_seatings(svc: GameService) -> None:
+    rid = await people_room(svc, FOUR, seed=1)
+    wins = {"AV": 0, "BG": 0}
+    for n in range(5):
+        room = await finish(svc, rid, FOUR)
+        assert room.result is not None
+        won_seat = room.result["winners"][0]
+        team = "AV" if side_of(room, ANNA) == room.rules.side_of(won_seat) else "BG"
+        wins[team] += 1
+        if n < 4:
+            assert (await svc.rematch(rid, [ANNA, BORIS, VERA, GLEB][n], seed=n + 2)).ok
+    # the same teams in another seating, in a new lobby: still the same series
+    out = await svc.create("tg", "-100", None, VERA, "kozel")
+    assert out.ok
+    for u in (GLEB, ANNA, BORIS):
+        assert (await svc.join(rid, u)).ok
+    assert (await svc.start(rid, VERA, seed=77)).ok
+    room = await finish(svc, rid, FOUR)
+    assert room.result is not None
+    team = "AV" if side_of(room, ANNA) == room.rules.side_of(room.result["winners"][0]) else "BG"
+    wins[team] += 1
+    # other partners: another series
+    out = await svc.create("tg", "-100", None, ANNA, "kozel")
+    assert out.ok
+    for u in (VERA, BORIS, GLEB):  # Anna with Boris now
+        assert (await svc.join(rid, u)).ok
+    assert (await svc.start(rid, ANNA, seed=78)).ok
+    await finish(svc, rid, FOUR)
+
+    series = await svc.series("tg", "-100")
+    assert [s["played"] for s in series] == [6, 1]
+    main = series[0]
+    assert main["preset"] == "kozel"
+    names = [sorted(side) for side in main["sides"]]
+    assert sorted(names) == [["Anna", "Vera"], ["Boris", "Gleb"]]
+    got = {"".join(n[0] for n in sorted(side)): w for side, w in
+           zip(main["sides"], main["wins"], strict=True)}
+    assert got == wins and sum(main["wins"]) == 6
+    assert sorted(sorted(s) for s in series[1]["sides"]) == [["Anna", "Boris"], ["Gleb", "Vera"]]
+    assert len(await svc.recent_matches("tg", "-100", limit=50)) == 7
+
+
+async def test_leaderboard_and_own_stats(svc: GameService) -> None:
+    two = [ANNA, BORIS]
+    rid = await people_room(svc, two, seed=1, preset="kozel-60")
+    won: dict[str, int] = {ANNA.id: 0, BORIS.id: 0}
+    for n in range(4):
+        room = await finish(svc, rid, two)
+        assert room.result is not None
+        for s in room.result["winners"]:
+            won[room.seats[s].user] += 1  # type: ignore[union-attr,index]
+        assert (await svc.rematch(rid, ANNA, seed=n + 10)).ok
+    await svc.cancel(rid, ANNA)
+    rid3 = await people_room(svc, [VERA, ANNA, DASHA], chat="-100", seed=5, preset="kozel")
+    room = await finish(svc, rid3, [VERA, ANNA, DASHA])
+    assert room.result is not None
+    for s in room.result["winners"]:
+        won[room.seats[s].user] = won.get(room.seats[s].user, 0) + 1  # type: ignore[union-attr]
+    board = await svc.leaderboard("tg", "-100")
+    played = {ANNA.id: 5, BORIS.id: 4, VERA.id: 1, DASHA.id: 1}
+    assert {r["user"]: r["played"] for r in board} == played
+    assert {r["user"]: r["won"] for r in board} == {u: won.get(u, 0) for u in played}
+    for r in board:
+        assert r["rate"] == r["won"] / r["played"]
+        assert r["name"] == {ANNA.id: "Anna", BORIS.id: "Boris", VERA.id: "Vera",
+                             DASHA.id: "Dasha"}[r["user"]]
+    keys = [(-r["won"], -r["rate"], r["name"]) for r in board]
+    assert keys == sorted(keys)
+    mine = await svc.player_stats(ANNA.id)
+    assert mine["played"] == 5 and mine["played:kozel-60"] == 4 and mine["played:kozel"] == 1
+    assert mine.get("won", 0) == won[ANNA.id]
+    assert await svc.player_stats("tg:404") == {}
+
+
+async def test_cancelled_and_closed_matches_are_not_recorded(svc: GameService) -> None:
+    rid = await people_room(svc, FOUR, seed=1)
+    room = await svc.room(rid)
+    assert room is not None
+    u, hv = actor(svc, room, FOUR)
+    assert (await svc.act(pick(hv).token, u)).ok
+    assert (await svc.cancel(rid, ANNA)).ok
+    assert (await svc.create("tg", "-100", None, BORIS, "kozel")).ok
+    assert (await svc.leave(rid, BORIS)).ok  # the lobby closes
+    assert await svc.recent_matches("tg", "-100") == []
+    assert await svc.leaderboard("tg", "-100") == []
+    assert await svc.series("tg", "-100") == []
+    assert await svc.player_stats(ANNA.id) == {}
+
+
+async def test_the_match_list_is_capped_newest_first(store: Store) -> None:
+    for i in range(7):
+        rec = {"id": f"m{i}", "lineup": "kozel:a vs b", "winning_sides": [0], "winners": [],
+               "people": {}, "preset": "kozel"}
+        assert await store.record_match("tg:-1", rec, keep=5)
+    assert not await store.record_match("tg:-1", {"id": "m3"}, keep=5)  # once only
+    kept = await store.matches("tg:-1", limit=50)
+    assert [m["id"] for m in kept] == ["m6", "m5", "m4", "m3", "m2"]
+    assert (await store.series("tg:-1"))["kozel:a vs b|n"] == 7
+
+
+async def test_a_chat_room_that_expired_records_its_next_matches_too(
+    svc: GameService, redis: Redis, clock: ManualClock
+) -> None:
+    """A finished room expires after idle_seconds; the chat's next room starts again at
+    generation 1. Its matches are new matches and must be counted."""
+    two = [ANNA, BORIS]
+    rid = await people_room(svc, two, seed=1, preset="kozel-60")
+    await finish(svc, rid, two)
+    clock.advance(IDLE)
+    await redis.delete(f"room:{{{rid}}}")  # what the expiry does
+    rid = await people_room(svc, two, seed=2, preset="kozel-60")
+    room = await svc.room(rid)
+    assert room is not None and room.gen == 1
+    await finish(svc, rid, two)
+    assert len(await svc.recent_matches("tg", "-100")) == 2
+    assert sum(r["played"] for r in await svc.leaderboard("tg", "-100")) == 4

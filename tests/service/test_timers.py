@@ -1,0 +1,339 @@
+"""Deadlines with a manual clock: computer moves, timed-out people, seats handed to the
+computer and back, several workers sharing the deadline set, expiry of idle rooms."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from redis.asyncio import Redis
+
+from bot.clock import ManualClock
+from bot.room import Room
+from bot.service import LEASE, GameService
+from bot.views import Line
+
+from .conftest import DELAY, IDLE, PEOPLE, TURN, actor, people_room, pick
+
+ANNA, BORIS, VERA, GLEB, _ = PEOPLE
+
+
+def actions(room: Room) -> int:
+    return sum(len(list(filter(None, d.split(",")))) for d in room.log)
+
+
+async def zscore(redis: Redis, rid: str) -> float | None:
+    return await redis.zscore("deadlines", rid)
+
+
+async def with_bots(svc: GameService, chat: str, seed: int = 1, bots: int = 3) -> str:
+    """Anna and computer players; played on until a computer player is on move."""
+    out = await svc.create("tg", chat, None, ANNA, "kozel", size=bots + 1)
+    assert out.ok and out.room is not None
+    rid = out.room.id
+    for _ in range(bots):
+        assert (await svc.add_bot(rid, ANNA)).ok
+    assert (await svc.start(rid, ANNA, seed=seed)).ok
+    room = await svc.room(rid)
+    assert room is not None and room.match is not None
+    if room.load_match().to_act()[0] == 0:
+        hv = svc.hand_of(room, ANNA.id)
+        assert hv is not None and hv.on_move
+        assert (await svc.act(pick(hv).token, ANNA)).ok
+    return rid
+
+
+async def test_a_computer_move_is_a_deadline_made_by_run_timers(
+    svc: GameService, clock: ManualClock, redis: Redis
+) -> None:
+    heard: list[list[Line]] = []
+
+    async def listener(room: Room, lines: list[Line]) -> None:
+        heard.append(lines)
+
+    rid = await with_bots(svc, "-1")
+    svc.on_change(listener)
+    room = await svc.room(rid)
+    assert room is not None and room.deadline == clock.now() + DELAY
+    assert await zscore(redis, rid) == room.deadline
+    n = actions(room)
+    assert await svc.run_timers() == 0  # not yet due
+    clock.advance(DELAY - 0.01)
+    assert await svc.run_timers() == 0
+    clock.advance(0.01)
+    assert await svc.run_timers() == 1
+    after = await svc.room(rid)
+    assert after is not None and actions(after) == n + 1
+    last = after.log[-1].rstrip(",").split(",")[-1] or after.log[-2].rstrip(",").split(",")[-1]
+    assert last[0] != "0"  # a computer player's seat moved
+    assert len(heard) == 1 and heard[0]
+    # the whole match plays out on timers alone when the person's time runs out too
+    for _ in range(5000):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.state != "playing":
+            break
+        clock.advance(TURN)
+        await svc.run_timers()
+    assert room.state == "finished"
+    assert await zscore(redis, rid) is None
+
+
+async def test_a_person_times_out_then_the_computer_takes_over_until_he_is_back(
+    svc: GameService, clock: ManualClock, redis: Redis
+) -> None:
+    heard: list[Line] = []
+
+    async def listener(room: Room, lines: list[Line]) -> None:
+        heard.extend(lines)
+
+    svc.on_change(listener)
+    two = [ANNA, BORIS]
+    rid = await people_room(svc, two, seed=2, preset="kozel-60")
+    room = await svc.room(rid)
+    assert room is not None
+    u, hv = actor(svc, room, two)
+    seat = room.seat_of(u.id)
+    assert seat is not None
+    assert room.deadline == clock.now() + TURN
+    clock.advance(TURN - 1)
+    assert await svc.run_timers() == 0
+    clock.advance(1)
+    assert await svc.run_timers() == 1
+    room = await svc.room(rid)
+    assert room is not None
+    st = room.seats[seat]
+    assert st is not None and st.missed == 1 and not st.auto
+    assert Line("timeout", {"name": u.name, "seat": seat}) in heard
+    assert actions(room) == 1
+    # the other one plays; then the first one misses again: the computer takes his seat
+    missed = 1
+    for _ in range(50):
+        room = await svc.room(rid)
+        assert room is not None
+        mover, mhv = actor(svc, room, two)
+        if mover == u:
+            clock.advance(TURN)
+            assert await svc.run_timers() == 1
+            missed += 1
+            if missed == 2:
+                break
+        else:
+            assert (await svc.act(pick(mhv).token, mover)).ok
+    room = await svc.room(rid)
+    assert room is not None
+    st = room.seats[seat]
+    assert st is not None and st.auto and st.missed == 2
+    assert Line("handed_to_bot", {"name": u.name, "seat": seat}) in heard
+    # while handed over, his turns are computer moves after the short delay
+    for _ in range(50):
+        room = await svc.room(rid)
+        assert room is not None
+        mover, mhv = actor(svc, room, two)
+        if mover == u:
+            break
+        assert (await svc.act(pick(mhv).token, mover)).ok
+    assert room.deadline == clock.now() + DELAY
+    n = actions(room)
+    clock.advance(DELAY)
+    assert await svc.run_timers() == 1
+    room = await svc.room(rid)
+    assert room is not None and actions(room) == n + 1
+    # he acts again himself: "back", and the seat is his again
+    for _ in range(50):
+        room = await svc.room(rid)
+        assert room is not None
+        mover, mhv = actor(svc, room, two)
+        if mover == u:
+            break
+        assert (await svc.act(pick(mhv).token, mover)).ok
+    out = await svc.act(pick(mhv).token, u)
+    assert out.ok and out.room is not None
+    assert out.lines[0] == Line("back", {"name": u.name})
+    st = out.room.seats[seat]
+    assert st is not None and not st.auto and st.missed == 0
+
+
+async def test_missed_turns_must_be_consecutive(
+    svc: GameService, clock: ManualClock
+) -> None:
+    two = [ANNA, BORIS]
+    rid = await people_room(svc, two, seed=3, preset="kozel-60")
+    room = await svc.room(rid)
+    assert room is not None
+    u, _hv = actor(svc, room, two)
+    clock.advance(TURN)
+    assert await svc.run_timers() == 1
+    for _ in range(50):  # he plays his next turn himself: the count starts again
+        room = await svc.room(rid)
+        assert room is not None
+        mover, mhv = actor(svc, room, two)
+        out = await svc.act(pick(mhv).token, mover)
+        assert out.ok
+        if mover == u:
+            break
+    room = await svc.room(rid)
+    assert room is not None
+    s = room.seats[room.seat_of(u.id)]  # type: ignore[index]
+    assert s is not None and s.missed == 0 and not s.auto
+
+
+async def test_two_workers_never_both_act_on_one_deadline(
+    svc: GameService, clock: ManualClock, new_service: Callable[..., GameService]
+) -> None:
+    other = new_service()
+    rids = [await with_bots(svc, f"-{i}", seed=i) for i in range(40)]
+    before = {rid: actions(r) for rid in rids if (r := await svc.room(rid))}
+    clock.advance(DELAY)
+    for _ in range(3):
+        done = await asyncio.gather(svc.run_timers(limit=100), other.run_timers(limit=100),
+                                    svc.run_timers(limit=100), other.run_timers(limit=100))
+        if sum(done):
+            break
+    assert sum(done) == len(rids), done
+    for rid in rids:
+        room = await svc.room(rid)
+        assert room is not None and actions(room) == before[rid] + 1
+    # nothing more is due until the clock moves
+    assert await svc.run_timers() == 0 and await other.run_timers() == 0
+
+
+async def test_another_worker_makes_the_move_when_the_first_one_is_gone(
+    clock: ManualClock, new_service: Callable[..., GameService], redis: Redis
+) -> None:
+    first = new_service()
+    rid = await with_bots(first, "-1", seed=4)
+    room = await first.room(rid)
+    assert room is not None
+    n = actions(room)
+    await first.store.close()  # the worker goes away
+    second = new_service()
+    clock.advance(DELAY)
+    assert await second.run_timers() == 1
+    room = await second.room(rid)
+    assert room is not None and actions(room) == n + 1
+    # a worker that dies holding a claimed deadline: another one takes it after the lease
+    third = new_service()
+    clock.advance(DELAY)
+    assert await third.store.claim_deadline(rid, clock.now(), LEASE)
+    await third.store.close()
+    assert await second.run_timers() == 0
+    clock.advance(LEASE)
+    assert await second.run_timers() == 1
+    room = await second.room(rid)
+    assert room is not None and actions(room) == n + 2
+
+
+async def test_idle_rooms_expire_and_playing_rooms_do_not(
+    svc: GameService, redis: Redis, clock: ManualClock
+) -> None:
+    key = "room:{tg:-100}"
+    out = await svc.create("tg", "-100", None, ANNA, "kozel")
+    assert out.ok
+    assert IDLE - 5 <= await redis.ttl(key) <= IDLE
+    assert (await svc.join("tg:-100", BORIS)).ok
+    assert IDLE - 5 <= await redis.ttl(key) <= IDLE
+    assert (await svc.start("tg:-100", ANNA, seed=1)).ok
+    assert await redis.ttl(key) == -1  # PERSIST
+    room = await svc.room("tg:-100")
+    assert room is not None
+    u, hv = actor(svc, room, [ANNA, BORIS])
+    out = await svc.act(pick(hv).token, u, update_id="777")
+    assert out.ok
+    assert await redis.ttl(key) == -1
+    assert await redis.zscore("upd:{tg:-100}", "777") is not None
+    assert 0 < await redis.ttl("upd:{tg:-100}") <= 24 * 3600
+    assert (await svc.set_room_data("tg:-100", msg=5)).ok
+    assert await redis.ttl(key) == -1
+    assert (await svc.cancel("tg:-100", ANNA)).ok
+    assert IDLE - 5 <= await redis.ttl(key) <= IDLE
+    assert await redis.zscore("deadlines", "tg:-100") is None
+    # a match played to its end expires too
+    rid = await people_room(svc, [VERA, GLEB], chat="-7", seed=5, preset="kozel-60")
+    for _ in range(500):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.state != "playing":
+            break
+        u, hv = actor(svc, room, [VERA, GLEB])
+        assert (await svc.act(pick(hv).token, u)).ok
+    assert room.state == "finished"
+    assert IDLE - 5 <= await redis.ttl("room:{tg:-7}") <= IDLE
+    assert await redis.zscore("deadlines", rid) is None
+    # a rematch makes it a playing room again: no expiry
+    assert (await svc.rematch(rid, VERA, seed=1)).ok
+    assert await redis.ttl("room:{tg:-7}") == -1
+
+
+async def test_a_deadline_for_a_vanished_or_finished_room_is_dropped(
+    svc: GameService, clock: ManualClock, redis: Redis
+) -> None:
+    """An entry in the deadline set whose room is gone, finished or has no deadline (a
+    worker died between its write and the clean-up) is dropped, not leased again forever."""
+    rid = await with_bots(svc, "-1")
+    await svc.store.delete(rid)
+    clock.advance(DELAY)
+    assert await svc.run_timers() == 0
+    await svc.store.set_deadline("tg:-404", clock.now() - 1)
+    assert await svc.run_timers() == 0
+    assert await svc.room("tg:-404") is None
+    rid2 = await with_bots(svc, "-2")
+    assert (await svc.cancel(rid2, ANNA)).ok
+    await svc.store.set_deadline(rid2, clock.now() - 1)  # a stray entry
+    assert await svc.run_timers() == 0
+    clock.advance(LEASE + 1)
+    assert await svc.run_timers() == 0
+    assert await redis.zrange("deadlines", 0, -1) == []
+
+
+async def test_a_losing_attempt_never_leaves_a_later_deadline(
+    svc: GameService, clock: ManualClock, redis: Redis,
+    new_service: Callable[..., GameService],
+) -> None:
+    """Anna leads (a computer player is next: due in a second) while Boris, on another
+    worker, declares out of turn (Anna would be next: a person's minute). Anna's move
+    commits between Boris's computing and his writing; his attempt then finds the
+    declaration closed. The deadline set must still say "in a second"."""
+    out = await svc.create("tg", "-1", None, ANNA, "kozel")
+    assert out.ok
+    rid = "tg:-1"
+    assert (await svc.add_bot(rid, ANNA)).ok
+    assert (await svc.add_bot(rid, ANNA)).ok
+    assert (await svc.join(rid, BORIS)).ok
+    assert (await svc.start(rid, ANNA, seed=299)).ok  # Anna leads, Boris may declare
+    room = await svc.room(rid)
+    assert room is not None and room.seat_of(BORIS.id) == 3
+    anna = svc.hand_of(room, ANNA.id)
+    boris = svc.hand_of(room, BORIS.id)
+    assert anna is not None and boris is not None and anna.on_move
+    lead = pick(anna).token
+    declare = next(c.token for c in boris.choices if c.kind == "declare")
+
+    other = new_service()
+    st = other.store
+    raced = False
+
+    async def winner_first() -> None:
+        nonlocal raced
+        if not raced:
+            raced = True
+            assert (await svc.act(lead, ANNA)).ok
+
+    orig_hint, orig_cas = st.set_deadline, st.cas
+
+    async def hint(room_id: str, at: float) -> None:
+        await winner_first()
+        await orig_hint(room_id, at)
+
+    async def cas(*args, **kw):  # type: ignore[no-untyped-def]
+        await winner_first()
+        return await orig_cas(*args, **kw)
+
+    st.set_deadline, st.cas = hint, cas  # type: ignore[method-assign]
+    lost = await other.act(declare, BORIS)
+    assert raced and not lost.ok and lost.reason == "declaration_closed"
+    room = await svc.room(rid)
+    assert room is not None and room.deadline == clock.now() + DELAY
+    assert await zscore(redis, rid) == room.deadline
+    clock.advance(DELAY)
+    assert await svc.run_timers() == 1

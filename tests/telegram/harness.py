@@ -1,0 +1,317 @@
+"""Driving the real Telegram adapter (real aiogram, polling) against FakeTelegram and real Redis.
+
+The bot is built exactly as ``python -m bot telegram`` builds it, with ``TELEGRAM_API_URL``
+pointing at the fake. Time is a ManualClock: computer moves and redraw budgets advance only
+when a test says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+import random
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+
+from adapters.common.render import Text
+from adapters.telegram.app import TelegramApp, build, make_bot
+from bot.clock import ManualClock
+from bot.config import Settings
+from bot.room import Room
+from bot.service import GameService
+from bot.store import Store
+from bot.views import Choice
+from engine.cards import CARD_TEXT, SUIT_LETTERS, SUIT_SYMBOLS
+from engine.codec import unpack_action
+from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
+
+GROUP_ID = -1001000000001
+NAMES = ["Anna", "Boris", "Vera", "Gleb"]
+
+
+def card_spellings(card: str) -> list[str]:
+    rank, suit = card[:-1], card[-1]
+    sym = SUIT_SYMBOLS[SUIT_LETTERS.index(suit)]
+    return [card, rank + sym, rank + sym + "\ufe0f"]
+
+
+_SPELL = {c: re.compile("|".join(
+    r"(?<![0-9A-Za-z])" + re.escape(s) + (r"(?![0-9A-Za-z])" if s == c else "")
+    for s in card_spellings(c))) for c in CARD_TEXT}
+
+
+def cards_named(text: str, cards: set[str]) -> set[str]:
+    return {c for c in cards if _SPELL[c].search(text)}
+
+
+@dataclass
+class Env:
+    fake: FakeTelegram
+    group: FakeChat
+    users: list[FakeUser]
+    service: GameService
+    clock: ManualClock
+    app: TelegramApp
+    settings: Settings
+    redis: Redis
+    leaks: list[str] = field(default_factory=list)
+    checked: int = 0
+
+    @property
+    def room_id(self) -> str:
+        return f"tg:{GROUP_ID}"
+
+    async def room(self) -> Room:
+        room = await self.service.room(self.room_id)
+        assert room is not None
+        return room
+
+    # --- talking to the bot -----------------------------------------------------------
+
+    async def say(self, user: FakeUser, text: str, chat: FakeChat | int | None = None,
+                  settle: bool = True, **kw: Any) -> FakeMessage:
+        mark = self.fake.mark()
+        msg = self.fake.user_message(chat if chat is not None else self.group, user, text, **kw)
+        await self.fake.wait_delivered()
+        if settle:
+            await self.settle(mark)
+        return msg
+
+    async def settle(self, mark: int | None = None, rounds: int = 3) -> None:
+        """Let the dispatcher finish: no API call in flight and a few quiet loop turns; then
+        let the painter write what its budget allows."""
+        await self._quiet(rounds)
+        await self.app.painter.flush()
+        await self._quiet(rounds)
+
+    async def _quiet(self, rounds: int) -> None:
+        for _ in range(200):
+            busy = any(not c.done for c in self.fake.calls if c.method != "getUpdates")
+            if not busy:
+                quiet = True
+                for _ in range(rounds):
+                    n = len(self.fake.calls)
+                    await asyncio.sleep(0.01)
+                    if len(self.fake.calls) != n:
+                        quiet = False
+                if quiet:
+                    return
+            else:
+                await asyncio.sleep(0.005)
+
+    async def press(self, user: FakeUser, message: FakeMessage, data: str,
+                    check_button: bool = True) -> dict[str, Any]:
+        """Press a button and wait until the bot answers the callback (it always must)."""
+        cb = self.fake.press(user, message, data, check_button=check_button)
+        await self.fake.wait_for(lambda: cb.answered, timeout=10, what=f"answer to {data!r}")
+        await self.settle()
+        return dict(cb.answer or {})
+
+    def table_message(self) -> FakeMessage:
+        msgs = [m for m in self.fake.messages(self.group, from_bot=True, ephemeral=False)
+                if any(d in ("H", "L:join", "R") for d in m.callback_data)]
+        assert msgs, "no table message"
+        return msgs[-1]
+
+    def hand_message(self, user: FakeUser) -> FakeMessage | None:
+        """The newest hand message the user sees: ephemeral in the group, or private."""
+        found = [m for m in self.fake.messages(self.group, from_bot=True, ephemeral=True)
+                 if m.receiver is not None and m.receiver.id == user.id
+                 and any(d.startswith(("S|", "D|")) for d in m.callback_data)]
+        private = [m for m in self.fake.messages(user.id, from_bot=True)
+                   if any(d.startswith(("S|", "D|")) for d in m.callback_data)]
+        room = self.service
+        _ = room
+        mode_private = bool(private) and (not found or private[-1].date >= found[-1].date)
+        if self._mode.get(user.id) == "private":
+            return private[-1] if private else None
+        if self._mode.get(user.id) == "ephemeral":
+            return found[-1] if found else None
+        if mode_private:
+            return private[-1]
+        return found[-1] if found else None
+
+    _mode: dict[int, str] = field(default_factory=dict)
+
+    async def open_hand(self, user: FakeUser) -> FakeMessage:
+        msg = self.hand_message(user)
+        if msg is None:
+            await self.press(user, self.table_message(), "H")
+            msg = self.hand_message(user)
+        assert msg is not None, f"{user.first_name} has no hand message"
+        return msg
+
+    async def play(self, user: FakeUser, choice: Choice) -> dict[str, Any]:
+        """Make a move the way a person does: tap its cards, then the move's button."""
+        msg = await self.open_hand(user)
+        if choice.kind != "declare":
+            t = Text("ru")
+            for card in choice.cards:
+                label = t.card(card)
+                data = next((b["callback_data"] for row in msg.buttons for b in row
+                             if b.get("text", "").replace("✅", "") == label), None)
+                assert data is not None, f"no button for {label} in {msg.describe()}"
+                await self.press(user, msg, data)
+        data = "A|" + choice.token
+        assert data in msg.callback_data, f"{choice} not offered in {msg.callback_data}"
+        return await self.press(user, msg, data)
+
+    # --- time -------------------------------------------------------------------------
+
+    async def tick(self, seconds: float = 1.5) -> int:
+        """Advance the clock, make due computer moves, let the painter write."""
+        self.clock.advance(seconds)
+        moves = await self.service.run_timers()
+        await self.settle()
+        return moves
+
+    async def drain(self) -> None:
+        """Let time pass until the painter has written everything it holds."""
+        painter = self.app.painter
+        for _ in range(100):
+            if not painter.posts and not painter.dirty:
+                break
+            self.clock.advance(5)
+            await painter.flush()
+        await self.settle()
+
+    # --- the leak check -----------------------------------------------------------------
+
+    async def hidden_cards(self) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
+        """Per user id: the cards in his hand now (but the face-up trump), and those he
+        threw face down this deal."""
+        room = await self.service.room(self.room_id)
+        if room is None or room.match is None:
+            return {}, {}
+        d = room.load_match().deal
+        # the face-up trump was shown to everyone: who takes it is public too
+        public = {CARD_TEXT[d.trump_card]} if d.trump_card is not None and d.trump_public \
+            else set()
+        ids = {i: int(s.user[3:]) if s is not None and s.user else -1 - i
+               for i, s in enumerate(room.seats)}
+        hands = {ids[s]: {CARD_TEXT[c] for c in d.hands[s]} - public
+                 for s in range(len(d.hands))}
+        thrown: dict[int, set[str]] = {}
+        for packed in filter(None, (room.log[-1] if room.log else "").split(",")):
+            seat, act = unpack_action(packed)
+            if act.kind == "throw":
+                thrown.setdefault(ids[seat], set()).update(CARD_TEXT[c] for c in act.cards)
+        return hands, thrown
+
+    def install_leak_check(self) -> None:
+        """Check every outgoing message at the moment the bot sends it: a group-visible one
+        names no hidden card (a card in any hand, a card thrown this deal) in its text,
+        button labels or callback data; a message for one person (ephemeral or private)
+        names no card hidden from him."""
+        fake = self.fake
+        for method in ("sendMessage", "editMessageText", "editMessageReplyMarkup",
+                       "editEphemeralMessageText", "editEphemeralMessageReplyMarkup"):
+            original = fake._responders[method.lower()]
+
+            async def wrapped(params: dict[str, Any], _orig: Any = original,
+                              _method: str = method) -> Any:
+                await self._check(_method, params)
+                result = _orig(params)
+                if inspect.isawaitable(result):
+                    result = await result
+                return result
+
+            fake.on(method, wrapped)
+
+    async def _check(self, method: str, params: dict[str, Any]) -> None:
+        hands, thrown = await self.hidden_cards()
+        payload = [str(params.get("text") or "")]
+        markup = params.get("reply_markup") or {}
+        if isinstance(markup, str):
+            markup = json.loads(markup)
+        for row in markup.get("inline_keyboard", []):
+            for b in row:
+                payload += [b.get("text", ""), b.get("callback_data", "")]
+                assert len(b.get("callback_data", "").encode()) <= 64
+        text = "\n".join(payload)
+        eph = params.get("ephemeral_message_parameters") or {}
+        if isinstance(eph, str):
+            eph = json.loads(eph)
+        receiver = eph.get("receiver_user_id") or params.get("receiver_user_id")
+        chat = int(params.get("chat_id") or 0)
+        if receiver is None and chat > 0:
+            receiver = chat  # a private chat
+        mine: set[str] = set()
+        if receiver is not None:
+            receiver = int(receiver)
+            mine = hands.get(receiver, set()) | thrown.get(receiver, set())
+        hidden = set().union(*hands.values(), *thrown.values()) - mine
+        bad = cards_named(text, hidden)
+        if bad:
+            self.leaks.append(f"{method} to {receiver or chat}: {sorted(bad)} in {text!r}")
+        self.checked += 1
+
+
+@asynccontextmanager
+async def telegram(redis: Redis, fake: FakeTelegram | None = None,
+                   **settings: Any) -> AsyncIterator[Env]:
+    """A bot process: its own service, dispatcher and painter. Pass ``fake`` to start a new
+    process against the same Telegram (a restart): chats, messages and buttons stay."""
+    async with contextlib.AsyncExitStack() as stack:
+        if fake is None:
+            fake = await stack.enter_async_context(FakeTelegram())
+        if GROUP_ID in fake.chats:
+            group = fake.chats[GROUP_ID].chat
+            users = [fake.users[1000 + i] for i in range(len(NAMES))]
+        else:
+            group = fake.group(GROUP_ID, "Пятничный покер")
+            users = [fake.add_user(1000 + i, name, language_code="ru") for i, name in
+                     enumerate(NAMES)]
+        conf = Settings(bot_token=fake.token, telegram_api_url=fake.base_url,
+                        bot_delay_seconds=1.0, turn_seconds=60.0, default_language="ru",
+                        **settings)
+        clock = ManualClock()
+        service = GameService(Store(redis), conf, clock)
+        bot = make_bot(conf)
+        app = await build(bot, service, conf, clock)
+        env = Env(fake, group, users, service, clock, app, conf, redis)
+        env.install_leak_check()
+        async with run_polling(app.dispatcher, bot, fake):
+            yield env
+
+
+def pick(choices: list[Choice], rng: random.Random, on_move: bool) -> Choice | None:
+    moves = [c for c in choices if c.kind != "declare"]
+    declares = [c for c in choices if c.kind == "declare"]
+    if declares and rng.random() < 0.5:
+        return declares[0]
+    if on_move and moves:
+        return rng.choice(moves)
+    return None
+
+
+async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
+                      max_steps: int = 5000) -> Room:
+    """Every person moves through buttons; computer players through the timers."""
+    rng = random.Random(seed)
+    for _ in range(max_steps):
+        room = await env.room()
+        if room.state != "playing":
+            return room
+        moved = False
+        for user in humans:
+            hand = env.service.hand_of(room, f"tg:{user.id}")
+            if hand is None or not hand.choices:
+                continue
+            choice = pick(hand.choices, rng, hand.on_move)
+            if choice is None:
+                continue
+            answer = await env.play(user, choice)
+            assert not answer.get("show_alert"), answer
+            moved = True
+            break
+        if not moved:
+            await env.tick()
+    raise AssertionError("the match did not end")

@@ -1,0 +1,231 @@
+"""The Telegram adapter end to end: real aiogram polling a fake Bot API, real Redis."""
+
+from __future__ import annotations
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.config import ConfigError
+from tests.telegram.harness import GROUP_ID, Env, play_to_end, telegram
+
+
+async def open_table(env: Env, people: int, bots: int = 0) -> None:
+    anna = env.users[0]
+    await env.say(anna, "/newgame kozel")
+    for user in env.users[1:people]:
+        await env.press(user, env.table_message(), "L:join")
+    for _ in range(bots):
+        await env.press(anna, env.table_message(), "L:bot")
+    answer = await env.press(anna, env.table_message(), "L:start")
+    assert not answer.get("show_alert"), answer
+    room = await env.room()
+    assert room.state == "playing"
+
+
+async def test_four_people_play_a_whole_kozel_match_with_ephemeral_hands(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        await open_table(env, people=4)
+        room = await play_to_end(env, env.users, seed=1)
+        assert room.state == "finished" and room.result and room.result["winners"]
+        assert not env.leaks, env.leaks[:3]
+        assert env.checked > 100
+        # every hand was an ephemeral message in the group, each seen by its owner only
+        eph = env.fake.messages(env.group, from_bot=True, ephemeral=True)
+        assert {m.receiver.id for m in eph if m.receiver} == {u.id for u in env.users}
+        # no hand ever went to a private chat
+        for u in env.users:
+            assert not env.fake.messages(u.id, from_bot=True)
+        # every callback answered; every callback_data within 64 bytes
+        assert all(cb.answered for cb in env.fake.callbacks.values())
+        for m in env.fake.messages(env.group, from_bot=True, include_deleted=True):
+            for v in m.versions:
+                for row in (v.reply_markup or {}).get("inline_keyboard", []):
+                    for b in row:
+                        assert len(b.get("callback_data", "").encode()) <= 64
+        # the match result was posted and recorded for /series
+        await env.drain()
+        texts = [m.text or "" for m in env.fake.messages(env.group, from_bot=True)]
+        assert any(t.startswith("🏁") for t in texts)
+        await env.say(env.users[0], "/series")
+        assert "Серия" in (env.fake.last_bot_message(env.group).text or "")
+
+
+async def test_two_people_one_in_private_chat_and_two_computer_players(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        anna, boris = env.users[0], env.users[1]
+        await open_table(env, people=2, bots=2)
+        # Boris never started the bot: switching to the private chat gives him the deep link
+        msg = await env.open_hand(boris)
+        room = await env.room()
+        answer = await env.press(boris, msg, f"D|{room.id}|p")
+        assert "start=h" in answer.get("url", ""), answer
+        # he opens it: /start with the payload, and his hand arrives privately
+        payload = answer["url"].split("start=")[1]
+        await env.say(boris, f"/start {payload}", chat=boris.id)
+        env._mode[boris.id] = "private"
+        assert env.hand_message(boris) is not None
+        assert env.hand_message(boris).chat.id == boris.id
+        room = await play_to_end(env, [anna, boris], seed=2)
+        assert room.state == "finished"
+        assert not env.leaks, env.leaks[:3]
+        # Boris played from the private chat: his moves' presses came from there
+        private_presses = [cb for cb in env.fake.callbacks.values()
+                           if cb.user.id == boris.id and cb.message is not None
+                           and cb.message.chat.id == boris.id and cb.data.startswith("A|")]
+        assert private_presses
+
+
+async def test_failed_ephemeral_send_falls_back_to_the_private_chat(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        await open_table(env, people=4)
+        vera = env.users[2]
+        env.fake.private_chat(vera)  # Vera has started the bot before
+        env.fake.fail_ephemeral_send(receiver_user_id=vera.id)
+        answer = await env.press(vera, env.table_message(), "H")
+        assert not answer.get("url")
+        private = env.fake.messages(vera.id, from_bot=True)
+        assert private and any(d.startswith("S|") for d in private[-1].callback_data)
+        # and a user who never started the bot gets the deep link instead
+        gleb = env.users[3]
+        env.fake.fail_ephemeral_send(receiver_user_id=gleb.id)
+        answer = await env.press(gleb, env.table_message(), "H")
+        assert "?start=h" in answer.get("url", "")
+
+
+async def test_stale_forged_and_foreign_callbacks_alert_and_change_nothing(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        await open_table(env, people=4)
+        room = await env.room()
+        anna = env.users[0]
+        # find someone to move and keep one of their tokens
+        hand = None
+        mover = None
+        for u in env.users:
+            hand = env.service.hand_of(room, f"tg:{u.id}")
+            if hand and hand.on_move:
+                mover = u
+                break
+        assert hand is not None and mover is not None
+        choice = next(c for c in hand.choices if c.kind != "declare")
+        await env.play(mover, choice)
+        before = await env.redis.hgetall(f"room:{{{env.room_id}}}")
+        msg = env.hand_message(mover)
+        assert msg is not None
+        bad = [
+            "A|" + choice.token,  # stale: the turn is over
+            "A|garbage",
+            "A|tg:-1009|1.1.0.abc.l1",  # another room's token
+            "A|" + choice.token.replace("|1.", "|7."),  # an earlier/later match generation
+            "S|nope|1.1|3",
+            "Z:unknown",
+        ]
+        for data in bad:
+            answer = await env.press(mover, msg, data, check_button=False)
+            assert answer.get("show_alert"), (data, answer)
+        # someone else's button: Anna presses the mover's token
+        other = anna if mover is not anna else env.users[1]
+        table = env.table_message()
+        answer = await env.press(other, table, "A|" + choice.token, check_button=False)
+        assert answer.get("show_alert")
+        after = await env.redis.hgetall(f"room:{{{env.room_id}}}")
+        assert before == after
+
+
+async def test_restart_mid_match_old_buttons_still_work(redis: Redis) -> None:
+    from tests.fakes.telegram_api import FakeTelegram
+
+    async with FakeTelegram() as fake:
+        async with telegram(redis, fake=fake) as env:
+            await open_table(env, people=4)
+            for u in env.users:
+                await env.open_hand(u)
+            room = await env.room()
+            mover = next(u for u in env.users
+                         if (h := env.service.hand_of(room, f"tg:{u.id}")) and h.on_move)
+            hand = env.service.hand_of(room, f"tg:{mover.id}")
+            assert hand is not None
+            await env.play(mover, next(c for c in hand.choices if c.kind != "declare"))
+            hand_messages = {u.id: env.hand_message(u) for u in env.users}
+        # the dispatcher, its service and its connections are gone; a new process starts
+        async with telegram(redis, fake=fake) as env2:
+            room = await env2.room()
+            assert room.state == "playing"
+            # the old hand messages (and their buttons) are what people press
+            room = await play_to_end(env2, env2.users, seed=3)
+            assert room.state == "finished"
+            assert not env2.leaks, env2.leaks[:3]
+            for u in env2.users:
+                assert env2.hand_message(u) is hand_messages[u.id]
+
+
+async def test_flood_budget_and_retry_after_honoured(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        await open_table(env, people=1, bots=3)
+        env.fake.fail_retry_after("editMessageText", 7)
+        blocked_at = None
+        for _ in range(3000):
+            room = await env.room()
+            if room.state != "playing":
+                break
+            hand = env.service.hand_of(room, f"tg:{env.users[0].id}")
+            if hand and hand.on_move:
+                await env.play(env.users[0], next(c for c in hand.choices
+                                                  if c.kind != "declare"))
+            else:
+                await env.tick(0.7)
+            if blocked_at is None and env.app.painter.group.blocked:
+                blocked_at = env.clock.now()
+        writes = env.app.painter.group_writes.get(str(GROUP_ID), [])
+        assert writes
+        for i, t in enumerate(writes):
+            window = [w for w in writes[i:] if w < t + 60]
+            assert len(window) <= 20, f"{len(window)} group writes within a minute"
+        assert blocked_at is not None
+        # nothing written to the group during the RetryAfter pause
+        assert not [w for w in writes if blocked_at < w < blocked_at + 7]
+        # nothing lost: after the budget refills, every summary is out and the table is final
+        await env.drain()
+        room = await env.room()
+        assert room.state == "finished"
+        deals = len(room.log)
+        texts = [m.text or "" for m in env.fake.messages(env.group, from_bot=True)]
+        assert len([t for t in texts if t.startswith("📋")]) == deals - 1
+        assert len([t for t in texts if t.startswith("🏁")]) == 1
+        assert "🏁" in (env.table_message().text or "")
+
+
+async def test_missing_or_rejected_token_one_clear_line(redis: Redis) -> None:
+    from adapters.telegram.app import build, make_bot
+    from bot.config import Settings
+    from bot.service import GameService
+    from bot.store import Store
+    from tests.fakes.telegram_api import FakeTelegram
+
+    with pytest.raises(ConfigError, match="BOT_TOKEN"):
+        make_bot(Settings(bot_token=None))
+    async with FakeTelegram() as fake:
+        conf = Settings(bot_token="42:wrong", telegram_api_url=fake.base_url)
+        bot = make_bot(conf)
+        try:
+            with pytest.raises(ConfigError, match="rejected"):
+                await build(bot, GameService(Store(redis), conf), conf)
+        finally:
+            await bot.session.close()
+
+
+async def test_commands_registered_per_language_and_help(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        calls = env.fake.find_calls("setMyCommands")
+        langs = {c.params.get("language_code") for c in calls}
+        assert {None, "ru"} <= langs
+        ru_group = next(c for c in calls if c.params.get("language_code") == "ru"
+                        and "group" in str(c.params.get("scope")))
+        hand = next(c for c in ru_group.params["commands"] if c["command"] == "hand")
+        assert hand.get("is_ephemeral") is True
+        await env.say(env.users[0], "/help")
+        assert "/newgame" in (env.fake.last_bot_message(env.group).text or "")
+        await env.say(env.users[0], "/rules kozel")
+        assert "шоха" in (env.fake.last_bot_message(env.group).text or "")
+        await env.say(env.users[0], "/lang en")
+        await env.say(env.users[0], "/newgame")
+        assert "Kozel" in (env.table_message().text or "")
