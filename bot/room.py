@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
 from engine.match import Match

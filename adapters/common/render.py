@@ -11,6 +11,7 @@ from typing import Any
 
 from adapters.common.i18n import N_, translator
 from bot.views import HandView, Line, PlayView, SeatView, TableView
+from engine.presets import PRESETS
 
 SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 BACK = "🂠"
@@ -102,6 +103,36 @@ REASONS = {
     "busy": N_("The table is busy, try again."),
     "too_many_seated": N_("Too many players are seated for that size."),
 }
+
+RULES_SUMMARIES = {
+    "kozel": N_(
+        "Classic Kozel, 36 cards, 2–4 players (4 = two teams). Hands of 4, drawing after "
+        "each trick. Lead 1–4 cards of one suit; answer with as many: beat every card "
+        "(higher of the suit, trump, the 6♠ shokha over everything) or throw face down. "
+        "Moscow (aces and tens) and Molodka (four of a suit) may be declared at the start "
+        "of a trick. Card points: A 11, 10 10, K 4, Q 3, J 2. Losers take 2 (31+), 4, or "
+        "6 with no trick; 12 penalty points is out."),
+    "kozel-4": N_(
+        "Kozel on 4 cards: four players in two teams, 36 cards, no shokha. A card shown "
+        "from the stock gives trump. Beat face up or throw face down; a player with four "
+        "cards of one suit may pull the trick out of turn. 61+ wins the deal; the loser "
+        "takes 2, 4 or 6; 60:60 is eggs. 12 points ends the match."),
+    "kozel-60": N_(
+        "Kozel to 60: 32 cards, 2–4 players each for himself, one card a trick, no duty "
+        "to follow. Jacks beat every trump (J♣ > J♠ > J♥ > J♦). Card points add up "
+        "across deals: the first to 60 wins."),
+}
+
+
+def option_values(preset: str) -> list[tuple[str, list[object]]]:
+    """The preset's options and their allowed values (from the preset's own model)."""
+    out = []
+    for name, field in PRESETS[preset].options.model_fields.items():
+        ann = field.annotation
+        values: list[object] = [True, False] if ann is bool else list(getattr(ann, "__args__", ()))
+        out.append((name, values))
+    return out
+
 
 KINDS = {
     "lead": N_("Lead"),
@@ -285,6 +316,18 @@ class Text:
             self._("Your cards: {cards}").format(cards=self.cards(hand.cards)),
             self._("Trump: {suit}").format(suit=trump) + " · " + self.prompt(hand),
         ])
+
+    def rules_card(self, preset: str, bold: bool = False) -> str:
+        """A short rules card: the summary, the options and their values, player counts."""
+        title = self._(PRESET_TITLES.get(preset, preset))
+        rows = [f"🐐 **{title}**" if bold else f"🐐 {title}",
+                self._(RULES_SUMMARIES.get(preset, preset))]
+        for name, values in option_values(preset):
+            shown = " / ".join(self._(VALUE_TITLES.get(v, str(v))) for v in values)
+            rows.append(f"• {self._(OPTION_TITLES.get(name, name))}: {shown}")
+        rows.append("• " + self._("players: {counts}").format(
+            counts=", ".join(str(n) for n in PRESETS[preset].players)))
+        return "\n".join(rows)
 
     def deal_result(self, line: Line, table: TableView) -> str:
         p = line.params

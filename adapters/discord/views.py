@@ -17,7 +17,12 @@ import discord
 from discord import ui
 
 from adapters.common.i18n import N_
-from adapters.common.render import OPTION_TITLES, PRESET_TITLES, VALUE_TITLES, Text
+from adapters.common.render import (
+    OPTION_TITLES,
+    VALUE_TITLES,
+    Text,
+    option_values,
+)
 from bot.views import Choice, HandView, TableView
 from engine.presets import PRESETS
 
@@ -233,42 +238,7 @@ def hand_text(t: Text, hand: HandView) -> str:
 
 
 def rules_text(t: Text, preset: str) -> str:
-    summaries = {
-        "kozel": t._(
-            "Classic Kozel, 36 cards, 2–4 players (4 = two teams). Hands of 4, drawing after "
-            "each trick. Lead 1–4 cards of one suit; answer with as many: beat every card "
-            "(higher of the suit, trump, the 6♠ shokha over everything) or throw face down. "
-            "Moscow (aces and tens) and Molodka (four of a suit) may be declared at the start "
-            "of a trick. Card points: A 11, 10 10, K 4, Q 3, J 2. Losers take 2 (31+), 4, or "
-            "6 with no trick; 12 penalty points is out."),
-        "kozel-4": t._(
-            "Kozel on 4 cards: four players in two teams, 36 cards, no shokha. A card shown "
-            "from the stock gives trump. Beat face up or throw face down; a player with four "
-            "cards of one suit may pull the trick out of turn. 61+ wins the deal; the loser "
-            "takes 2, 4 or 6; 60:60 is eggs. 12 points ends the match."),
-        "kozel-60": t._(
-            "Kozel to 60: 32 cards, 2–4 players each for himself, one card a trick, no duty "
-            "to follow. Jacks beat every trump (J♣ > J♠ > J♥ > J♦). Card points add up "
-            "across deals: the first to 60 wins."),
-    }
-    rows = [f"🐐 **{t._(PRESET_TITLES.get(preset, preset))}**", summaries.get(preset, preset)]
-    for name, values in option_values(preset):
-        shown = " / ".join(t._(VALUE_TITLES.get(v, str(v))) for v in values)
-        rows.append(f"• {t._(OPTION_TITLES.get(name, name))}: {shown}")
-    spec = PRESETS[preset]
-    rows.append("• " + t._("players: {counts}").format(
-        counts=", ".join(str(n) for n in spec.players)))
-    return "\n".join(rows)
-
-
-def option_values(preset: str) -> list[tuple[str, list[object]]]:
-    """The preset's options and their allowed values (from the preset's own model)."""
-    out = []
-    for name, field in PRESETS[preset].options.model_fields.items():
-        ann = field.annotation
-        values: list[object] = [True, False] if ann is bool else list(getattr(ann, "__args__", ()))
-        out.append((name, values))
-    return out
+    return t.rules_card(preset, bold=True)
 
 
 def value_code(v: object) -> str:

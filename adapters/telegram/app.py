@@ -130,8 +130,8 @@ async def run(settings: Settings, service: GameService) -> None:
 
 
 async def _serve_webhook(app: TelegramApp, settings: Settings) -> None:
-    from aiohttp import web
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    from aiohttp import web
 
     if not settings.webhook_secret:
         raise ConfigError("WEBHOOK_SECRET is not set: webhook mode needs a secret token")

@@ -364,9 +364,7 @@ def build_router(ctx: Context) -> Router:
         mode = room.sdata.get(user_id, {}).get("tg_mode", "ephemeral")
         if mode == "ephemeral":
             try:
-                from aiogram.types import EphemeralMessageParameters
-
-                from aiogram.types import ReplyParameters
+                from aiogram.types import EphemeralMessageParameters, ReplyParameters
 
                 sent = await bot.send_message(
                     group_chat, ui.hand_text(t, hand),

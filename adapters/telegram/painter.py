@@ -1,7 +1,8 @@
 """Redraws with flood control: one table message per room edited in place, coalesced.
 
-Telegram lets a bot write about 20 messages a minute to a group (a sliding window here). Every change of a room
-marks its table dirty; ``flush`` edits a dirty table only when the chat's budget allows,
+Telegram lets a bot write about 20 messages a minute to a group (a sliding window here).
+Every change of a room marks its table dirty; ``flush`` edits a dirty table only when the
+chat's budget allows,
 so a fast match collapses into a few edits. Deal and match summaries are queued and never
 dropped. ``TelegramRetryAfter`` blocks the chat for the time Telegram asks. The clock is
 injectable: tests advance it instead of waiting.

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from adapters.common.render import KINDS, Text
+from adapters.common.render import KINDS, Text, option_values
 from bot.views import Choice, HandView, TableView
-from engine.presets import PRESETS, option_help
+from engine.presets import PRESETS
 
 MAX_DATA = 64
 
@@ -46,9 +46,7 @@ def table_markup(t: Text, table: TableView) -> InlineKeyboardMarkup | None:
 def settings_markup(t: Text, table: TableView) -> InlineKeyboardMarkup:
     rows: list[list[InlineKeyboardButton]] = []
     spec = PRESETS[table.preset]
-    for name, field in spec.options.model_fields.items():
-        ann = field.annotation
-        values: list[object] = [True, False] if ann is bool else list(getattr(ann, "__args__", ()))
+    for name, values in option_values(table.preset):
         row = []
         for v in values:
             mark = "✅ " if table.options.get(name) == v else ""
@@ -74,7 +72,7 @@ def _option_title(name: str) -> str:
 def _value_title(v: object) -> str:
     from adapters.common.render import VALUE_TITLES
 
-    return VALUE_TITLES.get(v, str(v))  # type: ignore[call-overload, no-any-return]
+    return VALUE_TITLES.get(v, str(v))
 
 
 def hand_text(t: Text, hand: HandView, chat_title: str | None = None) -> str:
@@ -130,29 +128,4 @@ def hand_markup(t: Text, hand: HandView, selected: int = 0,
 
 
 def rules_text(t: Text, preset: str) -> str:
-    summaries = {
-        "kozel": t._(
-            "Classic Kozel, 36 cards, 2–4 players (4 = two teams). Hands of 4, drawing after "
-            "each trick. Lead 1–4 cards of one suit; answer with as many: beat every card "
-            "(higher of the suit, trump, the 6♠ shokha over everything) or throw face down. "
-            "Moscow (aces and tens) and Molodka (four of a suit) may be declared at the start "
-            "of a trick. Card points: A 11, 10 10, K 4, Q 3, J 2. Losers take 2 (31+), 4, or "
-            "6 with no trick; 12 penalty points is out."),
-        "kozel-4": t._(
-            "Kozel on 4 cards: four players in two teams, 36 cards, no shokha. A card shown "
-            "from the stock gives trump. Beat face up or throw face down; a player with four "
-            "cards of one suit may pull the trick out of turn. 61+ wins the deal; the loser "
-            "takes 2, 4 or 6; 60:60 is eggs. 12 points ends the match."),
-        "kozel-60": t._(
-            "Kozel to 60: 32 cards, 2–4 players each for himself, one card a trick, no duty "
-            "to follow. Jacks beat every trump (J♣ > J♠ > J♥ > J♦). Card points add up "
-            "across deals: the first to 60 wins."),
-    }
-    text = summaries.get(preset, preset)
-    return f"🐐 {t._(_preset_title(preset))}\n{text}\n\n{t._('Options')}: {option_help(preset)}"
-
-
-def _preset_title(preset: str) -> str:
-    from adapters.common.render import PRESET_TITLES
-
-    return PRESET_TITLES.get(preset, preset)
+    return t.rules_card(preset)
