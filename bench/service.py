@@ -40,6 +40,7 @@ from bot.room import User, room_id_for  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.tokens import make_token  # noqa: E402
+from bot.views import token_secret  # noqa: E402
 from engine.match import Match  # noqa: E402
 from engine.presets import make_rules  # noqa: E402
 
@@ -71,7 +72,7 @@ def plan_room(i: int, moves: int | None, prefix: str) -> Plan:
         action = rng.choice(match.legal_actions(seat))
         hand = tuple(sorted(match.deal.hands[seat]))
         tok = make_token(rid, 1, match.deal_no, match.deal.trick_no, seat, hand, action,
-                         secret=str(plan.seed))
+                         secret=token_secret(match))
         plan.clicks.append((people[seat], str(tok)))
         match.apply(seat, action)
     return plan

@@ -90,10 +90,15 @@ class GameService:
         notify: bool = True,
     ) -> Outcome:
         """Load, change, compare-and-set; retry on a conflict. ``change`` raises ``Refused``."""
-        if update_id is not None and await self.store.seen(room_id, update_id):
-            return Outcome(False, "duplicate")
-        for _ in range(RETRIES):
-            room = await self.store.load(room_id)
+        for attempt in range(RETRIES):
+            if attempt == 0:
+                # the claim check rides with the first read: one round trip
+                loaded = await self.store.load_unless_seen(room_id, update_id)
+                if loaded is True:
+                    return Outcome(False, "duplicate")
+                room = loaded if isinstance(loaded, Room) else None
+            else:
+                room = await self.store.load(room_id)
             before = None if room is None else (room.state, room.gen)
             try:
                 new, lines = change(room)

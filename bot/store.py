@@ -112,6 +112,18 @@ class Store:
             return None
         return Room.from_json(doc, int(version or 0))
 
+    async def load_unless_seen(self, room_id: str, update_id: str | None) -> Room | None | bool:
+        """The room, or True if ``update_id`` was already claimed (one round trip)."""
+        if update_id is None:
+            return await self.load(room_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zscore(keys.update_claims(room_id), update_id)
+        pipe.hmget(keys.room(room_id), ["v", "doc"])
+        claimed, (version, doc) = await pipe.execute()
+        if claimed is not None:
+            return True
+        return None if doc is None else Room.from_json(doc, int(version or 0))
+
     async def seen(self, room_id: str, update_id: str) -> bool:
         return await self.redis.zscore(keys.update_claims(room_id), update_id) is not None
 

@@ -15,12 +15,16 @@ _KIND_CODE = {kind: kind[0] for kind in KINDS}
 _CODE_KIND = {code: kind for kind, code in _KIND_CODE.items()}
 
 
+_CHARS = tuple(chr(48 + c) for c in range(36))
+_CARDS = {ch: c for c, ch in enumerate(_CHARS)}
+
+
 def pack_cards(cards: Iterable[Card]) -> str:
-    return "".join(chr(48 + c) for c in cards)
+    return "".join(map(_CHARS.__getitem__, cards))
 
 
 def unpack_cards(text: str) -> list[Card]:
-    return [ord(ch) - 48 for ch in text]
+    return list(map(_CARDS.__getitem__, text))
 
 
 def pack_action(seat: int, action: Action) -> str:
