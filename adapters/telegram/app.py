@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -129,18 +130,26 @@ async def run(settings: Settings, service: GameService) -> None:
         await bot.session.close()
 
 
-async def _serve_webhook(app: TelegramApp, settings: Settings) -> None:
+def webhook_app(app: TelegramApp, settings: Settings) -> Any:
+    """The aiohttp application serving ``/webhook``; a wrong secret-token header gets 401."""
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
     from aiohttp import web
 
     if not settings.webhook_secret:
         raise ConfigError("WEBHOOK_SECRET is not set: webhook mode needs a secret token")
-    await app.bot.set_webhook(settings.webhook_url or "", secret_token=settings.webhook_secret,
-                              drop_pending_updates=False)
     web_app = web.Application()
     SimpleRequestHandler(app.dispatcher, app.bot,
                          secret_token=settings.webhook_secret).register(web_app, path="/webhook")
     setup_application(web_app, app.dispatcher, bot=app.bot)
+    return web_app
+
+
+async def _serve_webhook(app: TelegramApp, settings: Settings) -> None:
+    from aiohttp import web
+
+    web_app = webhook_app(app, settings)
+    await app.bot.set_webhook(settings.webhook_url or "", secret_token=settings.webhook_secret,
+                              drop_pending_updates=False)
     runner = web.AppRunner(web_app)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)

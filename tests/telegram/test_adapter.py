@@ -229,3 +229,75 @@ async def test_commands_registered_per_language_and_help(redis: Redis) -> None:
         await env.say(env.users[0], "/lang en")
         await env.say(env.users[0], "/newgame")
         assert "Kozel" in (env.table_message().text or "")
+
+
+async def test_invite_link_seats_a_friend_from_the_private_chat(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        anna, boris = env.users[0], env.users[1]
+        await env.say(anna, "/newgame kozel")
+        await env.say(anna, "/invite")
+        invite = env.fake.last_bot_message(env.group)
+        assert invite is not None
+        url = next(b["url"] for row in invite.buttons for b in row if "start=j" in b.get("url", ""))
+        payload = url.split("start=")[1]
+        await env.say(boris, f"/start {payload}", chat=boris.id)
+        room = await env.room()
+        assert room.seat_of(f"tg:{boris.id}") is not None
+        assert "Вы за столом" in (env.fake.last_bot_message(boris.id).text or "")
+
+
+async def test_forum_topic_is_a_table_of_its_own_and_hand_command_is_ephemeral(
+    redis: Redis,
+) -> None:
+    from tests.fakes.telegram_api import FakeTelegram
+
+    async with FakeTelegram() as fake:
+        forum = fake.group(-1002000000002, "Клуб", forum=True)
+        async with telegram(redis, fake=fake) as env:
+            users = env.users
+            await env.say(users[0], "/newgame kozel", chat=forum, thread_id=7)
+            await env.say(users[0], "/newgame kozel-60", chat=forum, thread_id=9)
+            a = await env.service.room("tg:-1002000000002/7")
+            b = await env.service.room("tg:-1002000000002/9")
+            assert a is not None and b is not None and a.preset == "kozel" \
+                and b.preset == "kozel-60"
+            for u in users[1:]:
+                await env.say(u, "/join", chat=forum, thread_id=7)
+            await env.say(users[0], "/startgame", chat=forum, thread_id=7)
+            room = await env.service.room("tg:-1002000000002/7")
+            assert room is not None and room.state == "playing"
+            # the table went to the topic
+            tables = [m for m in fake.messages(forum, from_bot=True, ephemeral=False)
+                      if "H" in m.callback_data]
+            assert tables and tables[-1].message_thread_id == 7
+            # /hand as an ephemeral command: the hand comes back ephemeral, to its owner only
+            await env.say(users[1], "/hand", chat=forum, thread_id=7, ephemeral=True)
+            hands = [m for m in fake.messages(forum, from_bot=True, ephemeral=True)
+                     if m.receiver is not None and m.receiver.id == users[1].id]
+            assert hands and any(d.startswith("S|") for d in hands[-1].callback_data)
+            assert not env.leaks
+
+
+async def test_webhook_checks_the_secret_token(redis: Redis) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from adapters.telegram.app import webhook_app
+
+    async with telegram(redis, webhook_secret="s3cret") as env:
+        server = TestServer(webhook_app(env.app, env.settings), host="127.0.0.1")
+        async with TestClient(server) as client:
+            update = {"update_id": 900001, "message": {
+                "message_id": 77, "date": 1, "text": "/help",
+                "chat": {"id": GROUP_ID, "type": "supergroup", "title": "x"},
+                "from": {"id": env.users[0].id, "is_bot": False, "first_name": "Anna"},
+                "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}}
+            mark = env.fake.mark()
+            bad = await client.post("/webhook", json=update,
+                                    headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"})
+            assert bad.status == 401
+            good = await client.post("/webhook", json=update,
+                                     headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"})
+            assert good.status == 200
+            call = await env.fake.wait_for_call("sendMessage", after=mark)
+            assert "/newgame" in call.params["text"]
+            assert len(env.fake.find_calls("sendMessage", after=mark)) == 1
