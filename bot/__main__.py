@@ -65,7 +65,7 @@ async def _serve(settings: Settings, which: str) -> int:
         raise ConfigError("BOT_TOKEN is not set: the Telegram adapter needs the bot's token")
     if which in ("discord", "all") and not settings.discord_token:
         raise ConfigError("DISCORD_TOKEN is not set: the Discord adapter needs the bot's token")
-    store = await Store.connect(settings.redis_url, settings.data_dir)
+    store = await Store.connect(settings.redis_url, settings.data_dir, settings.redis_cluster)
     try:
         service = GameService(store, settings)
         runs = []

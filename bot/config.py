@@ -12,6 +12,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     redis_url: str | None = Field(None, description="Redis server; unset = embedded Redis")
+    redis_cluster: bool = Field(False, description="REDIS_URL names a Redis Cluster node")
     data_dir: Path = Field(Path("data"), description="embedded Redis data and AOF")
     turn_seconds: float = Field(60.0, gt=0, description="time for a person's move")
     bot_delay_seconds: float = Field(1.0, ge=0, description="pause before a computer move")

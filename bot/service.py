@@ -112,7 +112,11 @@ class GameService:
                 new.events = [
                     {"key": ln.key, "params": ln.params} for ln in lines
                 ][-MAX_LINES:]
-            self._schedule(new, now)  # the store writes the deadline with the room
+            self._schedule(new, now)
+            if new.deadline is not None:
+                # the index first, never later than the room's own deadline: a crash after
+                # the write below leaves no due move unfound (a spare early hint is harmless)
+                await self.store.hint_deadline(new.id, new.deadline)
             ttl = 0 if new.state == PLAYING else self.settings.idle_seconds
             version = await self.store.cas(new, update_id, self.settings.update_ttl_seconds, ttl,
                                            now)
@@ -439,8 +443,9 @@ class GameService:
         now = self.clock.now()
         done = 0
         for rid in await self.store.due(now, limit):
-            if await self.store.claim_deadline(rid, now, LEASE):
-                out = await self._on_deadline(rid)
+            lease = await self.store.claim_deadline(rid, now, LEASE)
+            if lease is not None:
+                out = await self._on_deadline(rid, lease)
                 done += int(out.ok and out.room is not None)
         return done
 
@@ -457,7 +462,7 @@ class GameService:
             except TimeoutError:
                 pass
 
-    async def _on_deadline(self, room_id: str) -> Outcome:
+    async def _on_deadline(self, room_id: str, lease: float) -> Outcome:
         def change(room: Room | None) -> tuple[Room | None, list[Line]]:
             now = self.clock.now()
             if room is None or room.state != PLAYING or room.match is None:
@@ -495,12 +500,12 @@ class GameService:
             return room, lines
 
         out = await self._mutate(room_id, change)
-        if out.reason == "not_due" and out.data.get("deadline") is not None:
-            await self.store.set_deadline(room_id, out.data["deadline"])  # undo the lease
+        # give the entry back from this worker's lease: the room's deadline now, or none
+        # (gone, over); a commit since the claim has written its own entry, which stays
+        if out.ok and out.room is not None:
+            await self.store.settle_deadline(room_id, lease, out.room.deadline)
         elif out.reason in ("nothing_due", "not_due"):
-            # gone, over, or no deadline: drop the entry (only if the room still has no
-            # deadline), else it would be leased again every LEASE seconds for ever
-            await self.store.drop_deadline(room_id)
+            await self.store.settle_deadline(room_id, lease, out.data.get("deadline"))
         return out
 
     def _bot_choice(self, room: Room, match: Match, seat: int, on_move: bool) -> Action | None:

@@ -15,15 +15,12 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from bot import keys
 from bot.room import Room
 
-# KEYS[1] room, KEYS[2] deadlines, KEYS[3] the room's claimed update ids (a sorted set)
+# KEYS[1] room, KEYS[2] the room's claimed update ids (a sorted set): one hash tag, one slot
 # ARGV[1] expected version, ARGV[2] document, ARGV[3] claim ttl, ARGV[4] room ttl (0: keep),
-# ARGV[5] room id, ARGV[6] the room's deadline ('' for none), ARGV[7] update id ('' for
-# none), ARGV[8] now
+# ARGV[5] update id ('' for none), ARGV[6] now, ARGV[7] claims kept
 # returns the new version, 0 on a version conflict, -1 for an update already seen
-# The deadline set changes in the same step as the room: a write that loses its
-# compare-and-set never leaves its deadline behind, and a crash never loses one.
 _CAS = """
-if ARGV[7] ~= '' and redis.call('ZSCORE', KEYS[3], ARGV[7]) then return -1 end
+if ARGV[5] ~= '' and redis.call('ZSCORE', KEYS[2], ARGV[5]) then return -1 end
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then return 0 end
 v = v + 1
@@ -33,17 +30,12 @@ if tonumber(ARGV[4]) > 0 then
 else
   redis.call('PERSIST', KEYS[1])
 end
-if ARGV[6] ~= '' then
-  redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
-else
-  redis.call('ZREM', KEYS[2], ARGV[5])
-end
-if ARGV[7] ~= '' then
+if ARGV[5] ~= '' then
   -- the newest claims, for as long as a platform may redeliver: small and bounded
-  redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7])
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[8]) - tonumber(ARGV[3]))
-  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -(tonumber(ARGV[9]) + 1))
-  redis.call('EXPIRE', KEYS[3], ARGV[3])
+  redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[6]) - tonumber(ARGV[3]))
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[7]) + 1))
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
 return v
 """
@@ -58,15 +50,17 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return 1
 """
 
-# KEYS[1] room, KEYS[2] deadlines; ARGV[1] room id
-# Drop a deadline only if the room has none (or is gone): never lose a fresh one.
-_DROP = """
-local doc = redis.call('HGET', KEYS[1], 'doc')
-if doc then
-  local d = cjson.decode(doc)
-  if d['deadline'] ~= cjson.null and d['deadline'] ~= nil then return 0 end
+# KEYS[1] deadlines; ARGV[1] room id, ARGV[2] the lease this worker set, ARGV[3] new score
+# ('' drops the entry). Only while the entry still holds this worker's lease: a commit in
+# between has written an earlier deadline of its own, and that one must stay.
+_SETTLE = """
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not s or tonumber(s) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 end
-redis.call('ZREM', KEYS[2], ARGV[1])
 return 1
 """
 
@@ -81,11 +75,16 @@ class Store:
         self._owner = owner  # an embedded server to stop on close
         self._cas = redis.register_script(_CAS)
         self._claim = redis.register_script(_CLAIM)
-        self._drop = redis.register_script(_DROP)
+        self._settle = redis.register_script(_SETTLE)
 
     @classmethod
-    async def connect(cls, url: str | None, data_dir: Any = None) -> Store:
-        """``url`` (``REDIS_URL``), or an embedded real Redis with its data in ``data_dir``."""
+    async def connect(cls, url: str | None, data_dir: Any = None, cluster: bool = False) -> Store:
+        """``url`` (``REDIS_URL``; ``cluster``: a Redis Cluster seed node), or an embedded
+        real Redis with its data in ``data_dir``."""
+        if url and cluster:
+            from redis.asyncio.cluster import RedisCluster
+
+            return cls(RedisCluster.from_url(url))  # type: ignore[arg-type]
         if url:
             return cls(_client(url))
         from pathlib import Path
@@ -131,16 +130,15 @@ class Store:
         self, room: Room, update_id: str | None, claim_ttl: int, room_ttl: int,
         now: float = 0.0,
     ) -> int:
-        """Write ``room`` if its stored version is still ``room.version``, and its deadline
-        (``room.deadline``) into the deadline set with it.
+        """Write ``room`` if its stored version is still ``room.version``, claiming
+        ``update_id`` in the same step (the room's keys only: one Cluster slot).
 
         Returns the new version, 0 on a conflict, -1 if ``update_id`` was already claimed.
         """
-        ks = [keys.room(room.id), keys.DEADLINES, keys.update_claims(room.id)]
-        deadline = "" if room.deadline is None else repr(float(room.deadline))
+        ks = [keys.room(room.id), keys.update_claims(room.id)]
         result = await self._cas(keys=ks, args=[room.version, room.to_json(), claim_ttl,
-                                                room_ttl, room.id, deadline, update_id or "",
-                                                repr(float(now)), KEEP_CLAIMS])
+                                                room_ttl, update_id or "", repr(float(now)),
+                                                KEEP_CLAIMS])
         return int(result)
 
     async def delete(self, room_id: str) -> None:
@@ -154,19 +152,35 @@ class Store:
         return found
 
     # --- deadlines ------------------------------------------------------------------------
+    # The deadline set is an index of hints; each room's own document holds its deadline.
+    # Invariant: an entry is never later than its room's deadline (but while a worker holds
+    # it on lease), so no due move is missed, and no script touches keys of two slots.
 
     async def set_deadline(self, room_id: str, at: float) -> None:
+        """Unconditionally (tests and repairs)."""
         await self.redis.zadd(keys.DEADLINES, {room_id: at})
 
-    async def drop_deadline(self, room_id: str) -> None:
-        await self._drop(keys=[keys.room(room_id), keys.DEADLINES], args=[room_id])
+    async def hint_deadline(self, room_id: str, at: float) -> None:
+        """Before a room is written with deadline ``at``: add it, or move it earlier (LT)."""
+        await self.redis.zadd(keys.DEADLINES, {room_id: at}, lt=True)
+
+    async def settle_deadline(self, room_id: str, lease: float, at: float | None) -> bool:
+        """After a claim found nothing due: move the entry to ``at`` (None: drop it), but
+        only while it still holds this worker's lease."""
+        arg = "" if at is None else repr(float(at))
+        return bool(await self._settle(keys=[keys.DEADLINES],
+                                       args=[room_id, repr(float(lease)), arg]))
 
     async def due(self, now: float, limit: int = 50) -> list[str]:
         ids = await self.redis.zrangebyscore(keys.DEADLINES, "-inf", now, start=0, num=limit)
         return [_s(i) for i in ids if isinstance(i, bytes | str)]
 
-    async def claim_deadline(self, room_id: str, now: float, lease: float) -> bool:
-        return bool(await self._claim(keys=[keys.DEADLINES], args=[room_id, now, now + lease]))
+    async def claim_deadline(self, room_id: str, now: float, lease: float) -> float | None:
+        """Lease a due entry to this worker until ``now + lease``: that score, or None."""
+        until = now + lease
+        ok = await self._claim(keys=[keys.DEADLINES], args=[room_id, repr(float(now)),
+                                                            repr(float(until))])
+        return until if ok else None
 
     # --- people's rooms -------------------------------------------------------------------
 

@@ -153,7 +153,7 @@ async def play(settings: Settings, preset: str, players: int, seed: int | None, 
                out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
     # computer players move at once and a person is never hurried at the console
     settings = settings.model_copy(update={"bot_delay_seconds": 0.0, "turn_seconds": 10**9})
-    store = await Store.connect(settings.redis_url, settings.data_dir)
+    store = await Store.connect(settings.redis_url, settings.data_dir, settings.redis_cluster)
     try:
         service = GameService(store, settings, SystemClock())
         console = Console(service, Text(lang), out, inp)

@@ -247,6 +247,9 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
     assert await redis.ttl(key) == -1
     assert (await svc.cancel("tg:-100", ANNA)).ok
     assert IDLE - 5 <= await redis.ttl(key) <= IDLE
+    # the deadline index keeps its last hint until it comes due, then drops it
+    clock.advance(TURN + 1)
+    assert await svc.run_timers() == 0
     assert await redis.zscore("deadlines", "tg:-100") is None
     # a match played to its end expires too
     rid = await people_room(svc, [VERA, GLEB], chat="-7", seed=5, preset="kozel-60")
@@ -259,6 +262,8 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
         assert (await svc.act(pick(hv).token, u)).ok
     assert room.state == "finished"
     assert IDLE - 5 <= await redis.ttl("room:{tg:-7}") <= IDLE
+    clock.advance(TURN + 1)
+    assert await svc.run_timers() == 0
     assert await redis.zscore("deadlines", rid) is None
     # a rematch makes it a playing room again: no expiry
     assert (await svc.rematch(rid, VERA, seed=1)).ok
@@ -319,7 +324,7 @@ async def test_a_losing_attempt_never_leaves_a_later_deadline(
             raced = True
             assert (await svc.act(lead, ANNA)).ok
 
-    orig_hint, orig_cas = st.set_deadline, st.cas
+    orig_hint, orig_cas = st.hint_deadline, st.cas
 
     async def hint(room_id: str, at: float) -> None:
         await winner_first()
@@ -329,7 +334,7 @@ async def test_a_losing_attempt_never_leaves_a_later_deadline(
         await winner_first()
         return await orig_cas(*args, **kw)
 
-    st.set_deadline, st.cas = hint, cas  # type: ignore[method-assign]
+    st.hint_deadline, st.cas = hint, cas  # type: ignore[method-assign]
     lost = await other.act(declare, BORIS)
     assert raced and not lost.ok and lost.reason == "declaration_closed"
     room = await svc.room(rid)

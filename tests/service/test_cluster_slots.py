@@ -1,0 +1,49 @@
+"""Runs unchanged on Redis Cluster: every script and every transaction touches keys of one
+hash slot (a room's keys share its ``{room id}`` tag; the deadline index is used alone)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.crc import key_slot
+
+from bot.clock import ManualClock
+from bot.service import GameService
+
+from .conftest import DELAY, PEOPLE
+
+
+async def test_every_script_call_stays_in_one_slot(svc: GameService, clock: ManualClock) -> None:
+    store = svc.store
+    seen: list[list[str]] = []
+    for name in ("_cas", "_claim", "_settle"):
+        script = getattr(store, name)
+
+        async def spy(*, keys: list[str], args: list[Any], _script: Any = script) -> Any:
+            seen.append(list(keys))
+            return await _script(keys=keys, args=args)
+
+        setattr(store, name, spy)
+    anna = PEOPLE[0]
+    assert (await svc.create("tg", "-1", "5", anna, "kozel")).ok
+    rid = "tg:-1/5"
+    for _ in range(3):
+        assert (await svc.add_bot(rid, anna)).ok
+    assert (await svc.start(rid, anna, seed=3)).ok
+    for _ in range(400):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.state != "playing":
+            break
+        hand = svc.hand_of(room, anna.id)
+        if hand and hand.on_move:
+            choice = next(c for c in hand.choices if c.kind != "declare")
+            assert (await svc.act(choice.token, anna, update_id=f"u{_}")).ok
+        else:
+            clock.advance(DELAY)
+            await svc.run_timers()
+    assert len(seen) > 50
+    kinds = {len(k) for k in seen}
+    assert kinds <= {1, 2}
+    for keys in seen:
+        assert len({key_slot(k.encode()) for k in keys}) == 1, keys
