@@ -76,7 +76,8 @@ async def _serve(settings: Settings, which: str) -> int:
         if which in ("discord", "all"):
             from adapters.discord.app import run as run_discord
 
-            runs.append(run_discord(settings, service))
+            # one timer loop a process: the Telegram side runs it in "all"
+            runs.append(run_discord(settings, service, timers_loop=which == "discord"))
         await asyncio.gather(*runs)
         return 0
     finally:

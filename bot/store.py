@@ -123,9 +123,6 @@ class Store:
             return True
         return None if doc is None else Room.from_json(doc, int(version or 0))
 
-    async def seen(self, room_id: str, update_id: str) -> bool:
-        return await self.redis.zscore(keys.update_claims(room_id), update_id) is not None
-
     async def cas(
         self, room: Room, update_id: str | None, claim_ttl: int, room_ttl: int,
         now: float = 0.0,

@@ -66,8 +66,9 @@ class KozelClient(discord.Client):
         await super().close()
 
 
-async def run(settings: Settings, service: GameService) -> None:
-    """Serve until cancelled: the gateway, the timer loop and the painter."""
+async def run(settings: Settings, service: GameService, timers_loop: bool = True) -> None:
+    """Serve until cancelled: the gateway, the timer loop (unless another adapter of this
+    process runs it) and the painter."""
     token = (settings.discord_token or "").strip()
     if not token:
         raise ConfigError("DISCORD_TOKEN is not set: the Discord adapter needs the bot's token")
@@ -81,7 +82,8 @@ async def run(settings: Settings, service: GameService) -> None:
             raise ConfigError("DISCORD_TOKEN was rejected by Discord (401 Unauthorized)") from None
         except (aiohttp.ClientError, OSError) as e:
             raise ConfigError(f"cannot reach Discord: {e}") from None
-        timers = asyncio.create_task(service.serve_timers(stop), name="dc-timers")
+        if timers_loop:
+            timers = asyncio.create_task(service.serve_timers(stop), name="dc-timers")
         await client.connect()
     finally:
         stop.set()

@@ -109,14 +109,16 @@ async def set_commands(bot: Bot) -> None:
                                   language_code=code)
 
 
-async def run(settings: Settings, service: GameService) -> None:
-    """Serve until cancelled: polling (or webhook), the timer loop and the painter."""
+async def run(settings: Settings, service: GameService, timers_loop: bool = True) -> None:
+    """Serve until cancelled: polling (or webhook), the timer loop (unless another adapter
+    of this process runs it) and the painter."""
     bot = make_bot(settings)
     try:
         app = await build(bot, service, settings, SystemClock())
         stop = asyncio.Event()
-        tasks = [asyncio.create_task(service.serve_timers(stop)),
-                 asyncio.create_task(app.painter.run(stop))]
+        tasks = [asyncio.create_task(app.painter.run(stop))]
+        if timers_loop:
+            tasks.append(asyncio.create_task(service.serve_timers(stop)))
         try:
             if settings.webhook_url:
                 await _serve_webhook(app, settings)
