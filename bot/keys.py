@@ -17,7 +17,6 @@ def update_claims(room_id: str) -> str:
 
 
 DEADLINES = "deadlines"
-USER_ROOMS_PREFIX = "urooms:"
 
 
 def user_rooms(user_id: str) -> str:

@@ -78,10 +78,9 @@ def replay(log: Mapping[str, Any]) -> tuple[Match, dict[str, Any]]:
             raise LogError(f"deal {no}: actions must be a list")
 
     def decks(no: int, dealer: int) -> tuple[list[Card], Card | None]:
-        if no > len(deals) or "deck" not in deals[no - 1]:
-            return shuffled_deck(rules, deals[no - 1].get("seed", seed) if no <= len(deals)
-                                 else seed, no)
-        entry = deals[no - 1]
+        entry: Mapping[str, Any] = deals[no - 1] if no <= len(deals) else {}
+        if "deck" not in entry:
+            return shuffled_deck(rules, entry.get("seed", seed), no)
         where = f"deal {no}"
         deck = _deck(entry, where, rules.deck)
         trump_card = None

@@ -48,7 +48,6 @@ class Stats:
     deals: int = 0
     actions: int = 0
     wins: list[int] = field(default_factory=list)
-    side_wins: list[int] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -115,7 +114,7 @@ def simulate(
     if len(bots) not in (1, players):
         raise ValueError(f"--bots needs 1 or {players} levels, got {len(bots)}")
     seat_bots = [make_bot(level) for level in levels]
-    stats = Stats(wins=[0] * players, side_wins=[0] * rules.sides)
+    stats = Stats(wins=[0] * players)
     start = time.perf_counter()
     invariants = "ok"
     try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from adapters.common.render import KINDS, Text, option_values
+from adapters.common.render import KINDS, OPTION_TITLES, VALUE_TITLES, Text, option_values
 from bot.views import Choice, HandView, TableView
 from engine.presets import PRESETS
 
@@ -50,9 +50,9 @@ def settings_markup(t: Text, table: TableView) -> InlineKeyboardMarkup:
         row = []
         for v in values:
             mark = "✅ " if table.options.get(name) == v else ""
-            shown = t._(_value_title(v))
+            shown = t._(VALUE_TITLES.get(v, str(v)))
             code = str(v).lower() if isinstance(v, bool) else str(v)
-            row.append(btn(f"{mark}{t._(_option_title(name))}: {shown}", f"O:{name}:{code}"))
+            row.append(btn(f"{mark}{t._(OPTION_TITLES.get(name, name))}: {shown}", f"O:{name}:{code}"))
         rows.append(row)
     if len(spec.players) > 1:
         rows.append([
@@ -61,18 +61,6 @@ def settings_markup(t: Text, table: TableView) -> InlineKeyboardMarkup:
             for n in spec.players
         ])
     return _kb(rows)
-
-
-def _option_title(name: str) -> str:
-    from adapters.common.render import OPTION_TITLES
-
-    return OPTION_TITLES.get(name, name)
-
-
-def _value_title(v: object) -> str:
-    from adapters.common.render import VALUE_TITLES
-
-    return VALUE_TITLES.get(v, str(v))
 
 
 def hand_text(t: Text, hand: HandView, chat_title: str | None = None) -> str:
