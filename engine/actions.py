@@ -12,7 +12,14 @@ from typing import Any, NamedTuple
 
 from engine.cards import CARD_TEXT, Card, CardError, parse_card
 
-KINDS = ("lead", "beat", "throw", "play", "declare")
+KINDS = (
+    "lead", "beat", "throw", "play", "declare",
+    # permanent-trump Kozel (RULES.md 4) and Petukh (RULES.md 5)
+    "cut", "redeal", "lay", "cover", "reboast", "keep", "exchange", "pass", "swap", "finish",
+    "skip",
+)
+# Kinds whose "cards" are numbers, not cards: ``cut 17`` (how many cards are cut off the top).
+NUMBER_KINDS = frozenset({"cut"})
 
 
 class ActionError(ValueError):
@@ -26,9 +33,13 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         if not self.cards:
             return self.kind
+        if self.kind in NUMBER_KINDS:
+            return self.kind + " " + " ".join(map(str, self.cards))
         return self.kind + " " + " ".join(CARD_TEXT[c] for c in self.cards)
 
     def to_json(self) -> dict[str, Any]:
+        if self.kind in NUMBER_KINDS:
+            return {self.kind: list(self.cards)}
         return {self.kind: [CARD_TEXT[c] for c in self.cards]}
 
 
@@ -44,6 +55,10 @@ def parse_action(text: str) -> Action:
     words = text.split()
     if not words:
         raise ActionError("empty action")
+    if words[0].lower() in NUMBER_KINDS:
+        if len(words) != 2 or not (words[1].isascii() and words[1].isdigit()):
+            raise ActionError(f"{words[0]} takes one number, e.g. 'cut 17', not {text!r}")
+        return Action(words[0].lower(), (int(words[1]),))
     try:
         cards = [parse_card(w) for w in words[1:]]
     except CardError as e:
@@ -63,6 +78,12 @@ def action_from_json(entry: Mapping[str, Any]) -> tuple[int, Action]:
         raise ActionError(f"an action is one kind with its cards and a seat: {entry!r}")
     kind = kinds[0]
     cards = entry[kind]
+    if kind in NUMBER_KINDS:
+        if not isinstance(cards, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in cards
+        ):
+            raise ActionError(f"{kind} takes a list of numbers: {entry!r}")
+        return seat, Action(kind, tuple(cards))
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise ActionError(f"cards must be a list of card texts: {entry!r}")
     return seat, parse_action(" ".join([kind, *cards]))

@@ -15,7 +15,8 @@ from typing import Any
 from engine.actions import ActionError, action_from_json
 from engine.cards import CARD_TEXT, Card, CardError, parse_card
 from engine.errors import IllegalAction
-from engine.match import Match, shuffled_deck
+from engine.game import Game, new_match
+from engine.match import shuffled_deck
 from engine.presets import PresetError, make_rules
 
 
@@ -23,8 +24,11 @@ class LogError(ValueError):
     """A deal log that cannot be replayed: one line naming where and why."""
 
 
-def to_log(match: Match) -> dict[str, Any]:
-    """The match so far as a deal log (every deal with its deck, so no RNG is needed)."""
+def to_log(match: Game) -> dict[str, Any]:
+    """The match so far as a deal log (every dealing with its deck, so no RNG is needed).
+
+    A redeal is a dealing of its own: the log then holds more dealings than deals.
+    """
     rules = match.rules
     deals = []
     for rec in match.history:
@@ -52,7 +56,7 @@ def _deck(entry: Mapping[str, Any], where: str, expected: tuple[Card, ...]) -> l
     return deck
 
 
-def replay(log: Mapping[str, Any]) -> tuple[Match, dict[str, Any]]:
+def replay(log: Mapping[str, Any]) -> tuple[Game, dict[str, Any]]:
     """Replay a deal log. Returns the match and the summary the CLI prints.
 
     Raises ``LogError`` with one line (naming the deal and action index) on anything wrong.
@@ -98,13 +102,13 @@ def replay(log: Mapping[str, Any]) -> tuple[Match, dict[str, Any]]:
     first = deals[0].get("dealer") if deals else None
     if first is not None and not (isinstance(first, int) and 0 <= first < rules.players):
         raise LogError(f"deal 1: no such dealer {first!r}")
-    match = Match(rules, seed=seed, dealer=first, decks=decks)
+    match = new_match(rules, seed=seed, dealer=first, decks=decks)
     summary_deals: list[dict[str, Any]] = []
     for no, entry in enumerate(deals, start=1):
         where = f"deal {no}"
         if match.finished:
             raise LogError(f"{where}: the match was already over")
-        if match.deal_no != no:
+        if len(match.history) != no:
             raise LogError(f"{where}: the previous deal did not end")
         dealer = entry.get("dealer")
         if dealer is not None and dealer != match.dealer:
@@ -116,7 +120,7 @@ def replay(log: Mapping[str, Any]) -> tuple[Match, dict[str, Any]]:
                 match.apply(seat, act)
             except (ActionError, IllegalAction) as e:
                 raise LogError(f"{where}, action {i}: {e}") from None
-            if match.deal_no != no and i != len(actions) - 1:
+            if len(match.history) != no and i != len(actions) - 1:
                 raise LogError(f"{where}, action {i + 1}: the deal was already over")
     for rec in match.history:
         if rec.result is not None:

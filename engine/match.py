@@ -17,6 +17,7 @@ from engine.cards import Card
 from engine.drawing import DrawingDeal
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, SideOut
+from engine.observe import Observation, observe_drawing
 from engine.presets import Rules, make_rules
 
 # RULES.md 1: the losing mark of the penalty games.
@@ -313,6 +314,21 @@ class Match:
         return m
 
     # --- views ---------------------------------------------------------------------------
+
+    def observe(self, seat: int | None = None) -> Observation:
+        return observe_drawing(self, seat)
+
+    def token_secret(self) -> str:
+        """What keys a hand's fingerprint in a button: the match seed (hidden), and the
+        trick's declaration (cards that went back to their owners after a Moscow or a pull
+        make old buttons of the same trick stale)."""
+        return f"{self.seed}|{self.deal.declared}"
+
+    def audit(self) -> str | None:
+        """A broken invariant of the current deal, or None: every card in exactly one place."""
+        if sorted(self.deal.all_cards()) != sorted(self.deal.deck):
+            return f"deal {self.deal_no}: a card is missing or doubled"
+        return None
 
     def copy(self) -> Match:
         m = Match.__new__(Match)

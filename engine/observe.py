@@ -7,11 +7,13 @@ shows as a count, except to its owner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
-from engine.match import Match
+
+if TYPE_CHECKING:
+    from engine.match import Match
 
 # A play as seen: (seat, kind, cards or None when face down for this viewer, count).
 SeenPlay = tuple[int, str, "tuple[Card, ...] | None", int]
@@ -48,6 +50,10 @@ class Observation:
     eggs: bool
     finished: bool
     winners: tuple[int, ...]
+    # the moment of a deal: "play", or a family's phase ("cut", "boast", "exchange", ...)
+    phase: str = "play"
+    # a family's public extras as JSON-safe data (Petukh records, passed seats, boast piles)
+    info: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         def cards(cs: tuple[Card, ...] | None) -> list[str] | None:
@@ -70,7 +76,7 @@ class Observation:
                 "winner": self.last_trick[0], "plays": plays(self.last_trick[1])},
             "trick_no": self.trick_no, "counter": self.counter, "scores": list(self.scores),
             "out": list(self.out), "eggs": self.eggs, "finished": self.finished,
-            "winners": list(self.winners),
+            "winners": list(self.winners), "phase": self.phase, "info": self.info,
         }
 
 
@@ -81,8 +87,14 @@ def _seen(plays: Any, viewer: int | None) -> tuple[SeenPlay, ...]:
     )
 
 
-def observe(match: Match, seat: int | None = None) -> Observation:
-    """What ``seat`` sees (``None``: what the whole table sees)."""
+def observe(match: Any, seat: int | None = None) -> Observation:
+    """What ``seat`` sees (``None``: what the whole table sees), for a match of any family."""
+    result: Observation = match.observe(seat)
+    return result
+
+
+def observe_drawing(match: Match, seat: int | None = None) -> Observation:
+    """``observe`` for the drawing family (RULES.md 1-3)."""
     d = match.deal
     last = None
     if d.last_trick is not None:

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.cards import Card, deck_30, deck_32, deck_36
+from engine.cards import SEVEN, Card, deck_30, deck_32, deck_36
 
 
 class PresetError(ValueError):
@@ -20,7 +20,7 @@ class PresetError(ValueError):
 
 
 class _Options(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class KozelOptions(_Options):
@@ -40,6 +40,49 @@ class Kozel60Options(_Options):
     deal: Literal["draw", "halves"] = "draw"
 
 
+class HvalenyiOptions(_Options):
+    """RULES.md 4a."""
+
+    deck: Literal[36, 32] = 36
+    lyusya: Literal["match", "reset"] = "match"
+
+
+class NNOptions(_Options):
+    """RULES.md 4b: no options."""
+
+
+class KochergaOptions(_Options):
+    """RULES.md 4c."""
+
+    trump_suit: Literal["clubs", "spades", "hearts", "diamonds"] = "clubs"
+    ace_rule: bool = False
+    lyusya: Literal["match", "reset"] = "match"
+
+
+class PetukhOptions(_Options):
+    """RULES.md 5. ``no_trick_cap`` "auto" is start - 5; ``elimination`` is the service's."""
+
+    deck: Literal[32, 36] = 32
+    start: Literal[15, 20, 25, 30] = 15
+    trump_swap: Literal["may", "must", "never"] = "may"
+    pass_: bool = Field(True, alias="pass")
+    must_beat: bool = False
+    lead_trump_ace: bool = False
+    no_trick_cap: Literal["auto", 0, 5, 10, 15, 20, 25] = "auto"
+    boys_table: Literal["standard", "thirty"] = "standard"
+    crooked_boys: Literal[0, 3, 5] = 0
+    boys_finish: bool = True
+    spade_ace: bool = False
+    elimination: bool = False
+
+
+class Petukh25Options(_Options):
+    """RULES.md 5a."""
+
+    deck: Literal[32, 36] = 32
+    elimination: bool = False
+
+
 @dataclass(frozen=True)
 class PresetSpec:
     name: str
@@ -53,6 +96,13 @@ PRESETS: dict[str, PresetSpec] = {
     "kozel": PresetSpec("kozel", "drawing", (2, 3, 4), KozelOptions, "Kozel (classic, drawing)"),
     "kozel-4": PresetSpec("kozel-4", "drawing", (4,), Kozel4Options, "Kozel on 4 cards"),
     "kozel-60": PresetSpec("kozel-60", "drawing", (2, 3, 4), Kozel60Options, "Kozel to 60"),
+    "kozel-hvalenyi": PresetSpec("kozel-hvalenyi", "trump", (4,), HvalenyiOptions,
+                                 "Hvaleny Kozel"),
+    "kozel-nn": PresetSpec("kozel-nn", "trump", (4,), NNOptions, "Nizhny Novgorod Kozel"),
+    "kozel-kocherga": PresetSpec("kozel-kocherga", "trump", (4,), KochergaOptions, "Kocherga"),
+    "petukh": PresetSpec("petukh", "petukh", (2, 3, 4, 5, 6), PetukhOptions, "Petukh"),
+    "petukh-25": PresetSpec("petukh-25", "petukh", (2, 3, 4, 5, 6), Petukh25Options,
+                            "Petukh to 25"),
 }
 
 
@@ -71,9 +121,11 @@ class Rules:
     shokha: bool
     combos: bool  # Moscow and Molodka (RULES.md 1)
     pull: bool  # the kozel-4 pull (RULES.md 2)
-    trump_mode: str  # "turn" (card after the deal, drawn last), "middle" (kozel-4), "halves"
+    trump_mode: str  # "turn" (card after the deal, drawn last), "middle" (kozel-4), "halves",
+    # "fixed" (permanent trumps), "last" (the dealer's last card, Petukh)
     jacks: bool  # kozel-60: the four jacks over every trump
-    scoring: str  # "penalty" (to 12) | "sixty" (accumulate to 60) | "halves"
+    scoring: str  # "penalty" (to 12) | "sixty" (accumulate to 60) | "halves" | "eyes" (to 12,
+    # high is good) | "record" (Petukh: counts down to 0)
     tie: str  # 60:60 in a penalty game: "both_two" | "eggs" | "eggs_double"
     next_leader: str  # "left" of the dealer | "last_trick" winner of the previous deal
 
@@ -98,7 +150,8 @@ def option_help(preset: str) -> str:
     """``shokha: true|false (default true); tie: both_two|eggs|eggs_double (...)``."""
     spec = PRESETS[preset]
     parts = []
-    for name, f in spec.options.model_fields.items():
+    for field_name, f in spec.options.model_fields.items():
+        name = f.alias or field_name
         ann = f.annotation
         if ann is bool:
             allowed = "true|false"
@@ -119,7 +172,7 @@ def validate_options(preset: str, options: Mapping[str, Any] | None) -> dict[str
             f"not {options!r}. Allowed: {option_help(preset)}"
         )
     try:
-        model = spec.options.model_validate(dict(options or {}))
+        model = spec.options.model_validate(_coerce(spec.options, dict(options or {})))
     except ValidationError as e:
         problems = []
         for err in e.errors():
@@ -131,7 +184,21 @@ def validate_options(preset: str, options: Mapping[str, Any] | None) -> dict[str
         raise PresetError(
             f"preset {preset!r}: {'; '.join(problems)}. Allowed: {option_help(preset)}"
         ) from None
-    return model.model_dump()
+    return model.model_dump(by_alias=True)
+
+
+def _coerce(model: type[_Options], options: dict[str, Any]) -> dict[str, Any]:
+    """Text from a button or a command (``"36"``) read as the literal it names (``36``)."""
+    out = dict(options)
+    for field_name, f in model.model_fields.items():
+        name = f.alias or field_name
+        value = out.get(name)
+        if not isinstance(value, str):
+            continue
+        for allowed in getattr(f.annotation, "__args__", ()):
+            if not isinstance(allowed, bool) and str(allowed).lower() == value.strip().lower():
+                out[name] = allowed
+    return out
 
 
 def _spec(preset: str) -> PresetSpec:
@@ -163,6 +230,31 @@ def make_rules(preset: str, players: int, options: Mapping[str, Any] | None = No
             partnership=True, deck=tuple(deck_36()), hand_size=4, multi=True,
             shokha=False, combos=False, pull=True, trump_mode="middle", jacks=False,
             scoring="penalty", tie="eggs", next_leader="last_trick",
+        )
+    if spec.family == "trump":
+        # RULES.md 4: every card dealt, 4 players in two partnerships
+        small = preset == "kozel-kocherga" or opts.get("deck") == 32
+        deck = tuple(deck_32() if preset == "kozel-kocherga" else deck_36())
+        if preset == "kozel-hvalenyi" and small:
+            deck = tuple(c for c in deck_36() if c % 9 != SEVEN)  # RULES.md 4a: no 7s
+        return Rules(
+            preset=preset, family="trump", players=players, options=opts, partnership=True,
+            deck=deck, hand_size=len(deck) // 4, multi=False, shokha=False, combos=False,
+            pull=False, trump_mode="fixed", jacks=False,
+            scoring="penalty" if preset == "kozel-nn" else "eyes",
+            tie="eggs_double" if preset == "kozel-nn" else "eggs", next_leader="left",
+        )
+    if spec.family == "petukh":
+        # RULES.md 5: 6 players play the 30-card deck, all dealt
+        if players == 6:
+            deck = tuple(deck_30())
+        else:
+            deck = tuple(deck_36() if opts["deck"] == 36 else deck_32())
+        return Rules(
+            preset=preset, family="petukh", players=players, options=opts, partnership=False,
+            deck=deck, hand_size=5 if players < 6 else 5, multi=False, shokha=False,
+            combos=False, pull=False, trump_mode="last" if players == 6 or preset == "petukh-25"
+            else "turn", jacks=False, scoring="record", tie="rooster", next_leader="left",
         )
     # kozel-60
     halves = opts["deal"] == "halves"

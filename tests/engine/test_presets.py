@@ -27,7 +27,10 @@ def fails(preset: Any, players: Any, options: Any = None) -> str:
 
 
 def test_the_presets() -> None:
-    assert preset_names() == ["kozel", "kozel-4", "kozel-60"]
+    assert preset_names() == [
+        "kozel", "kozel-4", "kozel-60", "kozel-hvalenyi", "kozel-nn", "kozel-kocherga",
+        "petukh", "petukh-25",
+    ]
     for name, spec in PRESETS.items():
         for n in spec.players:
             rules = make_rules(name, n)
