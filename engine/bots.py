@@ -14,6 +14,7 @@ from engine.actions import Action
 from engine.cards import JACK, KOZEL_STRENGTH, POINTS, SHOKHA, Card
 from engine.drawing import strength60
 from engine.observe import Observation
+from engine.presets import PRESETS
 
 
 class Bot(Protocol):
@@ -54,6 +55,15 @@ class RulesBot:
     ) -> Action | None:
         if not legal or obs is None:
             return None
+        family = PRESETS[obs.preset].family
+        if family == "trump":
+            from engine.trump import rules_choice
+
+            return rules_choice(obs, legal, rng, on_move)
+        if family == "petukh":
+            from engine.petukh import rules_choice as petukh_choice
+
+            return petukh_choice(obs, legal, rng, on_move)
         declares = [a for a in legal if a.kind == "declare"]
         if not on_move:
             return self._declare_out_of_turn(obs, declares)
