@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
-from engine.match import Match
+from engine.game import Game, match_from_state
 from engine.presets import PRESETS, Rules, make_rules
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
@@ -76,6 +76,8 @@ class Room:
     created: float = 0.0
     updated: float = 0.0
     result: dict[str, Any] | None = None
+    # people waiting for a seat (Petukh ``elimination``): [{"user": id, "name": name}]
+    queue: list[dict[str, str]] = field(default_factory=list)
     version: int = 0  # not stored in the document: the store's compare-and-set version
 
     # --- serialisation: the only place a room becomes text ---------------------------------
@@ -90,6 +92,7 @@ class Room:
     @classmethod
     def from_json(cls, text: str | bytes, version: int) -> Room:
         d = json.loads(text)
+        d.setdefault("queue", [])
         d["seats"] = [None if s is None else Seat(**s) for s in d["seats"]]
         return cls(**d, version=version)
 
@@ -100,17 +103,17 @@ class Room:
         return _rules(self.preset, self.players or self.size,
                       json.dumps(self.options, sort_keys=True))
 
-    def load_match(self) -> Match:
+    def load_match(self) -> Game:
         """The match of ``self.match`` (built once per state)."""
         assert self.match is not None
         cached = self.__dict__.get("_match")
         if cached is not None and cached[0] is self.match:
             return cached[1]  # type: ignore[no-any-return]
-        match = Match.from_state(self.rules, self.match)
+        match = match_from_state(self.rules, self.match)
         self.keep_match(match)
         return match
 
-    def keep_match(self, match: Match) -> None:
+    def keep_match(self, match: Game) -> None:
         """Store ``match`` as the room's state, remembering the object for ``load_match``."""
         self.match = match.to_state()
         self.__dict__["_match"] = (self.match, match)

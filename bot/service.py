@@ -11,6 +11,7 @@ count for the preset; anyone may start once every seat is taken.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -21,7 +22,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.room import FINISHED, LOBBY, PLAYING, Room, Seat, User, room_id_for
 from bot.store import Store
-from bot.tokens import TokenError, cards_of, hand_fingerprint, parse_token
+from bot.tokens import TokenError, bare, cards_of, hand_fingerprint, parse_token
 from bot.views import (
     HandView,
     Line,
@@ -36,7 +37,7 @@ from engine.bots import make_bot
 from engine.codec import pack_action
 from engine.errors import IllegalAction
 from engine.events import DealEnded, Event, MatchEnded
-from engine.match import Match
+from engine.game import Game, new_match
 from engine.observe import observe
 from engine.presets import PRESETS, PresetError, validate_options
 
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 
 BOT_LEVELS = ("random", "rules")
 MAX_LINES = 6  # event lines kept for the table
+MAX_QUEUE = 12  # people waiting for a seat in one room (elimination)
 RETRIES = 20
 LEASE = 30.0  # seconds a worker holds a claimed deadline
 
@@ -136,6 +138,13 @@ class GameService:
     ) -> None:
         if new.state == FINISHED and before != (FINISHED, new.gen):
             await self._record(new)
+        stashed = new.__dict__.pop("_eliminated", None)
+        if stashed is not None:
+            # an elimination restarted the table: the match that ended is recorded as it was
+            record, seated = stashed
+            if record is not None:
+                await self.store.record_match(chat_key(new.platform, new.chat), record)
+            await self.store.add_user_room(seated, new.id)
         for listener in self.listeners:
             try:
                 await listener(new, lines)
@@ -204,6 +213,10 @@ class GameService:
             if at is None:
                 raise Refused("not_seated")
             room.seats[at] = None
+            if room.queue:
+                comer = room.queue.pop(0)
+                room.seats[at] = Seat(comer["user"], comer["name"])
+                room.__dict__["_seated"] = comer["user"]
             if room.creator == user.id:
                 people = [s.user for s in room.seats if s is not None and s.user]
                 if not people:
@@ -215,6 +228,8 @@ class GameService:
         out = await self._mutate(room_id, change)
         if out.ok:
             await self.store.remove_user_room(user.id, room_id)
+            if out.room is not None and (seated := out.room.__dict__.get("_seated")):
+                await self.store.add_user_room(seated, room_id)
         return out
 
     async def add_bot(self, room_id: str, user: User, level: str = "rules") -> Outcome:
@@ -379,10 +394,14 @@ class GameService:
             comeback = s.auto or s.missed
             s.auto, s.missed = False, 0  # RULES: the owner is back
             if tok.kind == "declare":
-                decl = match.deal.declarations().get(seat)
+                decl = match.deal.declarations().get(seat)  # type: ignore[attr-defined]
                 if decl is None:
                     raise Refused("declaration_closed")
                 action = decl
+            elif tok.kind == "cut":
+                action = Action("cut", (tok.mask,))
+            elif bare(tok.kind):
+                action = Action(tok.kind)
             else:
                 if tok.hand != hand_fingerprint(room.id, room.gen, seat, obs.hand,
                                                 token_secret(match)):
@@ -398,7 +417,7 @@ class GameService:
 
         return await self._mutate(tok.room, change, update_id)
 
-    def _apply(self, room: Room, match: Match, seat: int, action: Action) -> list[Line]:
+    def _apply(self, room: Room, match: Game, seat: int, action: Action) -> list[Line]:
         try:
             packed = pack_action(seat, action)
             events = match.apply(seat, action)
@@ -406,10 +425,77 @@ class GameService:
             raise Refused("stale" if e.code in ("not_your_turn", "deal_over") else e.code) from None
         _log_action(room, match, packed, events)
         room.keep_match(match)
+        lines = event_lines(room, events)
         if match.finished:
             room.state = FINISHED
             room.result = {"winners": list(match.winners), "score": list(match.scores)}
-        return event_lines(room, events)
+            if room.options.get("elimination") and room.queue:
+                lines.extend(self._eliminate(room, match))
+        return lines
+
+    def _eliminate(self, room: Room, match: Game) -> list[Line]:
+        """RULES.md 5 ``elimination``: the rooster gives his seat to the first person in the
+        queue and a new match starts. [decision] A person who loses his seat this way goes
+        to the end of the queue (the table rotates, as "на вылет" is played); a computer
+        player simply leaves."""
+        roosters: tuple[int, ...] = getattr(match, "roosters", ())
+        if not roosters:
+            return []
+        record = self._record_of(room)
+        seat = roosters[0]  # of tied roosters: the first clockwise from the dealer
+        comer = room.queue.pop(0)
+        old = room.seats[seat]
+        if old is not None and old.user:
+            room.queue.append({"user": old.user, "name": old.name})
+        room.seats[seat] = Seat(comer["user"], comer["name"])
+        room.__dict__["_eliminated"] = (record, comer["user"])
+        lines = [Line("eliminated", {"name": old.name if old else "?", "seat": seat,
+                                     "comer": comer["name"]})]
+        for s in room.seats:
+            if s is not None:
+                s.auto, s.missed = False, 0
+        room.gen += 1
+        seed = int.from_bytes(hashlib.blake2s(f"{match.seed}:{room.gen}".encode(),
+                                              digest_size=8).digest(), "big")
+        _room, started = _begin(room, seed, self.clock.now())
+        return lines + started
+
+    # --- the waiting queue (elimination) ----------------------------------------------------
+
+    async def wait(self, room_id: str, user: User) -> Outcome:
+        """Join the room's queue for a seat (RULES.md 5 ``elimination``)."""
+
+        def change(room: Room | None) -> tuple[Room | None, list[Line]]:
+            if room is None:
+                raise Refused("no_room")
+            if not room.options.get("elimination"):
+                raise Refused("no_queue")
+            if room.seat_of(user.id) is not None:
+                raise Refused("already_seated")
+            if any(q["user"] == user.id for q in room.queue):
+                raise Refused("already_waiting")
+            if room.state == LOBBY and not room.full:
+                raise Refused("seat_free")
+            if len(room.queue) >= MAX_QUEUE:
+                raise Refused("queue_full")
+            room.queue.append({"user": user.id, "name": user.name})
+            return room, [Line("queued", {"name": user.name, "place": len(room.queue)})]
+
+        return await self._mutate(room_id, change)
+
+    async def unwait(self, room_id: str, user: User) -> Outcome:
+        """Leave the room's queue."""
+
+        def change(room: Room | None) -> tuple[Room | None, list[Line]]:
+            if room is None:
+                raise Refused("no_room")
+            kept = [q for q in room.queue if q["user"] != user.id]
+            if len(kept) == len(room.queue):
+                raise Refused("not_waiting")
+            room.queue = kept
+            return room, [Line("unqueued", {"name": user.name})]
+
+        return await self._mutate(room_id, change)
 
     # --- timers and computer players -------------------------------------------------------
 
@@ -418,12 +504,11 @@ class GameService:
         if room.state != PLAYING or room.match is None:
             room.deadline = None
             return
-        m = room.match
-        turn = f"{m['deal_no']}.{m['deal']['counter']}"
+        match = room.load_match()
+        turn = "{}.{}".format(*match.turn)
         if turn != room.turn_key:
             room.turn_key = turn
             room.turn_started = now
-        match = room.load_match()
         acting = match.to_act()
         mover = acting[0]
         delay = self.settings.bot_delay_seconds
@@ -508,7 +593,7 @@ class GameService:
             await self.store.settle_deadline(room_id, lease, out.data.get("deadline"))
         return out
 
-    def _bot_choice(self, room: Room, match: Match, seat: int, on_move: bool) -> Action | None:
+    def _bot_choice(self, room: Room, match: Game, seat: int, on_move: bool) -> Action | None:
         st = room.seats[seat]
         assert st is not None
         bot = make_bot(st.level)
@@ -598,8 +683,14 @@ class GameService:
     # --- statistics -----------------------------------------------------------------------
 
     async def _record(self, room: Room) -> None:
+        record = self._record_of(room)
+        if record is not None:
+            await self.store.record_match(chat_key(room.platform, room.chat), record)
+
+    def _record_of(self, room: Room) -> dict[str, Any] | None:
+        """The stats record of the room's finished match (None: cancelled or none)."""
         if room.match is None or not room.result or room.result.get("cancelled"):
-            return
+            return None
         rules = room.rules
         people = {s.user: s.name for s in room.seats if s is not None and s.user}
         sides = [[_member(room, seat) for seat in rules.side_seats(side)]
@@ -622,7 +713,7 @@ class GameService:
             "lineup": lineup,
             "people": people,
         }
-        await self.store.record_match(chat_key(room.platform, room.chat), record)
+        return record
 
     async def series(self, platform: str, chat: str) -> list[dict[str, Any]]:
         """Matches between the same line-ups in this chat: names and wins per side."""
@@ -693,7 +784,7 @@ def _begin(room: Room, seed: int | str | None, now: float) -> tuple[Room, list[L
     room.players = room.size
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 62)
-    match = Match(room.rules, seed=seed)
+    match = new_match(room.rules, seed=seed)
     room.match = match.to_state()
     room.log = [""]
     room.state = PLAYING
@@ -703,7 +794,7 @@ def _begin(room: Room, seed: int | str | None, now: float) -> tuple[Room, list[L
     return room, event_lines(room, match.start_events)
 
 
-def _log_action(room: Room, match: Match, packed: str, events: list[Event]) -> None:
+def _log_action(room: Room, match: Game, packed: str, events: list[Event]) -> None:
     """Keep the deal log compact: packed actions, one string per deal (decks follow from
     the match seed and the deal number)."""
     room.log[-1] += packed + ","

@@ -3,9 +3,11 @@
 ``<room>|<gen>.<deal>.<trick>.<hand>.<kind><mask>``:
 - ``gen`` the room's match generation, ``deal`` and ``trick`` the moment of play;
 - ``hand`` a short keyed fingerprint of the seat's hand (so a button made for one hand
-  never plays a card of a changed hand), ``-`` for declarations;
-- ``kind`` one letter (l lead, b beat, t throw, p play, d declare), ``mask`` the chosen
-  positions in the seat's sorted hand, base 36 (none for a declaration: the open one).
+  never plays a card of a changed hand), ``-`` for moves without cards;
+- ``kind`` one letter (l lead, b beat, t throw, p play, y lay, v cover, e exchange, s swap:
+  with cards; d declare, r redeal, a reboast, k keep, q pass, f finish, n skip: without; c
+  cut: with a number), ``mask`` the chosen positions in the seat's sorted hand, base 36
+  (the cut's number for ``c``; none for moves without cards).
 
 A token is refused only when what it means is no longer possible.
 """
@@ -19,8 +21,22 @@ from engine.actions import Action
 from engine.cards import Card
 
 MAX_TOKEN = 64
-_KIND = {"lead": "l", "beat": "b", "throw": "t", "play": "p", "declare": "d"}
+_CARD_KINDS = {
+    "lead": "l", "beat": "b", "throw": "t", "play": "p", "lay": "y", "cover": "v",
+    "exchange": "e", "swap": "s",
+}
+_BARE_KINDS = {
+    "declare": "d", "redeal": "r", "reboast": "a", "keep": "k", "pass": "q", "finish": "f",
+    "skip": "n",
+}
+_KIND = {**_CARD_KINDS, **_BARE_KINDS, "cut": "c"}
 _CODE = {v: k for k, v in _KIND.items()}
+assert len(_CODE) == len(_KIND)
+
+
+def bare(kind: str) -> bool:
+    """A move without cards: the token names only its kind (and the cut its number)."""
+    return kind in _BARE_KINDS
 
 
 class TokenError(ValueError):
@@ -38,7 +54,7 @@ class Token:
     mask: int
 
     def __str__(self) -> str:
-        mask = "" if self.kind == "declare" else _base36(self.mask)
+        mask = "" if self.kind in _BARE_KINDS else _base36(self.mask)
         return f"{self.room}|{self.gen}.{self.deal}.{self.trick}.{self.hand}.{_KIND[self.kind]}{mask}"
 
 
@@ -54,8 +70,10 @@ def hand_fingerprint(room: str, gen: int, seat: int, hand: list[Card] | tuple[Ca
 def make_token(room: str, gen: int, deal: int, trick: int, seat: int,
                hand: tuple[Card, ...], action: Action, secret: str = "") -> Token:
     """The token for ``action`` of the seat holding the sorted ``hand``."""
-    if action.kind == "declare":
-        return Token(room, gen, deal, trick, "-", "declare", 0)
+    if action.kind in _BARE_KINDS:
+        return Token(room, gen, deal, trick, "-", action.kind, 0)
+    if action.kind == "cut":
+        return Token(room, gen, deal, trick, "-", "cut", action.cards[0])
     mask = 0
     for c in action.cards:
         mask |= 1 << hand.index(c)
@@ -78,16 +96,16 @@ def parse_token(text: str) -> Token:
     if kind is None:
         raise TokenError("malformed")
     mask = 0
-    if kind != "declare":
+    if kind not in _BARE_KINDS:
         if not (act[1:].isascii() and act[1:].isalnum()):
             raise TokenError("malformed")  # int() would take " 1", "1_0", "+1"
         try:
             mask = int(act[1:], 36)
         except ValueError:
             raise TokenError("malformed") from None
-        if not 0 < mask < 1 << 12:
+        if not 0 < mask < 1 << 12 or (kind == "cut") != (hand == "-"):
             raise TokenError("malformed")
-    elif act != "d" or hand != "-":
+    elif len(act) != 1 or hand != "-":
         raise TokenError("malformed")
     return Token(room, int(gen), int(deal), int(trick), hand, kind, mask)
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.room import LOBBY, Room
-from bot.tokens import make_token
+from bot.tokens import bare, make_token
 from engine.cards import CARD_TEXT, SUIT_LETTERS
 from engine.events import Event
-from engine.match import Match
+from engine.game import Game
 from engine.observe import Observation, SeenPlay, observe
 from engine.presets import PRESETS
 
@@ -78,16 +78,21 @@ class TableView:
     finished: bool = False
     winners: list[int] = field(default_factory=list)
     gen: int = 0
+    phase: str = "play"
+    info: dict[str, Any] = field(default_factory=dict)  # a family's public extras
+    queue: list[str] = field(default_factory=list)  # names waiting for a seat (elimination)
 
 
 @dataclass(frozen=True)
 class Choice:
-    """One legal action as a button: a kind, its cards, their hand positions, the token."""
+    """One legal action as a button: a kind, its cards, their hand positions (0 for a move
+    without cards: a button of its own), the token; ``number`` for a cut."""
 
     kind: str
     cards: list[str]
     mask: int
     token: str
+    number: int = 0
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,9 @@ class HandView:
     cards: list[str]  # sorted
     trump: str
     on_move: bool
-    prompt: str  # lead | answer | play | wait | declare | over
+    # lead | answer | play | wait | declare | option (a redeal request may be made) | cut |
+    # lay | cover | exchange | swap | choose (boast again or keep) | over
+    prompt: str
     need: int  # cards to play when answering (0 otherwise)
     choices: list[Choice]
     table: TableView
@@ -110,7 +117,7 @@ def _plays(ps: tuple[SeenPlay, ...]) -> list[PlayView]:
     ]
 
 
-def table_view(room: Room, match: Match | None, now: float) -> TableView:
+def table_view(room: Room, match: Game | None, now: float) -> TableView:
     spec = PRESETS[room.preset]
     obs: Observation | None = observe(match, None) if match is not None else None
     seats: list[SeatView | None] = []
@@ -134,11 +141,11 @@ def table_view(room: Room, match: Match | None, now: float) -> TableView:
         "min_players": min(spec.players),
         "can_start": room.state == LOBBY and room.valid_count(room.occupied),
         "lines": [Line(e["key"], e.get("params", {})) for e in room.events],
-        "gen": room.gen,
+        "gen": room.gen, "queue": [q["name"] for q in room.queue],
     }
     if obs is None or rules is None:
         return TableView(**base)
-    target = 60 if rules.scoring in ("sixty", "halves") else 12
+    target = {"sixty": 60, "halves": 60, "record": 0}.get(rules.scoring, 12)
     return TableView(
         **base,
         deal_no=obs.deal_no, dealer=obs.dealer, trump=SUIT_LETTERS[obs.trump],
@@ -150,38 +157,60 @@ def table_view(room: Room, match: Match | None, now: float) -> TableView:
         last_trick=None if obs.last_trick is None else (obs.last_trick[0],
                                                         _plays(obs.last_trick[1])),
         deadline=room.deadline, to_move=None if obs.finished else obs.to_move,
-        finished=obs.finished, winners=list(obs.winners),
+        finished=obs.finished, winners=list(obs.winners), phase=obs.phase, info=obs.info,
     )
 
 
-def token_secret(match: Match) -> str:
-    """What keys a hand's fingerprint: the match seed (hidden), and the trick's declaration
-    (cards that went back to their owners after a Moscow or a pull make old buttons of the
-    same trick stale)."""
-    return f"{match.seed}|{match.deal.declared}"
+def token_secret(match: Game) -> str:
+    """What keys a hand's fingerprint: a secret of the match (its hidden seed, and what
+    makes old buttons of the same moment stale)."""
+    return match.token_secret()
 
 
-def hand_view(room: Room, match: Match, seat: int, now: float) -> HandView:
+# At most this many cut buttons (the engine allows a cut anywhere).
+CUT_CHOICES = 3
+_PHASE_PROMPT = {"cut": "cut", "exchange": "exchange", "swap": "swap", "redeal": "choose"}
+
+
+def hand_view(room: Room, match: Game, seat: int, now: float) -> HandView:
     """The seat's hand with its legal actions as choices (tokens)."""
     obs = observe(match, seat)
     hand = obs.hand
     legal = match.legal_actions(seat) if not obs.finished else []
+    cuts = [a for a in legal if a.kind == "cut"]
+    if len(cuts) > CUT_CHOICES:
+        # a few evenly spread cuts: a third, a half, two thirds of the deck
+        keep = {cuts[len(cuts) * (i + 1) // (CUT_CHOICES + 1)] for i in range(CUT_CHOICES)}
+        legal = [a for a in legal if a.kind != "cut" or a in keep]
     choices = []
+    secret = token_secret(match)
     for a in legal:
         tok = make_token(room.id, room.gen, obs.deal_no, obs.trick_no, seat, hand, a,
-                         secret=token_secret(match))
-        mask = 0 if a.kind == "declare" else tok.mask
+                         secret=secret)
+        if a.kind == "cut":
+            choices.append(Choice("cut", [], 0, str(tok), number=a.cards[0]))
+            continue
+        mask = 0 if bare(a.kind) else tok.mask
         choices.append(Choice(a.kind, [CARD_TEXT[c] for c in a.cards], mask, str(tok)))
     on_move = not obs.finished and obs.to_move == seat
+    kinds = {c.kind for c in choices}
+    need = 0
     if obs.finished:
         prompt = "over"
     elif not on_move:
-        prompt = "declare" if choices else "wait"
+        prompt = "wait" if not choices else "declare" if kinds == {"declare"} else "option"
+    elif obs.phase in _PHASE_PROMPT:
+        prompt = _PHASE_PROMPT[obs.phase]
+    elif obs.phase == "boast":
+        prompt = "lay" if "lay" in kinds else "cover"
+        covers = [c for c in choices if c.kind == "cover"]
+        need = len(covers[0].cards) if covers else 0
     elif not obs.trick:
         prompt = "lead"
     else:
-        prompt = "play" if obs.preset == "kozel-60" else "answer"
-    need = len(obs.win_cards) if on_move and obs.trick else 0
+        prompt = "answer" if room.rules.multi else "play"
+    if prompt == "answer":
+        need = len(obs.win_cards)
     return HandView(
         room=room.id, seat=seat, cards=[CARD_TEXT[c] for c in hand],
         trump=SUIT_LETTERS[obs.trump], on_move=on_move, prompt=prompt, need=need,

@@ -33,6 +33,8 @@ def extract() -> None:
     for m in catalog:
         if m.id and not m.string or (isinstance(m.string, tuple) and not all(m.string)):
             m.string = m.id
+        if m.fuzzy and m.string == m.id:
+            m.flags.discard("fuzzy")  # English is the source: its text is never a guess
     with po.open("wb") as f:
         write_po(f, catalog, no_location=True, sort_output=True)
 

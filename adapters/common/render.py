@@ -10,7 +10,7 @@ import gettext
 from typing import Any
 
 from adapters.common.i18n import N_, translator
-from bot.views import HandView, Line, PlayView, SeatView, TableView
+from bot.views import Choice, HandView, Line, PlayView, SeatView, TableView
 from engine.presets import PRESETS
 
 SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -20,12 +20,32 @@ PRESET_TITLES = {
     "kozel": N_("Kozel · classic"),
     "kozel-4": N_("Kozel on 4 cards"),
     "kozel-60": N_("Kozel to 60"),
+    "kozel-hvalenyi": N_("Hvaleny Kozel"),
+    "kozel-nn": N_("Nizhny Novgorod Kozel"),
+    "kozel-kocherga": N_("Kocherga"),
+    "petukh": N_("Petukh"),
+    "petukh-25": N_("Petukh to 25"),
 }
 
 OPTION_TITLES = {
     "shokha": N_("shokha (6♠ on top)"),
     "tie": N_("60:60"),
     "deal": N_("deal"),
+    "deck": N_("deck"),
+    "lyusya": N_("Lyusya (all tricks)"),
+    "trump_suit": N_("trump suit"),
+    "ace_rule": N_("ace rule"),
+    "start": N_("start record"),
+    "trump_swap": N_("dealer takes the trump"),
+    "pass": N_("pass"),
+    "must_beat": N_("must beat"),
+    "lead_trump_ace": N_("lead the trump ace"),
+    "no_trick_cap": N_("+5 for no trick up to"),
+    "boys_table": N_("boys table"),
+    "crooked_boys": N_("crooked boys"),
+    "boys_finish": N_("boys finish"),
+    "spade_ace": N_("ace of spades"),
+    "elimination": N_("elimination (queue)"),
 }
 
 VALUE_TITLES = {
@@ -36,6 +56,18 @@ VALUE_TITLES = {
     "eggs_double": N_("eggs, next deal doubled"),
     "draw": N_("with drawing"),
     "halves": N_("two halves"),
+    "match": N_("wins the match"),
+    "reset": N_("wipes the other team"),
+    "clubs": N_("clubs"),
+    "spades": N_("spades"),
+    "hearts": N_("hearts"),
+    "diamonds": N_("diamonds"),
+    "may": N_("may"),
+    "must": N_("must"),
+    "never": N_("never"),
+    "auto": N_("start − 5"),
+    "standard": N_("standard"),
+    "thirty": N_("from 30"),
 }
 
 COMBINATIONS = {"moscow": N_("Moscow"), "molodka": N_("Molodka"), "pull": N_("a pull")}
@@ -130,8 +162,15 @@ def option_values(preset: str) -> list[tuple[str, list[object]]]:
     for name, field in PRESETS[preset].options.model_fields.items():
         ann = field.annotation
         values: list[object] = [True, False] if ann is bool else list(getattr(ann, "__args__", ()))
-        out.append((name, values))
+        out.append((field.alias or name, values))
     return out
+
+
+def value_title(value: object) -> str:
+    """The (untranslated) title of an option value: ``True`` "on", but ``0`` is "0"."""
+    if isinstance(value, (bool, str)):
+        return VALUE_TITLES.get(value, str(value))
+    return str(value)
 
 
 KINDS = {
@@ -140,6 +179,28 @@ KINDS = {
     "throw": N_("Throw"),
     "play": N_("Play"),
     "declare": N_("Declare"),
+    "cut": N_("Cut"),
+    "redeal": N_("Ask for a redeal"),
+    "lay": N_("Lay face down"),
+    "cover": N_("Cover"),
+    "reboast": N_("Boast again"),
+    "keep": N_("Keep"),
+    "exchange": N_("Exchange"),
+    "pass": N_("Pass"),
+    "swap": N_("Take the trump for"),
+    "finish": N_("Show the boys and win"),
+    "skip": N_("Skip this trick"),
+}
+
+
+# prompts of a hand, by the view's prompt code ("cover" is worded with its count)
+PROMPTS = {
+    "option": N_("you may ask for a redeal"),
+    "cut": N_("cut the deck"),
+    "lay": N_("lay one or two cards face down for the boast"),
+    "exchange": N_("exchange cards, keep your hand or pass"),
+    "swap": N_("take the trump card for one of yours, or keep"),
+    "choose": N_("boast again, or keep the boast tricks"),
 }
 
 
@@ -212,7 +273,7 @@ class Text:
     def options(self, table: TableView) -> str:
         parts = []
         for k, v in table.options.items():
-            parts.append(f"{self._(OPTION_TITLES.get(k, k))}: {self._(VALUE_TITLES.get(v, str(v)))}")
+            parts.append(f"{self._(OPTION_TITLES.get(k, k))}: {self._(value_title(v))}")
         return " · ".join(parts)
 
     def lobby(self, table: TableView) -> str:
@@ -293,8 +354,8 @@ class Text:
 
     def prompt(self, hand: HandView) -> str:
         if hand.prompt == "lead":
-            return self._("your lead (1–4 cards of one suit)") if hand.table.preset != "kozel-60" \
-                else self._("your lead")
+            return self._("your lead (1–4 cards of one suit)") \
+                if hand.table.preset in ("kozel", "kozel-4") else self._("your lead")
         if hand.prompt == "answer":
             return self.n("answer with {n} card: beat or throw",
                           "answer with {n} cards: beat or throw", hand.need).format(n=hand.need)
@@ -302,10 +363,23 @@ class Text:
             return self._("your move")
         if hand.prompt == "declare":
             return self._("you may declare")
+        if hand.prompt == "cover":
+            return self.n("cover the boast with {n} card", "cover the boast with {n} cards",
+                          hand.need).format(n=hand.need)
+        if hand.prompt in PROMPTS:
+            return self._(PROMPTS[hand.prompt])
         if hand.prompt == "over":
             return self._("the game is over")
         return self._("waiting for {name}").format(
             name=self.seat_name(hand.table, hand.table.to_move or 0))
+
+    def bare_choice(self, c: Choice) -> str:
+        """The label of a move without cards (a cut names its place in the deck)."""
+        if c.kind == "cut":
+            return "✂️ " + self._("Cut {n} cards").format(n=c.number)
+        icon = {"redeal": "🔄", "pass": "🚪", "keep": "✋", "reboast": "👖", "finish": "🏆",
+                "skip": "⏭"}.get(c.kind, "✔")
+        return f"{icon} {self._(KINDS.get(c.kind, c.kind))}"
 
     def choice(self, kind: str, cards: list[str]) -> str:
         return f"{self._(KINDS.get(kind, kind))} {self.cards(cards)}".strip()
@@ -323,7 +397,7 @@ class Text:
         rows = [f"🐐 **{title}**" if bold else f"🐐 {title}",
                 self._(RULES_SUMMARIES.get(preset, preset))]
         for name, values in option_values(preset):
-            shown = " / ".join(self._(VALUE_TITLES.get(v, str(v))) for v in values)
+            shown = " / ".join(self._(value_title(v)) for v in values)
             rows.append(f"• {self._(OPTION_TITLES.get(name, name))}: {shown}")
         rows.append("• " + self._("players: {counts}").format(
             counts=", ".join(str(n) for n in PRESETS[preset].players)))

@@ -17,6 +17,7 @@ from bot.room import FINISHED, PLAYING, User
 from bot.service import GameService
 from bot.store import Store
 from bot.views import Choice, HandView, Line
+from engine.actions import KINDS
 from engine.cards import CardError, parse_card
 
 PLATFORM = "cn"
@@ -66,11 +67,15 @@ class Console:
             return hand.choices[i] if 0 <= i < len(hand.choices) else None
         words = answer.replace(",", " ").split()
         kind = None
-        if words and words[0].lower() in ("lead", "beat", "throw", "play", "declare", "l", "b",
-                                          "t", "p", "d"):
-            kind = {"l": "lead", "b": "beat", "t": "throw", "p": "play", "d": "declare"}.get(
-                words[0].lower(), words[0].lower())
+        short = {"l": "lead", "b": "beat", "t": "throw", "p": "play", "d": "declare"}
+        if words and (words[0].lower() in short or words[0].lower() in KINDS):
+            kind = short.get(words[0].lower(), words[0].lower())
             words = words[1:]
+        if kind == "cut" or not words:
+            for c in hand.choices:
+                if c.kind == kind and (kind != "cut" or [str(c.number)] == words):
+                    return c
+            return None
         try:
             cards = sorted(parse_card(w) for w in words)
         except CardError:
@@ -119,7 +124,9 @@ class Console:
             self.say("")
             self.say(self.text.hand(hand))
             for i, c in enumerate(hand.choices, start=1):
-                self.say(f"  {i:2}) {self.text.choice(c.kind, c.cards)}")
+                label = (self.text.bare_choice(c) if not c.mask and c.kind != "declare"
+                         else self.text.choice(c.kind, c.cards))
+                self.say(f"  {i:2}) {label}")
             answer = await self.read(self.text._("Your move (number, or cards like 'b 10H QH'; q to quit): "))
             if answer is None or answer.lower() in ("q", "quit", "exit"):
                 self.say(self.text._("The game is saved. Run the same command to go on."))

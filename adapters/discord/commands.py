@@ -53,7 +53,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @app_commands.choices(preset=PRESET_CHOICES)
     @app_commands.guild_only()
     async def newgame(interaction: Interaction, preset: Choice[str] | None = None,
-                      players: Range[int, 2, 4] | None = None) -> None:
+                      players: Range[int, 2, 6] | None = None) -> None:
         name = preset.value if preset is not None else "kozel"
         if not h.can_post(interaction):
             t = h.user_text(interaction)
@@ -75,6 +75,16 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @app_commands.guild_only()
     async def leave(interaction: Interaction) -> None:
         await h.done(interaction, await svc.leave(h.room_id(interaction), h.user(interaction)))
+
+    @tree.command(name="wait", description=N_("Queue for a seat (elimination)"))
+    @app_commands.guild_only()
+    async def wait(interaction: Interaction) -> None:
+        await h.done(interaction, await svc.wait(h.room_id(interaction), h.user(interaction)))
+
+    @tree.command(name="unwait", description=N_("Leave the queue"))
+    @app_commands.guild_only()
+    async def unwait(interaction: Interaction) -> None:
+        await h.done(interaction, await svc.unwait(h.room_id(interaction), h.user(interaction)))
 
     @tree.command(name="addbot", description=N_("Seat a computer player"))
     @app_commands.describe(level=N_("How the computer plays"))

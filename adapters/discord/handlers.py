@@ -20,7 +20,7 @@ from adapters.discord import views
 from adapters.discord.painter import Painter
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
 from bot.service import GameService, Outcome
-from bot.tokens import TokenError, parse_token
+from bot.tokens import TokenError, bare, parse_token
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +121,8 @@ class Handlers:
             await self.ack(interaction, await svc.start(rid, user))
         elif what == "again":
             await self.ack(interaction, await svc.rematch(rid, user))
+        elif what == "wait":
+            await self.ack(interaction, await svc.wait(rid, user))
         elif what == "set":
             await self.show_settings(interaction)
         elif what == "hand":
@@ -237,7 +239,7 @@ class Handlers:
             tok = parse_token(stem + "1")
         except TokenError:
             tok = None
-        if tok is None or tok.kind == "declare" or not values:
+        if tok is None or bare(tok.kind) or tok.kind == "cut" or not values:
             await self.refuse(interaction, "bad_token")
             return
         await self.move(interaction, str(dataclasses.replace(tok, mask=mask)))

@@ -19,9 +19,9 @@ from discord import ui
 from adapters.common.i18n import N_
 from adapters.common.render import (
     OPTION_TITLES,
-    VALUE_TITLES,
     Text,
     option_values,
+    value_title,
 )
 from bot.views import Choice, HandView, TableView
 from engine.presets import PRESETS
@@ -281,6 +281,8 @@ def table_layout(t: Text, table: TableView) -> ui.LayoutView:
         buttons = [TableButton("hand", "🃏 " + t._("Show my hand"), b)]
     elif table.finished:
         buttons = [TableButton("again", "🔁 " + t._("Another match"), g)]
+    if table.options.get("elimination") and table.state != "lobby":
+        buttons.append(TableButton("wait", "⏳ " + t._("Wait for a seat"), s))
     colour = GREEN if table.state == "playing" else GOLD if table.finished else GREY
     return _layout(ui.TextDisplay(table_text(t, table)), *_rows(buttons), colour=colour)
 
@@ -290,7 +292,12 @@ _STYLE = {
     "beat": discord.ButtonStyle.success,
     "play": discord.ButtonStyle.primary,
     "throw": discord.ButtonStyle.secondary,
+    "swap": discord.ButtonStyle.success,
+    "lay": discord.ButtonStyle.primary,
+    "cover": discord.ButtonStyle.primary,
 }
+# kinds chosen with a select when several cards go at once (an exchange always is)
+_SEVERAL = ("lead", "beat", "throw", "lay", "cover", "exchange")
 
 
 def select_stem(choice: Choice) -> str:
@@ -305,6 +312,12 @@ def _placeholder(t: Text, kind: str, low: int, high: int) -> str:
     n = low if low == high else high
     if kind == "beat":
         return t.n("Beat with {n} card…", "Beat with {n} cards…", n).format(n=n)
+    if kind == "exchange":
+        return t.n("Exchange up to {n} card…", "Exchange up to {n} cards…", n).format(n=n)
+    if kind == "lay":
+        return t._("Lay two cards face down…")
+    if kind == "cover":
+        return t.n("Cover with {n} card…", "Cover with {n} cards…", n).format(n=n)
     return t.n("Throw {n} card face down…", "Throw {n} cards face down…", n).format(n=n)
 
 
@@ -314,12 +327,13 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
     if notice:
         items.append(ui.TextDisplay("⚠️ " + escape(notice)))
     items.append(ui.TextDisplay(hand_text(t, hand)))
-    for kind in ("lead", "beat", "throw", "play"):
+    for kind in _STYLE:
         singles = [c for c in hand.choices if c.kind == kind and len(c.cards) == 1]
         items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards), _STYLE[kind])
                             for c in singles]))
-    for kind in ("lead", "beat", "throw"):
-        several = [c for c in hand.choices if c.kind == kind and len(c.cards) > 1]
+    for kind in _SEVERAL:
+        several = [c for c in hand.choices if c.kind == kind
+                   and (len(c.cards) > 1 or kind == "exchange")]
         if not several:
             continue
         used = 0
@@ -335,6 +349,9 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
     items.extend(_rows([
         MoveButton(c.token, "📣 " + t._("Declare: {cards}").format(cards=t.cards(c.cards)),
                    discord.ButtonStyle.success) for c in declarations]))
+    # moves without cards: a cut, a redeal request, pass, keep, finish, skip
+    items.extend(_rows([MoveButton(c.token, t.bare_choice(c), discord.ButtonStyle.secondary)
+                        for c in hand.choices if not c.mask and c.kind != "declare"]))
     if hand.prompt != "over":
         items.append(ui.ActionRow(RefreshButton("🔄 " + t._("Refresh"))))
     colour = GREEN if hand.on_move else GREY
@@ -358,7 +375,7 @@ def settings_layout(t: Text, table: TableView) -> ui.LayoutView:
             continue
         title = t._(OPTION_TITLES.get(name, name))
         options = [discord.SelectOption(
-            label=_clip(f"{title}: {t._(VALUE_TITLES.get(v, str(v)))}", 100),
+            label=_clip(f"{title}: {t._(value_title(v))}", 100),
             value=value_code(v), default=table.options.get(name) == v) for v in values]
         items.append(ui.ActionRow(OptionSelect(name, options)))
     players = PRESETS[table.preset].players

@@ -30,8 +30,9 @@ from bot.service import GameService
 log = logging.getLogger(__name__)
 
 GROUP_COMMANDS = [
-    ("newgame", N_("Open a table: /newgame kozel|kozel-4|kozel-60")),
+    ("newgame", N_("Open a table: /newgame and a game's name (see /rules)")),
     ("kozel", N_("Open a table of classic Kozel")),
+    ("petukh", N_("Open a table of Petukh")),
     ("join", N_("Take a seat")),
     ("leave", N_("Leave your seat")),
     ("addbot", N_("Seat a computer player")),
@@ -40,6 +41,8 @@ GROUP_COMMANDS = [
     ("settings", N_("The table's rules")),
     ("invite", N_("Invite friends")),
     ("kick", N_("Remove a player")),
+    ("wait", N_("Queue for a seat (elimination)")),
+    ("unwait", N_("Leave the queue")),
     ("cancel", N_("End the game")),
     ("score", N_("The match score")),
     ("series", N_("The series in this chat")),

@@ -21,8 +21,7 @@ from engine.presets import PRESETS
 
 log = logging.getLogger(__name__)
 
-ALIASES = {"kozel": "kozel", "kozel4": "kozel-4", "kozel60": "kozel-60"}
-NOT_YET = {"petukh", "kozel-hvalenyi", "kozel-nn", "kozel-kocherga", "petukh-25"}
+ALIASES = {"kozel": "kozel", "kozel4": "kozel-4", "kozel60": "kozel-60", "petukh": "petukh"}
 
 
 class Context:
@@ -91,10 +90,8 @@ def build_router(ctx: Context) -> Router:
         t = await ctx.chat_text(message.chat.id)
         name = command.command.lower()
         preset = ALIASES.get(name) or (command.args or "kozel").split()[0].lower()
-        if name == "petukh" or preset in NOT_YET:
-            await reply(message, t._("This game is coming soon. Available: {games}").format(
-                games=", ".join(PRESETS)))
-            return
+        if name == "petukh" and command.args and command.args.split()[0].lower() in PRESETS:
+            preset = command.args.split()[0].lower()  # /petukh petukh-25
         if preset not in PRESETS:
             await reply(message, t._("Unknown game. Available: {games}").format(
                 games=", ".join(PRESETS)))
@@ -116,6 +113,20 @@ def build_router(ctx: Context) -> Router:
     async def leave(message: Message) -> None:
         if await group_only(message) and message.from_user:
             out = await svc.leave(room_of(message), ctx.user(message.from_user))
+            if not out.ok:
+                await refuse(message, out)
+
+    @router.message(Command("wait"))
+    async def wait(message: Message) -> None:
+        if await group_only(message) and message.from_user:
+            out = await svc.wait(room_of(message), ctx.user(message.from_user))
+            if not out.ok:
+                await refuse(message, out)
+
+    @router.message(Command("unwait"))
+    async def unwait(message: Message) -> None:
+        if await group_only(message) and message.from_user:
+            out = await svc.unwait(room_of(message), ctx.user(message.from_user))
             if not out.ok:
                 await refuse(message, out)
 
@@ -472,6 +483,19 @@ def build_router(ctx: Context) -> Router:
             except TelegramBadRequest:
                 pass  # the ephemeral send already answered this query
 
+    @router.callback_query(F.data == "Q")
+    async def queue(query: CallbackQuery) -> None:
+        msg = query.message
+        t = ctx.user_text(query.from_user)
+        if not isinstance(msg, Message):
+            await query.answer()
+            return
+        out = await svc.wait(room_of(msg), ctx.user(query.from_user))
+        if out.ok:
+            await query.answer(t._("You are in the queue for a seat."))
+        else:
+            await query.answer(t.reason(out.reason), show_alert=True)
+
     @router.callback_query(F.data == "R")
     async def again(query: CallbackQuery) -> None:
         msg = query.message
@@ -577,7 +601,8 @@ def help_text(t: Text) -> str:
     return "\n".join([
         "🐐 " + t._("Kozel bot: card games with friends in this chat."),
         "",
-        t._("/newgame [kozel|kozel-4|kozel-60] — open a table (also /kozel, /kozel4, /kozel60)"),
+        t._("/newgame [game] — open a table (also /kozel, /kozel4, /kozel60, /petukh)"),
+        t._("Games: {games}").format(games=", ".join(PRESETS)),
         t._("/join, /leave — take or leave a seat"),
         t._("/addbot [rules|random] — seat a computer player"),
         t._("/startgame — deal"),
@@ -585,6 +610,7 @@ def help_text(t: Text) -> str:
         t._("/hand — show my cards (only I see them)"),
         t._("/invite — a link that seats friends at this table"),
         t._("/kick — remove a player (reply to them; creator or admin)"),
+        t._("/wait, /unwait — queue for a seat at a table played with elimination"),
         t._("/cancel — end the game (creator or admin)"),
         t._("/score, /series, /top — the match, the series, the leaderboard"),
         t._("/rules [game] — a short rules card"),

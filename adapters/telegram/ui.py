@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from adapters.common.render import KINDS, OPTION_TITLES, VALUE_TITLES, Text, option_values
+from adapters.common.render import KINDS, OPTION_TITLES, Text, option_values, value_title
 from bot.views import Choice, HandView, TableView
 from engine.presets import PRESETS
 
@@ -36,10 +36,11 @@ def table_markup(t: Text, table: TableView) -> InlineKeyboardMarkup | None:
             [btn("🪑 " + t._("Join"), "L:join"), btn("🤖 " + t._("+ Bot"), "L:bot")],
             [btn("⚙️ " + t._("Settings"), "L:set"), btn("▶️ " + t._("Start"), "L:start")],
         ])
+    wait = [btn("⏳ " + t._("Wait for a seat"), "Q")] if table.options.get("elimination") else []
     if table.state == "playing":
-        return _kb([[btn("🃏 " + t._("My cards"), "H")]])
+        return _kb([[btn("🃏 " + t._("My cards"), "H"), *wait]])
     if table.finished:
-        return _kb([[btn("🔁 " + t._("Another match"), "R")]])
+        return _kb([[btn("🔁 " + t._("Another match"), "R"), *wait]])
     return None
 
 
@@ -47,10 +48,13 @@ def settings_markup(t: Text, table: TableView) -> InlineKeyboardMarkup:
     rows: list[list[InlineKeyboardButton]] = []
     spec = PRESETS[table.preset]
     for name, values in option_values(table.preset):
-        row = []
+        row: list[InlineKeyboardButton] = []
         for v in values:
+            if len(row) == 4:  # long value lists wrap: a phone shows four buttons a row
+                rows.append(row)
+                row = []
             mark = "✅ " if table.options.get(name) == v else ""
-            shown = t._(VALUE_TITLES.get(v, str(v)))
+            shown = t._(value_title(v))
             code = str(v).lower() if isinstance(v, bool) else str(v)
             row.append(btn(f"{mark}{t._(OPTION_TITLES.get(name, name))}: {shown}", f"O:{name}:{code}"))
         rows.append(row)
@@ -79,6 +83,8 @@ def _action_label(t: Text, c: Choice, hand: HandView) -> str:
     n = len(c.cards)
     if c.kind == "declare":
         return "📣 " + t._("Declare: {cards}").format(cards=t.cards(c.cards))
+    if c.mask == 0:
+        return t.bare_choice(c)
     if n == 1:
         return "✔ " + t._(KINDS[c.kind]) + " " + t.cards(c.cards)
     return "✔ " + t.n("{kind} with {n} card", "{kind} with {n} cards", n).format(
@@ -91,7 +97,7 @@ def hand_markup(t: Text, hand: HandView, selected: int = 0,
     room = hand.room
     moment = f"{hand.table.deal_no}.{hand.trick}"
     rows: list[list[InlineKeyboardButton]] = []
-    playable = any(c.kind != "declare" for c in hand.choices)
+    playable = any(c.mask for c in hand.choices)
     row: list[InlineKeyboardButton] = []
     for i, card in enumerate(hand.cards):
         on = bool(selected >> i & 1)
@@ -103,11 +109,13 @@ def hand_markup(t: Text, hand: HandView, selected: int = 0,
             row = []
     rows.append(row)
     for c in hand.choices:
-        if c.kind != "declare" and c.mask == selected and selected:
+        if c.mask and c.mask == selected:
             rows.append([btn(_action_label(t, c, hand), "A|" + c.token)])
-    for c in hand.choices:
-        if c.kind == "declare":
-            rows.append([btn(_action_label(t, c, hand), "A|" + c.token)])
+    # moves without cards (declarations, a cut, a redeal request, pass, keep...): own buttons
+    bare = [btn(_action_label(t, c, hand), "A|" + c.token) for c in hand.choices if not c.mask]
+    while bare:
+        rows.append(bare[:3])
+        bare = bare[3:]
     if private:
         rows.append([btn("👥 " + t._("Show my cards in the group"), f"D|{room}|e")])
     else:

@@ -23,6 +23,7 @@ from bot.config import ConfigError, Settings
 from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
+from engine.presets import PRESETS
 from tests.fakes.discord_api import (
     DEFAULT_MEMBER_PERMISSIONS,
     FLAG_IS_COMPONENTS_V2,
@@ -447,7 +448,7 @@ async def test_slash_commands_synced_with_russian_descriptions(h: Harness,
     newgame = fake.command("newgame")
     assert newgame is not None
     preset = next(o for o in newgame["options"] if o["name"] == "preset")
-    assert [c["value"] for c in preset["choices"]] == ["kozel", "kozel-4", "kozel-60"]
+    assert [c["value"] for c in preset["choices"]] == list(PRESETS)
     assert all(c["name_localizations"]["ru"] for c in preset["choices"])
     assert newgame.get("contexts") == [0] or newgame.get("dm_permission") is False
     # /help works in a DM too, in the presser's language
