@@ -23,6 +23,8 @@ from engine.simulate import play_match  # noqa: E402
 CASES = [
     ("kozel", 4, {}), ("kozel", 3, {}), ("kozel", 2, {}), ("kozel-4", 4, {}),
     ("kozel-60", 4, {}), ("kozel-60", 2, {}), ("kozel-60", 4, {"deal": "halves"}),
+    ("kozel-hvalenyi", 4, {}), ("kozel-nn", 4, {}), ("kozel-kocherga", 4, {}),
+    ("petukh", 4, {}), ("petukh", 6, {}), ("petukh-25", 4, {}),
 ]
 
 
@@ -48,7 +50,7 @@ def main() -> None:
     for preset, players, options in CASES:
         dps, aps = bench(preset, players, options, args.seconds)
         opts = ",".join(f"{k}={v}" for k, v in options.items())
-        print(f"{preset:9} {players}p {opts:12} {dps:8.0f} deals/s {aps:9.0f} actions/s")
+        print(f"{preset:14} {players}p {opts:12} {dps:8.0f} deals/s {aps:9.0f} actions/s")
 
 
 if __name__ == "__main__":

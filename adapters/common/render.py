@@ -308,7 +308,9 @@ class Text:
         trump = SUIT.get(table.trump or "", "?")
         head = f"🐐 {self.title(table)} · " + self._("deal {n}").format(n=table.deal_no)
         head += " · " + self._("Trump: {suit}").format(suit=trump)
-        if table.trump_card and table.stock:
+        if table.trump_card and table.preset.startswith("petukh"):
+            head += " " + self._("(trump card {card})").format(card=self.card(table.trump_card))
+        elif table.trump_card and table.stock:
             head += " " + self._("({card} under the stock)").format(card=self.card(table.trump_card))
         if table.stock:
             head += " · " + self._("stock {n}").format(n=table.stock)

@@ -1,0 +1,224 @@
+"""The service with the permanent-trump Kozel and Petukh families (RULES.md 4, 5): whole
+matches through the same buttons people press (cuts, redeal requests, boasts, exchanges,
+passes, swaps), hidden cards kept out of the group's view, the room's size in Redis, and
+Petukh's waiting queue (``elimination``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from redis.asyncio import Redis
+
+from adapters.common.render import Text
+from bot.clock import ManualClock
+from bot.room import FINISHED, LOBBY, PLAYING, Room, User
+from bot.service import GameService
+from bot.store import Store
+from bot.views import HandView
+from engine.cards import CARD_TEXT
+
+from .conftest import PEOPLE, TURN, people_room
+
+SIX = [*PEOPLE, User("tg:6", "Egor")]
+NEW_PRESETS = [
+    ("kozel-hvalenyi", 4, {}), ("kozel-hvalenyi", 4, {"deck": 32, "lyusya": "reset"}),
+    ("kozel-nn", 4, {}), ("kozel-kocherga", 4, {"trump_suit": "hearts", "ace_rule": True}),
+    ("petukh", 2, {}), ("petukh", 4, {"start": 15}), ("petukh", 6, {}), ("petukh-25", 3, {}),
+]
+
+
+def _cards_in(text: str) -> set[str]:
+    """Card texts that appear as words (``10H``) or drawn with suit symbols (``10♥``)."""
+    found = set()
+    drawn = text
+    for sym, letter in (("♣", "C"), ("♠", "S"), ("♥", "H"), ("♦", "D")):
+        drawn = drawn.replace(sym, letter)
+    for word in drawn.replace("(", " ").replace(")", " ").replace(",", " ").split():
+        if word in CARD_TEXT:
+            found.add(word)
+    return found
+
+
+def _hands(svc: GameService, room: Room, people: list[User]) -> dict[str, HandView]:
+    out = {}
+    for u in people:
+        hv = svc.hand_of(room, u.id)
+        if hv is not None:
+            out[u.id] = hv
+    return out
+
+
+@pytest.mark.parametrize(("preset", "n", "options"), NEW_PRESETS)
+async def test_new_presets_play_to_the_end_through_buttons(
+        svc: GameService, redis: Redis, preset: str, n: int, options: dict[str, object]) -> None:
+    people = SIX[:n]
+    rid = await people_room(svc, people, preset=preset, seed=7, options=options)
+    rng = random.Random(f"{preset}{n}")
+    text = Text("en")
+    kinds: set[str] = set()
+    deals = 0
+    for _step in range(6000):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.state != PLAYING:
+            break
+        hands = _hands(svc, room, people)
+        # what the group sees never names a card that is in somebody's hand
+        table = svc.table_of(room)
+        table_text = text.table(table, now=0)
+        # (a Petukh trump card is shown to all, also once the dealer has taken it)
+        held = {c for hv in hands.values() for c in hv.cards} - {table.trump_card}
+        assert not (_cards_in(table_text) & held), table_text
+        movers = [(u, hands[u.id]) for u in people if hands[u.id].on_move and hands[u.id].choices]
+        optional = [(u, hands[u.id]) for u in people
+                    if not hands[u.id].on_move and hands[u.id].choices]
+        if optional and rng.random() < 0.2:
+            user, hv = rng.choice(optional)
+        else:
+            assert len(movers) == 1, [(u.name, hv.prompt) for u, hv in movers]
+            user, hv = movers[0]
+        choice = rng.choice(hv.choices)
+        kinds.add(choice.kind)
+        out = await svc.act(choice.token, user)
+        assert out.ok, (out.reason, choice, hv.prompt)
+        if out.room is not None and out.room.state == PLAYING:
+            deals = max(deals, svc.table_of(out.room).deal_no)
+    room = await svc.room(rid)
+    assert room is not None and room.state == FINISHED, (preset, deals)
+    assert room.result and room.result["winners"]
+    if preset == "kozel-nn":
+        assert {"cut", "play"} <= kinds
+    if preset.startswith("petukh") and n < 6:
+        assert "exchange" in kinds or "keep" in kinds
+    # memory per room: every key of the room, summed
+    total = 0
+    for key in await svc.store.room_keys(rid):
+        total += await redis.memory_usage(key, samples=0) or 0
+    assert total <= 8 * 1024, total
+
+
+async def test_a_stale_cut_button_is_refused_and_changes_nothing(svc: GameService) -> None:
+    """A cut token pressed a second time (the cut is done) is refused."""
+    rid = await people_room(svc, PEOPLE[:4], preset="kozel-nn", seed=3)
+    room = await svc.room(rid)
+    assert room is not None
+    cutter = next(u for u in PEOPLE[:4] if (hv := svc.hand_of(room, u.id)) and hv.on_move)
+    hv = svc.hand_of(room, cutter.id)
+    assert hv is not None and hv.prompt == "cut"
+    cuts = [c for c in hv.choices if c.kind == "cut"]
+    assert 1 <= len(cuts) <= 3 and all(c.number > 0 and not c.cards for c in cuts)
+    assert (await svc.act(cuts[0].token, cutter)).ok
+    again = await svc.act(cuts[0].token, cutter)
+    assert not again.ok and again.reason in ("stale", "not_your_turn", "wrong_action")
+
+
+# --- RULES.md 5: elimination ------------------------------------------------------------------
+
+
+async def _bots_room(svc: GameService, options: dict[str, object]) -> str:
+    """Anna and three computer players at a Petukh table."""
+    anna = PEOPLE[0]
+    out = await svc.create("tg", "-300", None, anna, "petukh", options, size=4)
+    assert out.ok
+    rid = out.room.id  # type: ignore[union-attr]
+    for _ in range(3):
+        assert (await svc.add_bot(rid, anna, "rules")).ok
+    return rid
+
+
+async def test_r5_elimination_queue_refusals(svc: GameService) -> None:
+    anna, boris, vera = PEOPLE[:3]
+    out = await svc.create("tg", "-301", None, anna, "petukh", {}, size=2)
+    rid = out.room.id  # type: ignore[union-attr]
+    assert (await svc.wait(rid, boris)).reason == "no_queue"  # the option is off
+    assert (await svc.set_option(rid, anna, "elimination", "true")).ok
+    assert (await svc.wait(rid, boris)).reason == "seat_free"  # join instead
+    assert (await svc.wait(rid, anna)).reason == "already_seated"
+    assert (await svc.join(rid, boris)).ok
+    assert (await svc.wait(rid, vera)).ok
+    assert (await svc.wait(rid, vera)).reason == "already_waiting"
+    room = await svc.room(rid)
+    assert room is not None and [q["name"] for q in room.queue] == ["Vera"]
+    assert svc.table_of(room).queue == ["Vera"]
+    # a seat freed in the lobby goes to the first in the queue
+    assert (await svc.leave(rid, boris)).ok
+    room = await svc.room(rid)
+    assert room is not None and room.seat_of(vera.id) == 1 and room.queue == []
+    assert (await svc.unwait(rid, boris)).reason == "not_waiting"
+    assert (await svc.wait(rid, boris)).ok
+    assert (await svc.unwait(rid, boris)).ok
+    room = await svc.room(rid)
+    assert room is not None and room.queue == [] and room.state == LOBBY
+
+
+async def test_r5_elimination_the_rooster_gives_his_seat_and_a_new_match_starts(
+        svc: GameService, clock: ManualClock) -> None:
+    anna, dasha = PEOPLE[0], PEOPLE[4]
+    rid = await _bots_room(svc, {"elimination": True})
+    assert (await svc.start(rid, anna, seed=11)).ok
+    assert (await svc.wait(rid, dasha)).ok
+    first = await svc.room(rid)
+    assert first is not None
+    gen = first.gen
+    for _ in range(20000):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.gen != gen:
+            break
+        clock.advance(TURN)  # Anna times out too: the computer moves for her
+        await svc.run_timers()
+    room = await svc.room(rid)
+    assert room is not None and room.gen == gen + 1
+    assert room.state == PLAYING  # the new match started by itself
+    keys = [ln["key"] for ln in room.events]
+    assert "eliminated" in keys
+    gone = next(ln for ln in room.events if ln["key"] == "eliminated")["params"]
+    assert room.seats[gone["seat"]] is not None
+    assert room.seats[gone["seat"]].user == dasha.id  # type: ignore[union-attr]
+    # the finished match is in the chat's history, with the rooster's record the highest
+    last = (await svc.recent_matches("tg", "-300"))[0]
+    score = last["score"]
+    assert score[gone["seat"]] == max(score)
+    # a person who lost his seat would queue again; the computer player just left
+    assert all(q["user"] != dasha.id for q in room.queue)
+
+
+async def test_r5_elimination_without_a_queue_finishes_as_usual(
+        svc: GameService, clock: ManualClock) -> None:
+    rid = await _bots_room(svc, {"elimination": True})
+    assert (await svc.start(rid, PEOPLE[0], seed=5)).ok
+    for _ in range(20000):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.state == FINISHED:
+            break
+        clock.advance(TURN)
+        await svc.run_timers()
+    room = await svc.room(rid)
+    assert room is not None and room.state == FINISHED and room.gen == 1
+
+
+async def test_r5_elimination_a_person_rooster_goes_to_the_end_of_the_queue(
+        store: Store, clock: ManualClock) -> None:
+    """Four people who time out every move (the computer moves for them); Dasha waits."""
+    from .conftest import make_settings
+
+    svc = GameService(store, make_settings(missed_turns_to_bot=1000), clock)
+    four, dasha = PEOPLE[:4], PEOPLE[4]
+    rid = await people_room(svc, four, chat="-302", preset="petukh", seed=4,
+                            options={"elimination": True})
+    assert (await svc.wait(rid, dasha)).ok
+    for _ in range(40000):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.gen != 1:
+            break
+        clock.advance(TURN)
+        await svc.run_timers()
+    room = await svc.room(rid)
+    assert room is not None and room.gen == 2 and room.state == PLAYING
+    gone = next(ln for ln in room.events if ln["key"] == "eliminated")["params"]
+    assert room.seats[gone["seat"]].user == dasha.id  # type: ignore[union-attr]
+    assert [q["name"] for q in room.queue] == [gone["name"]]
+    assert await svc.rooms_of(dasha.id)
