@@ -36,7 +36,6 @@ from engine.actions import Action
 from engine.bots import make_bot
 from engine.codec import pack_action
 from engine.errors import IllegalAction
-from engine.events import DealEnded, Event, MatchEnded
 from engine.game import Game, new_match
 from engine.observe import observe
 from engine.presets import PRESETS, PresetError, validate_options
@@ -46,6 +45,7 @@ log = logging.getLogger(__name__)
 BOT_LEVELS = ("random", "rules")
 MAX_LINES = 6  # event lines kept for the table
 MAX_QUEUE = 12  # people waiting for a seat in one room (elimination)
+LOG_CHARS = 3000  # packed actions a room keeps at most (older dealings are dropped first)
 RETRIES = 20
 LEASE = 30.0  # seconds a worker holds a claimed deadline
 
@@ -420,10 +420,11 @@ class GameService:
     def _apply(self, room: Room, match: Game, seat: int, action: Action) -> list[Line]:
         try:
             packed = pack_action(seat, action)
+            dealing = match.turn[0]
             events = match.apply(seat, action)
         except IllegalAction as e:
             raise Refused("stale" if e.code in ("not_your_turn", "deal_over") else e.code) from None
-        _log_action(room, match, packed, events)
+        _log_action(room, match, packed, dealing)
         room.keep_match(match)
         lines = event_lines(room, events)
         if match.finished:
@@ -794,14 +795,17 @@ def _begin(room: Room, seed: int | str | None, now: float) -> tuple[Room, list[L
     return room, event_lines(room, match.start_events)
 
 
-def _log_action(room: Room, match: Game, packed: str, events: list[Event]) -> None:
-    """Keep the deal log compact: packed actions, one string per deal (decks follow from
-    the match seed and the deal number)."""
+def _log_action(room: Room, match: Game, packed: str, dealing: int) -> None:
+    """Keep the deal log compact: packed actions, one string per dealing of the cards (decks
+    follow from the match seed and the dealing's number). A Kozel match keeps all of it; a
+    long Petukh match (a hundred deals) keeps its last ``LOG_CHARS`` (a room stays small)."""
     room.log[-1] += packed + ","
-    if any(isinstance(e, DealEnded) for e in events) and not any(
-        isinstance(e, MatchEnded) for e in events
-    ):
+    if match.turn[0] != dealing and not match.finished:
         room.log.append("")
+        old = 0
+        while sum(map(len, room.log)) > LOG_CHARS and old < len(room.log) - 1:
+            room.log[old] = ""  # dropped, but still counted: the deal numbers stay right
+            old += 1
 
 
 def _member(room: Room, seat: int) -> str:

@@ -333,6 +333,9 @@ class Text:
             rows.append(self._("Last trick: {name} ({plays})").format(
                 name=self.seat_name(table, winner),
                 plays=" · ".join(self.cards(p.cards, p.count) for p in plays)))
+        if table.queue:
+            rows.append("⏳ " + self._("Waiting for a seat: {names}").format(
+                names=", ".join(table.queue)))
         for ln in table.lines[-3:]:
             text = self.line(ln, table)
             if text:

@@ -151,7 +151,7 @@ class Env:
     async def play(self, user: FakeUser, choice: Choice) -> dict[str, Any]:
         """Make a move the way a person does: tap its cards, then the move's button."""
         msg = await self.open_hand(user)
-        if choice.kind != "declare":
+        if choice.mask:  # a move with cards: tap them first (a cut, a pass... need no tap)
             t = Text("ru")
             for card in choice.cards:
                 label = t.card(card)
@@ -185,23 +185,24 @@ class Env:
     # --- the leak check -----------------------------------------------------------------
 
     async def hidden_cards(self) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
-        """Per user id: the cards in his hand now (but the face-up trump), and those he
-        threw face down this deal."""
+        """Per user id: the cards in his hand now (but a face-up trump card), and those he
+        put face down this deal (thrown, laid for a boast, discarded in an exchange, given
+        for the trump card)."""
         room = await self.service.room(self.room_id)
         if room is None or room.match is None:
             return {}, {}
-        d = room.load_match().deal
+        match = room.load_match()
         # the face-up trump was shown to everyone: who takes it is public too
-        public = {CARD_TEXT[d.trump_card]} if d.trump_card is not None and d.trump_public \
-            else set()
+        shown = match.observe(None).trump_card
+        public = {CARD_TEXT[shown]} if shown is not None else set()
         ids = {i: int(s.user[3:]) if s is not None and s.user else -1 - i
                for i, s in enumerate(room.seats)}
-        hands = {ids[s]: {CARD_TEXT[c] for c in d.hands[s]} - public
-                 for s in range(len(d.hands))}
+        hands = {ids[s]: {CARD_TEXT[c] for c in match.observe(s).hand} - public
+                 for s in range(len(room.seats))}
         thrown: dict[int, set[str]] = {}
         for packed in filter(None, (room.log[-1] if room.log else "").split(",")):
             seat, act = unpack_action(packed)
-            if act.kind == "throw":
+            if act.kind in ("throw", "lay", "exchange", "swap"):
                 thrown.setdefault(ids[seat], set()).update(CARD_TEXT[c] for c in act.cards)
         return hands, thrown
 
@@ -287,18 +288,23 @@ def pick(choices: list[Choice], rng: random.Random, on_move: bool) -> Choice | N
     declares = [c for c in choices if c.kind == "declare"]
     if declares and rng.random() < 0.5:
         return declares[0]
+    if not on_move and moves and rng.random() < 0.2:
+        return rng.choice(moves)  # an out-of-turn move: a redeal request
     if on_move and moves:
         return rng.choice(moves)
     return None
 
 
 async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
-                      max_steps: int = 5000) -> Room:
-    """Every person moves through buttons; computer players through the timers."""
+                      max_steps: int = 5000, until_deal: int | None = None) -> Room:
+    """Every person moves through buttons; computer players through the timers (until the
+    match ends, or deal ``until_deal`` begins)."""
     rng = random.Random(seed)
     for _ in range(max_steps):
         room = await env.room()
         if room.state != "playing":
+            return room
+        if until_deal is not None and room.load_match().deal_no >= until_deal:
             return room
         moved = False
         for user in humans:

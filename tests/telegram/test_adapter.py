@@ -9,9 +9,9 @@ from bot.config import ConfigError
 from tests.telegram.harness import GROUP_ID, Env, play_to_end, telegram
 
 
-async def open_table(env: Env, people: int, bots: int = 0) -> None:
+async def open_table(env: Env, people: int, bots: int = 0, game: str = "kozel") -> None:
     anna = env.users[0]
-    await env.say(anna, "/newgame kozel")
+    await env.say(anna, f"/newgame {game}")
     for user in env.users[1:people]:
         await env.press(user, env.table_message(), "L:join")
     for _ in range(bots):
@@ -301,3 +301,51 @@ async def test_webhook_checks_the_secret_token(redis: Redis) -> None:
             call = await env.fake.wait_for_call("sendMessage", after=mark)
             assert "/newgame" in call.params["text"]
             assert len(env.fake.find_calls("sendMessage", after=mark)) == 1
+
+
+@pytest.mark.parametrize("game", ["kozel-nn", "kozel-hvalenyi", "petukh"])
+async def test_new_games_played_through_buttons_with_no_leak(redis: Redis, game: str) -> None:
+    """RULES.md 4, 5: cuts, redeal requests, boasts, exchanges, passes and swaps reach
+    people as buttons; nothing hidden reaches the group. Three deals (the kozel-nn boast
+    comes from the second); whole matches are played in the service tests."""
+    async with telegram(redis) as env:
+        await open_table(env, people=4, game=game)
+        room = await play_to_end(env, env.users[:4], seed=3, until_deal=4)
+        assert room.state == "finished" or room.load_match().deal_no >= 4
+        assert not env.leaks, env.leaks[:3]
+        pressed = {cb.data.rsplit(".", 1)[1][0] for cb in env.fake.callbacks.values()
+                   if cb.data.startswith("A|")}
+        if game == "kozel-nn":
+            assert "c" in pressed  # a cut, pressed as a button
+        if game == "petukh":
+            assert pressed & {"e", "k", "q"}  # exchange, keep or pass
+
+
+async def test_petukh_elimination_queue_by_command_and_button(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        anna, boris, vera, gleb = env.users[:4]
+        await env.say(anna, "/newgame petukh")
+        await env.press(anna, env.table_message(), "L:set")
+        settings = env.fake.last_bot_message(env.group)
+        answer = await env.press(anna, settings, "O:elimination:true")
+        assert not answer.get("show_alert"), answer
+        await env.press(boris, env.table_message(), "L:join")
+        answer = await env.press(anna, env.table_message(), "L:start")
+        assert not answer.get("show_alert"), answer
+        await env.drain()
+        # Vera queues with the table's button, Gleb with the command
+        assert any(b.get("callback_data") == "Q" for row in env.table_message().buttons
+                   for b in row)
+        answer = await env.press(vera, env.table_message(), "Q")
+        assert not answer.get("show_alert"), answer
+        await env.say(gleb, "/wait")
+        room = await env.room()
+        assert [q["name"] for q in room.queue] == [vera.first_name, gleb.first_name]
+        await env.drain()
+        assert gleb.first_name in (env.table_message().text or "")
+        # twice is refused with a clear line; /unwait leaves the queue
+        answer = await env.press(vera, env.table_message(), "Q")
+        assert answer.get("show_alert")
+        await env.say(gleb, "/unwait")
+        room = await env.room()
+        assert [q["name"] for q in room.queue] == [vera.first_name]

@@ -1,0 +1,959 @@
+"""The Petukh family: ``petukh`` and ``petukh-25`` (RULES.md 5, 5a).
+
+Each player is his own side and his score is his **record**, counting down from the start
+value; the first to bring it to exactly 0 wins. A deal runs in three phases: ``exchange``
+(in turn from the dealer's left: discard and draw, keep, or pass), ``swap`` (the dealer may
+take the face-up trump) and ``play`` (five tricks of one card each).
+
+The whole match lives in one ``PetukhMatch`` (the contract of docs/families.md). Cards are
+ints (``engine.cards``); rank order is the index order 6 7 8 9 10 J Q K A (RULES.md 5
+[decision]). The stock is a list whose element 0 is the next card drawn.
+
+Decisions this module takes where RULES.md is silent are marked **[decision]**.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import ACE, CARD_TEXT, JACK, SPADES, Card, make
+from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
+from engine.errors import IllegalAction
+from engine.events import DealStarted, Event, MatchEnded, Played, TrickWon
+from engine.match import DealRecord, first_dealer, shuffled_deck
+from engine.observe import Observation
+from engine.presets import Rules
+
+DeckSource = Callable[[int, int], "tuple[list[Card], Card | None]"]
+
+HAND = 5  # RULES.md 5: five cards each, five tricks a deal
+SPADE_ACE: Card = make(ACE, SPADES)
+# RULES.md 5: the record at which a player may neither exchange, nor pass, nor swap.
+LOW_RECORD = 2
+# RULES.md 5: boys finish is open to a record of 5 or less.
+FINISH_RECORD = 5
+# RULES.md 5a: "no trick +5" (the source: a trickless player "crowed" and is fined 5), with
+# petukh's cap: start - 5 (RULES.md 5, "as petukh").
+P25_NO_TRICK_CAP = 20
+# RULES.md 5a: skips per player per match.
+SKIPS = 2
+
+# RULES.md 5, the boys tables: combination -> (took a trick, took no trick).
+STANDARD_BOYS: dict[str, tuple[int, int | None]] = {
+    "four": (-15, -10), "coloured": (-10, -5), "pair": (-5, 0),
+}
+# [decision] three jacks in the thirty table cost +15 without a trick, as coloured and four.
+THIRTY_BOYS: dict[str, tuple[int, int | None]] = {
+    "four": (-15, 15), "three": (-12, 15), "coloured": (-10, 15), "pair": (-5, 10),
+}
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Exchanged(Event):
+    """A player discarded ``count`` cards face down and drew as many (which: private)."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Kept(Event):
+    """A player kept his cards in the exchange."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """A player laid down his hand and sits the deal out (RULES.md 5)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpSwapped(Event):
+    """The dealer took the face-up trump ``card`` for one of his cards (face down)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpLeft(Event):
+    """The dealer did not take the face-up trump; nobody may (RULES.md 5)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStarted(Event):
+    """The exchange is over: ``leader`` leads; ``seats`` play the deal (who did not pass)."""
+
+    leader: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoysDeclared(Event):
+    """A player played his first jack holding others: his jacks are shown (RULES.md 5)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    combination: str  # "pair" | "coloured" | "three" | "four" | "crooked"
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped(Event):
+    """``petukh-25``: a player played no card to this trick (RULES.md 5a)."""
+
+    seat: int
+    skips_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoysFinish(Event):
+    """A player with a record of 5 or less showed his jacks and won the match."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored(Event):
+    """The end of a deal: tricks, the change of each record, the records after it."""
+
+    deal_no: int
+    tricks: tuple[int, ...]
+    changes: tuple[int, ...]  # what the deal did to each record (before overshoot)
+    records: tuple[int, ...]
+    overshoot: tuple[int, ...]  # seats set back to the start record
+    passed: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoosterChosen(Event):
+    """The end of the match: the rooster(s), in the elimination order, and the debts."""
+
+    seats: tuple[int, ...]
+    debts: tuple[tuple[int, int, int], ...]  # (loser, winner, points) each
+
+
+# --- the preset's settings ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    start: int
+    swap: str  # "may" | "must" | "never"
+    may_pass: bool
+    must_beat: bool
+    overtrump_ruff: bool  # a player trumping a plain lead must overtrump (petukh must_beat)
+    lead_trump_ace: bool
+    cap: int | None  # +5 for no trick while the record is at most this; None: always
+    boys: bool
+    boys_table: str
+    crooked: int
+    boys_finish: bool
+    spade_ace: bool
+    skips: int
+    exchange: bool
+
+
+def settings_of(rules: Rules) -> Settings:
+    o = rules.options
+    six = rules.players == 6
+    if rules.preset == "petukh-25":
+        # RULES.md 5a. [decision] passing (sitting a deal out) stays allowed, as in petukh.
+        # "no trick +5" read with the source's fourth text ("прокукарекал": a trickless player
+        # is fined 5) and, as petukh, capped at start - 5. Matches run long with 5-6 players
+        # (the README gives the figures).
+        return Settings(
+            start=25, swap="never", may_pass=True, must_beat=True, overtrump_ruff=False,
+            lead_trump_ace=True, cap=P25_NO_TRICK_CAP, boys=False, boys_table="standard", crooked=0,
+            boys_finish=False, spade_ace=False, skips=SKIPS, exchange=not six,
+        )
+    start = int(o.get("start", 15))
+    cap_opt = o.get("no_trick_cap", "auto")
+    return Settings(
+        start=start,
+        swap="never" if rules.trump_mode == "last" else str(o.get("trump_swap", "may")),
+        may_pass=bool(o.get("pass", True)),
+        must_beat=bool(o.get("must_beat", False)),
+        overtrump_ruff=True,
+        lead_trump_ace=bool(o.get("lead_trump_ace", False)),
+        cap=start - 5 if cap_opt == "auto" else int(cap_opt),
+        boys=True,
+        boys_table=str(o.get("boys_table", "standard")),
+        crooked=int(o.get("crooked_boys", 0)),
+        boys_finish=bool(o.get("boys_finish", True)),
+        spade_ace=bool(o.get("spade_ace", False)),
+        skips=0,
+        exchange=not six,
+    )
+
+
+def best_boys(jacks: list[Card], trump: int, table: str, crooked: int) -> str | None:
+    """RULES.md 5: the best combination of the jacks a player holds (None: nothing).
+
+    [decision] Standard table: three jacks count as the best pair among them (a trump jack
+    makes it coloured). Thirty table: any two jacks are a pair, so ``crooked_boys`` does
+    not apply there.
+    """
+    n = len(jacks)
+    if n < 2:
+        return None
+    if n == 4:
+        return "four"
+    has_trump = any(j // 9 == trump for j in jacks)
+    if table == "thirty":
+        if n == 3:
+            return "three"
+        return "coloured" if has_trump else "pair"
+    if has_trump:
+        return "coloured"
+    colours = [j // 9 // 2 for j in jacks]  # clubs+spades black, hearts+diamonds red
+    if len(set(colours)) < len(colours):
+        return "pair"
+    return "crooked" if crooked else None
+
+
+def boys_value(combination: str | None, s: Settings) -> tuple[int, int | None]:
+    """(change with a trick, change with no trick or None when it counts as no boys)."""
+    if combination is None:
+        return 0, None
+    if combination == "crooked":
+        # [decision] crooked boys count only with a trick (the no-trick column has no row).
+        return -s.crooked, None
+    table = THIRTY_BOYS if s.boys_table == "thirty" else STANDARD_BOYS
+    return table[combination]
+
+
+def deal_change(
+    s: Settings, record: int, tricks: int, combination: str | None, bonus: int
+) -> int:
+    """RULES.md 5: what one deal does to a record (before overshoot)."""
+    took, none = boys_value(combination, s)
+    if tricks:
+        change = -tricks + took
+    elif none is not None:
+        change = none  # the no-trick column replaces the +5
+    else:
+        change = 5 if s.cap is None or record <= s.cap else 0
+    return change + bonus
+
+
+def trick_winner(plays: list[tuple[int, str, tuple[Card, ...]]], trump: int) -> int:
+    """Highest trump wins, else the highest card of the led suit (RULES.md 5)."""
+    led = plays[0][2][0] // 9
+    best_seat, best_key = -1, -1
+    for seat, _kind, cards in plays:
+        if not cards:
+            continue
+        c = cards[0]
+        suit = c // 9
+        key = 20 + c % 9 if suit == trump else 10 + c % 9 if suit == led else 0
+        if key > best_key:
+            best_seat, best_key = seat, key
+    return best_seat
+
+
+# --- the match -----------------------------------------------------------------------------
+
+Play = tuple[int, str, tuple[Card, ...]]
+
+
+class PetukhMatch:
+    """A whole Petukh match between ``rules.players`` seats."""
+
+    rules: Rules
+    seed: int | str
+    deal_no: int
+    dealer: int
+    scores: list[int]
+    finished: bool
+    winners: tuple[int, ...]
+    history: list[DealRecord]
+    start_events: list[Event]
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | str = 0,
+        dealer: int | None = None,
+        decks: DeckSource | None = None,
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.cfg = settings_of(rules)
+        self.decks: DeckSource = decks or (lambda no, _d: shuffled_deck(rules, seed, no))
+        n = rules.players
+        self.scores = [self.cfg.start] * n
+        self.skips_left = [self.cfg.skips] * n
+        self.finished = False
+        self.winners = ()
+        self.roosters: tuple[int, ...] = ()
+        self.debts: tuple[tuple[int, int, int], ...] = ()
+        self.history = []
+        self.deal_no = 0
+        self.dealer = first_dealer(n, seed) if dealer is None else dealer
+        self.start_events = []
+        self.start_events = self._new_deal()
+
+    # --- dealing ------------------------------------------------------------------------
+
+    def _new_deal(self, deck: list[Card] | None = None) -> list[Event]:
+        rules, cfg = self.rules, self.cfg
+        n = rules.players
+        self.deal_no += 1
+        if deck is None:
+            deck = list(self.decks(self.deal_no, self.dealer)[0])
+        self.history.append(DealRecord(self.dealer, list(deck), None))
+        self.start_records = list(self.scores)
+        self.start_skips = list(self.skips_left)
+        self.deck = tuple(deck)
+        left = (self.dealer + 1) % n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        dealt = HAND * n
+        for i in range(dealt):
+            self.hands[(left + i) % n].append(deck[i])
+        if rules.trump_mode == "turn":
+            # RULES.md 5: the top card of the stock is turned; it is not part of the stock.
+            self.trump_card: Card = deck[dealt]
+            self.face_up: Card | None = deck[dealt]
+            self.stock = list(deck[dealt + 1:])
+        else:
+            # RULES.md 5 (6 players), 5a: the dealer's last card is shown and is trump.
+            self.trump_card = deck[dealt - 1]
+            self.face_up = None
+            self.stock = list(deck[dealt:])
+        self.trump = self.trump_card // 9
+        self.discards: list[Card] = []  # face down: exchanged, swapped and passed cards
+        self.passed = [False] * n
+        self.piles: list[list[Card]] = [[] for _ in range(n)]
+        self.tricks = [0] * n
+        self.plays: list[Play] = []
+        self.last_trick: tuple[int, tuple[Play, ...]] | None = None
+        self.boys: dict[int, tuple[str, tuple[Card, ...]]] = {}
+        self.jack_played = [False] * n
+        self.bonus = [0] * n  # the spade ace's -5 / +5
+        self.done_tricks = 0
+        self.counter = 0
+        self.moment = 0
+        self.leader = left
+        self.to_move = left
+        # RULES.md 5: nobody exchanges or swaps when a record is 1 (nor with 6 players).
+        self.exchange_open = cfg.exchange and 1 not in self.scores
+        self.phase = "exchange"
+        events: list[Event] = [
+            DealStarted(self.deal_no, self.dealer, self.trump, self.trump_card, left)
+        ]
+        self._exchange_turn(left, events)
+        return events
+
+    # --- who acts -----------------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.finished else (self.to_move,)
+
+    def _in_play(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.rules.players) if not self.passed[s])
+
+    def _next_in_play(self, seat: int) -> int:
+        n = self.rules.players
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if not self.passed[s]:
+                return s
+        return seat
+
+    def _exchange_options(self, seat: int) -> list[Action]:
+        acts = [Action("keep")]
+        if self.scores[seat] <= LOW_RECORD:
+            return acts  # RULES.md 5: plays his own cards
+        others_in = any(not self.passed[s] for s in range(self.rules.players) if s != seat)
+        if self.cfg.may_pass and others_in:
+            acts.append(Action("pass"))
+        if self.exchange_open:
+            hand = sorted(self.hands[seat])
+            # RULES.md 5 [decision]: at most as many cards as the stock still holds.
+            for size in range(1, min(HAND, len(self.stock), len(hand)) + 1):
+                acts.extend(Action("exchange", combo) for combo in combinations(hand, size))
+        return acts
+
+    def _swap_options(self) -> list[Action]:
+        acts = [] if self.cfg.swap == "must" else [Action("keep")]
+        acts.extend(Action("swap", (c,)) for c in sorted(self.hands[self.dealer]))
+        return acts
+
+    def _may_swap(self) -> bool:
+        d = self.dealer
+        return (
+            self.face_up is not None and self.cfg.swap != "never" and self.exchange_open
+            and not self.passed[d] and self.scores[d] > LOW_RECORD
+        )
+
+    def _exchange_turn(self, seat: int, events: list[Event]) -> None:
+        """Give the exchange to ``seat`` or the next seat up to the dealer with a choice.
+
+        [decision] A seat whose only choice is ``keep`` is passed over without a button.
+        """
+        n = self.rules.players
+        while True:
+            if len(self._exchange_options(seat)) > 1:
+                self.to_move = seat
+                return
+            if seat == self.dealer:
+                break
+            seat = (seat + 1) % n
+        self._after_exchange(events)
+
+    def _after_exchange(self, events: list[Event]) -> None:
+        if self._may_swap():
+            self.phase = "swap"
+            self.moment += 1
+            self.to_move = self.dealer
+            return
+        self._start_play(events)
+
+    def _start_play(self, events: list[Event]) -> None:
+        self.phase = "play"
+        self.moment += 1
+        # RULES.md 5: the first player left of the dealer who has not passed leads.
+        self.leader = self._next_in_play(self.dealer)
+        self.to_move = self.leader
+        events.append(PlayStarted(self.leader, self._in_play()))
+
+    # --- legal actions ------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.finished or seat != self.to_move:
+            return []
+        if self.phase == "exchange":
+            return self._exchange_options(seat)
+        if self.phase == "swap":
+            return self._swap_options()
+        return self._play_options(seat)
+
+    def _playable(self, seat: int) -> list[Card]:
+        cfg = self.cfg
+        hand = self.hands[seat]
+        if not self.plays:
+            ace = make(ACE, self.trump)
+            if cfg.lead_trump_ace and ace in hand:
+                return [ace]  # RULES.md 5 lead_trump_ace, 5a
+            return sorted(hand)
+        led = self.plays[0][2][0]
+        led_suit = led // 9
+        table = [c for _s, _k, cs in self.plays for c in cs]
+        suited = [c for c in hand if c // 9 == led_suit]
+        if suited:
+            if cfg.must_beat:
+                top = max(c % 9 for c in table if c // 9 == led_suit)
+                higher = [c for c in suited if c % 9 > top]
+                return sorted(higher or suited)
+            return sorted(suited)
+        trumps = [c for c in hand if c // 9 == self.trump]
+        if trumps:
+            on_table = [c % 9 for c in table if c // 9 == self.trump]
+            if cfg.must_beat and cfg.overtrump_ruff and on_table:
+                higher = [c for c in trumps if c % 9 > max(on_table)]
+                return sorted(higher or trumps)
+            return sorted(trumps)
+        return sorted(hand)
+
+    def _play_options(self, seat: int) -> list[Action]:
+        acts = [Action("play", (c,)) for c in self._playable(seat)]
+        if self.plays and self.skips_left[seat] > 0:
+            acts.append(Action("skip"))  # RULES.md 5a [decision]: the leader may not skip
+        if self._may_finish(seat):
+            acts.append(Action("finish"))
+        return acts
+
+    def _may_finish(self, seat: int) -> bool:
+        return (
+            self.cfg.boys_finish and self.scores[seat] <= FINISH_RECORD
+            and sum(1 for c in self.hands[seat] if c % 9 == JACK) >= 2
+        )
+
+    def check(self, seat: int, action: Action) -> str | None:
+        if self.finished:
+            return "match_over"
+        if not 0 <= seat < self.rules.players:
+            return "no_such_seat"
+        if seat != self.to_move:
+            return "not_your_turn"
+        if action in self.legal_actions(seat):
+            return None
+        return self._why(seat, action)
+
+    def _why(self, seat: int, action: Action) -> str:
+        """The reason code of an illegal action by the seat on move."""
+        kind, cards = action.kind, action.cards
+        hand = self.hands[seat]
+        by_phase = {
+            "exchange": ("exchange", "keep", "pass"), "swap": ("swap", "keep"),
+            "play": ("play", "skip", "finish"),
+        }
+        if kind not in by_phase[self.phase]:
+            return "wrong_phase"
+        if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+            return "not_in_hand"
+        if kind in ("keep", "pass", "skip", "finish") and cards:
+            return "no_cards_wanted"
+        low = self.scores[seat] <= LOW_RECORD
+        if kind == "exchange":
+            if low:
+                return "record_too_low"
+            if not self.exchange_open:
+                return "no_exchange"
+            if not 1 <= len(cards) <= HAND:
+                return "bad_count"
+            return "stock_too_small"
+        if kind == "pass":
+            if not self.cfg.may_pass:
+                return "no_passing"
+            return "record_too_low" if low else "last_may_not_pass"
+        if kind == "keep":
+            return "must_swap"
+        if kind == "swap":
+            return "one_card"
+        if kind == "skip":
+            if not self.cfg.skips:
+                return "no_skipping"
+            return "leader_may_not_skip" if not self.plays else "no_skips_left"
+        if kind == "finish":
+            return "may_not_finish"
+        if len(cards) != 1:
+            return "one_card"
+        if not self.plays:
+            return "must_lead_trump_ace"
+        led_suit = self.plays[0][2][0] // 9
+        card = cards[0]
+        if any(c // 9 == led_suit for c in hand):
+            return "must_follow_suit" if card // 9 != led_suit else "must_beat"
+        if any(c // 9 == self.trump for c in hand):
+            return "must_trump" if card // 9 != self.trump else "must_overtrump"
+        return "illegal_action"
+
+    # --- applying -----------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        reason = self.check(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason, f"{action} by seat {seat}: {reason.replace('_', ' ')}")
+        self.history[-1].actions.append((seat, action))
+        self.counter += 1
+        events: list[Event] = []
+        if self.phase == "exchange":
+            self._apply_exchange(seat, action, events)
+        elif self.phase == "swap":
+            if action.kind == "swap":
+                card = action.cards[0]
+                assert self.face_up is not None
+                self.hands[seat].remove(card)
+                self.discards.append(card)
+                self.hands[seat].append(self.face_up)
+                events.append(TrumpSwapped(seat, self.face_up))
+                self.face_up = None
+            else:
+                events.append(TrumpLeft(seat))
+            self._start_play(events)
+        else:
+            self._apply_play(seat, action, events)
+        return events
+
+    def _apply_exchange(self, seat: int, action: Action, events: list[Event]) -> None:
+        hand = self.hands[seat]
+        if action.kind == "exchange":
+            k = len(action.cards)
+            for c in action.cards:
+                hand.remove(c)
+            self.discards.extend(action.cards)
+            hand.extend(self.stock[:k])
+            del self.stock[:k]
+            events.append(Exchanged(seat, k))
+        elif action.kind == "pass":
+            self.passed[seat] = True
+            self.discards.extend(hand)
+            hand.clear()
+            events.append(Passed(seat))
+        else:
+            events.append(Kept(seat))
+        if seat == self.dealer:
+            self._after_exchange(events)
+        else:
+            self._exchange_turn((seat + 1) % self.rules.players, events)
+
+    def _apply_play(self, seat: int, action: Action, events: list[Event]) -> None:
+        if action.kind == "finish":
+            jacks = tuple(sorted(c for c in self.hands[seat] if c % 9 == JACK))
+            events.append(BoysFinish(seat, jacks))
+            self._end_deal(events, finisher=seat)
+            return
+        if action.kind == "skip":
+            self.skips_left[seat] -= 1
+            self.plays.append((seat, "skip", ()))
+            events.append(Skipped(seat, self.skips_left[seat]))
+        else:
+            card = action.cards[0]
+            hand = self.hands[seat]
+            if card % 9 == JACK and self.cfg.boys and not self.jack_played[seat]:
+                # RULES.md 5 [decision]: boys are declared with the first jack played.
+                self.jack_played[seat] = True
+                held = sorted(c for c in hand if c % 9 == JACK)
+                combo = best_boys(held, self.trump, self.cfg.boys_table, self.cfg.crooked)
+                if combo is not None:
+                    self.boys[seat] = (combo, tuple(held))
+                    events.append(BoysDeclared(seat, tuple(held), combo))
+            hand.remove(card)
+            self.plays.append((seat, "play", (card,)))
+            events.append(Played(seat, card))
+        nxt = self._next_in_play(seat)
+        if nxt != self.leader:
+            self.to_move = nxt
+            return
+        self._end_trick(events)
+
+    def _end_trick(self, events: list[Event]) -> None:
+        winner = trick_winner(self.plays, self.trump)
+        cards = tuple(c for _s, _k, cs in self.plays for c in cs)
+        self.piles[winner].extend(cards)
+        self.tricks[winner] += 1
+        if self.cfg.spade_ace and SPADE_ACE in cards:
+            # RULES.md 5 spade_ace: -5 for a trick taken with it, +5 to its beaten owner.
+            owner = next(s for s, _k, cs in self.plays if SPADE_ACE in cs)
+            self.bonus[owner] += -5 if owner == winner else 5
+        self.last_trick = (winner, tuple(self.plays))
+        self.plays = []
+        self.done_tricks += 1
+        self.moment += 1
+        events.append(TrickWon(winner, winner, cards, 0))
+        if self.done_tricks == HAND:
+            # [decision] petukh-25: cards kept by skipping are dead when the fifth trick ends.
+            self._end_deal(events)
+            return
+        self.leader = winner
+        self.to_move = winner
+
+    # --- scoring ------------------------------------------------------------------------
+
+    def _end_deal(self, events: list[Event], finisher: int | None = None) -> None:
+        cfg = self.cfg
+        n = self.rules.players
+        before = list(self.scores)
+        changes = [0] * n
+        overshoot: list[int] = []
+        if finisher is None:
+            for s in range(n):
+                if self.passed[s]:
+                    continue  # RULES.md 5: no tricks, no penalty
+                combo = self.boys.get(s, (None, ()))[0]
+                changes[s] = deal_change(cfg, before[s], self.tricks[s], combo, self.bonus[s])
+                new = before[s] + changes[s]
+                if new < 0:
+                    new = cfg.start  # RULES.md 5: overshoot
+                    overshoot.append(s)
+                self.scores[s] = new
+        else:
+            # [decision] boys finish: the deal is not scored; the finisher's record goes to 0.
+            changes[finisher] = -before[finisher]
+            self.scores[finisher] = 0
+        passed = tuple(s for s in range(n) if self.passed[s])
+        result: dict[str, Any] = {
+            "tricks": list(self.tricks), "changes": changes, "score": list(self.scores),
+            "overshoot": overshoot, "passed": list(passed),
+            "boys": [[s, self.boys[s][0]] for s in sorted(self.boys)],
+        }
+        if finisher is not None:
+            result["finish"] = finisher
+        self.history[-1].result = result
+        events.append(DealScored(
+            self.deal_no, tuple(self.tricks), tuple(changes), tuple(self.scores),
+            tuple(overshoot), passed,
+        ))
+        winners = tuple(s for s in range(n) if self.scores[s] == 0)
+        if winners:
+            self.finished = True
+            self.winners = winners
+            self.roosters = self.rooster_order()
+            losers = [s for s in range(n) if s not in winners]
+            self.debts = tuple((lo, w, self.scores[lo]) for lo in losers for w in winners)
+            result.update(winners=list(winners), roosters=list(self.roosters),
+                          debts=[list(d) for d in self.debts])
+            events.append(MatchEnded(winners, tuple(self.scores)))
+            events.append(RoosterChosen(self.roosters, self.debts))
+            return
+        self.dealer = (self.dealer + 1) % n
+        events.extend(self._new_deal())
+
+    def rooster_order(self) -> tuple[int, ...]:
+        """RULES.md 5: the losers with the most points left; ties clockwise from the seat
+        left of the dealer of the last deal (the first of them leaves on elimination).
+        [decision] "first clockwise from the dealer" starts at his left, the dealer last."""
+        n = self.rules.players
+        losers = [s for s in range(n) if self.scores[s] != 0]
+        if not losers:
+            return ()
+        top = max(self.scores[s] for s in losers)
+        tied = [s for s in losers if self.scores[s] == top]
+        return tuple(sorted(tied, key=lambda s: (s - self.dealer - 1) % n))
+
+    # --- views and storage --------------------------------------------------------------
+
+    @property
+    def turn(self) -> tuple[int, int]:
+        return len(self.history), self.counter
+
+    def token_secret(self) -> str:
+        return f"{self.seed}|{self.deal_no}|{self.phase}"
+
+    def all_cards(self) -> list[Card]:
+        out: list[Card] = [*self.stock, *self.discards]
+        if self.face_up is not None:
+            out.append(self.face_up)
+        for h in self.hands:
+            out.extend(h)
+        for p in self.piles:
+            out.extend(p)
+        for _s, _k, cs in self.plays:
+            out.extend(cs)
+        return out
+
+    def audit(self) -> str | None:
+        if sorted(self.all_cards()) != sorted(self.rules.deck):
+            return f"deal {self.deal_no}: a card is missing or doubled"
+        if sorted(self.deck) != sorted(self.rules.deck):
+            return f"deal {self.deal_no}: the deck is not the preset's deck"
+        return None
+
+    def observe(self, seat: int | None = None) -> Observation:
+        n = self.rules.players
+        plays = tuple((s, k, cs, len(cs)) for s, k, cs in self.plays)
+        win_seat, win_cards = -1, tuple[Card, ...]()
+        if self.plays:
+            win_seat = trick_winner(self.plays, self.trump)
+            win_cards = next(cs for s, _k, cs in self.plays if s == win_seat)
+        last = None
+        if self.last_trick is not None:
+            last = (self.last_trick[0],
+                    tuple((s, k, cs, len(cs)) for s, k, cs in self.last_trick[1]))
+        info: dict[str, Any] = {
+            "records": list(self.scores),
+            "start": self.cfg.start,
+            "passed": [s for s in range(n) if self.passed[s]],
+            "skips_left": list(self.skips_left) if self.cfg.skips else None,
+            "boys": [{"seat": s, "combination": combo, "cards": [CARD_TEXT[c] for c in cs]}
+                     for s, (combo, cs) in sorted(self.boys.items())],
+            "face_up": None if self.face_up is None else CARD_TEXT[self.face_up],
+            "exchange": self.exchange_open,
+            "no_trick_cap": self.cfg.cap,
+            "boys_table": self.cfg.boys_table if self.cfg.boys else None,
+            "crooked_boys": self.cfg.crooked,
+            "boys_finish": self.cfg.boys_finish,
+            "spade_ace": self.cfg.spade_ace,
+            "tricks_left": HAND - self.done_tricks,
+        }
+        if self.finished:
+            info["roosters"] = list(self.roosters)
+            info["debts"] = [list(d) for d in self.debts]
+        return Observation(
+            preset=self.rules.preset, players=n, partnership=False, seat=seat,
+            deal_no=self.deal_no, dealer=self.dealer, seats=self._in_play(), trump=self.trump,
+            trump_card=self.trump_card, stock=len(self.stock),
+            hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
+            hand_sizes=tuple(len(h) for h in self.hands), leader=self.leader,
+            to_move=-1 if self.finished else self.to_move, to_act=self.to_act(), trick=plays,
+            win_seat=win_seat, win_cards=win_cards, declared=None, tricks=tuple(self.tricks),
+            pile_sizes=tuple(len(p) for p in self.piles), last_trick=last,
+            trick_no=self.moment, counter=self.counter, scores=tuple(self.scores),
+            out=(False,) * n, eggs=False, finished=self.finished, winners=self.winners,
+            phase=self.phase, info=info,
+        )
+
+    def to_state(self) -> dict[str, Any]:
+        """Compact JSON-safe data: the state at the start of the current deal, its deck
+        and its actions (``from_state`` deals it again and replays them)."""
+        rec = self.history[-1]
+        return {
+            "seed": self.seed, "dealer": rec.dealer, "deal_no": self.deal_no,
+            "records": self.start_records, "skips": self.start_skips,
+            "deck": pack_cards(rec.deck),
+            "actions": [pack_action(s, a) for s, a in rec.actions],
+        }
+
+    @classmethod
+    def from_state(cls, rules: Rules, state: dict[str, Any]) -> PetukhMatch:
+        m = cls.__new__(cls)
+        m.rules = rules
+        m.seed = state["seed"]
+        m.cfg = settings_of(rules)
+        m.decks = lambda no, _d: shuffled_deck(rules, m.seed, no)
+        m.scores = list(state["records"])
+        m.skips_left = list(state["skips"])
+        m.finished = False
+        m.winners = ()
+        m.roosters = ()
+        m.debts = ()
+        m.history = []
+        m.deal_no = state["deal_no"] - 1
+        m.dealer = state["dealer"]
+        m.start_events = []
+        m._new_deal(unpack_cards(state["deck"]))
+        for text in state["actions"]:
+            m.apply(*unpack_action(text))
+        return m
+
+    def copy(self) -> PetukhMatch:
+        m = PetukhMatch.__new__(PetukhMatch)
+        m.__dict__.update(self.__dict__)
+        m.scores = self.scores[:]
+        m.skips_left = self.skips_left[:]
+        m.hands = [h[:] for h in self.hands]
+        m.stock = self.stock[:]
+        m.discards = self.discards[:]
+        m.passed = self.passed[:]
+        m.piles = [p[:] for p in self.piles]
+        m.tricks = self.tricks[:]
+        m.plays = self.plays[:]
+        m.boys = dict(self.boys)
+        m.jack_played = self.jack_played[:]
+        m.bonus = self.bonus[:]
+        last = self.history[-1]
+        m.history = [*self.history[:-1], DealRecord(
+            last.dealer, last.deck, last.trump_card, last.actions[:],
+            None if last.result is None else dict(last.result))]
+        return m
+
+
+# --- the rules-based computer player ---------------------------------------------------------
+
+
+def _strength(card: Card, trump: int) -> float:
+    """A rough chance that the card takes a trick."""
+    r = card % 9
+    if card // 9 == trump:
+        return 0.45 + 0.07 * r
+    return {8: 0.75, 7: 0.4, 6: 0.15}.get(r, 0.0)
+
+
+def _target(obs: Observation, me: int) -> int:
+    """How many tricks the player wants this deal: his record less his boys, or all."""
+    record = obs.scores[me]
+    hand = obs.hand
+    table = obs.info.get("boys_table")
+    combo = None
+    declared = [b for b in obs.info.get("boys", []) if b["seat"] == me]
+    if declared:
+        combo = declared[0]["combination"]
+    elif table is not None:
+        jacks = [c for c in hand if c % 9 == JACK]
+        combo = best_boys(jacks, obs.trump, table, obs.info.get("crooked_boys", 0))
+    took = 0
+    if combo is not None:
+        tbl = THIRTY_BOYS if table == "thirty" else STANDARD_BOYS
+        took = tbl[combo][0] if combo in tbl else -int(obs.info.get("crooked_boys", 0))
+    return record + took  # tricks that bring the record to exactly 0
+
+
+def rules_choice(
+    obs: Observation, legal: list[Action], rng: random.Random, on_move: bool
+) -> Action | None:
+    """A sensible Petukh player (RULES.md 5): exchange weak cards, pass a hopeless hand
+    when sitting out beats the +5, take tricks while the record is high, stop at exactly 0,
+    show boys and finish with them."""
+    if not legal or obs.seat is None:
+        return None
+    me = obs.seat
+    kinds = {a.kind for a in legal}
+    if "finish" in kinds:
+        return Action("finish")
+    trump = obs.trump
+    if obs.phase == "swap":
+        swaps = [a for a in legal if a.kind == "swap"]
+        if not swaps:
+            return legal[0]
+        worst = min(swaps, key=lambda a: (_keep_value(a.cards[0], trump), a.cards[0]))
+        face = obs.trump_card
+        if face is None or _keep_value(face, trump) > _keep_value(worst.cards[0], trump):
+            return worst
+        return next((a for a in legal if a.kind == "keep"), worst)
+    if obs.phase == "exchange":
+        return _exchange_choice(obs, legal, me)
+    return _play_choice(obs, legal, me)
+
+
+def _keep_value(card: Card, trump: int) -> float:
+    v = _strength(card, trump)
+    if card % 9 == JACK:
+        v += 0.5  # boys
+    return v
+
+
+def _exchange_choice(obs: Observation, legal: list[Action], me: int) -> Action:
+    trump = obs.trump
+    hand = obs.hand
+    expected = sum(_strength(c, trump) for c in hand)
+    record = obs.scores[me]
+    cap = obs.info.get("no_trick_cap")
+    fined = cap is None or record <= cap
+    weak = sorted((c for c in hand if _keep_value(c, trump) < 0.35),
+                  key=lambda c: (_keep_value(c, trump), c))
+    exchanges = {a.cards: a for a in legal if a.kind == "exchange"}
+    can_pass = any(a.kind == "pass" for a in legal)
+    if can_pass and fined and expected < 0.5 and (not exchanges or len(weak) >= 4):
+        return Action("pass")
+    while weak:
+        act = exchanges.get(tuple(sorted(weak)))
+        if act is not None:
+            return act
+        weak.pop()  # the stock is short: change the weakest cards only
+    if can_pass and fined and expected < 0.4:
+        return Action("pass")
+    return Action("keep") if Action("keep") in legal else legal[0]
+
+
+def _play_choice(obs: Observation, legal: list[Action], me: int) -> Action:
+    trump = obs.trump
+    plays = [a for a in legal if a.kind == "play"]
+    if not plays:
+        return legal[0]
+    taken = obs.tricks[me]
+    target = _target(obs, me)
+    want = taken < target  # take more tricks
+    if not obs.trick:
+        # leading: strong cards when tricks are wanted, else the lowest
+        def lead_key(a: Action) -> tuple[float, int]:
+            return _strength(a.cards[0], trump), a.cards[0] % 9
+
+        return max(plays, key=lead_key) if want else min(plays, key=lead_key)
+    led = obs.trick[0][2]
+    assert led is not None
+    current: list[Play] = [(s, k, cs or ()) for s, k, cs, _n in obs.trick]
+    winners: list[Action] = []
+    losers: list[Action] = []
+    for a in plays:
+        trial = [*current, (me, "play", a.cards)]
+        (winners if trick_winner(trial, trump) == me else losers).append(a)
+
+    def rank(a: Action) -> tuple[int, int]:
+        c = a.cards[0]
+        return (1 if c // 9 == trump else 0, c % 9)
+
+    skip = next((a for a in legal if a.kind == "skip"), None)
+    if want:
+        if winners:
+            return min(winners, key=rank)
+        return min(plays, key=rank)
+    if losers:
+        return max(losers, key=rank)
+    if skip is not None:
+        return skip
+    return min(plays, key=rank)
