@@ -97,6 +97,36 @@ LINES = {
     "deal_ended": N_("Deal {deal_no} over"),
     "side_out": N_("{names} reached the limit and are out"),
     "match_ended": N_("The match is over"),
+    # permanent-trump Kozel (RULES.md 4)
+    "shuffled": N_("Deal {deal_no}: the deck is shuffled, {name} cuts"),
+    "deck_cut": N_("{name} cuts {count} cards"),
+    "redeal_asked": N_("{name} asks for a redeal"),
+    "redeal_penalty": N_("Third redeal in a row: {names} take {penalty}"),
+    "boast_chosen": N_("{name} chooses: {choice}"),
+    "boast_given": N_("{name} is given {count} cards for the boast"),
+    "laid": N_("{name} lays {count} face down for the boast"),
+    "covered": N_("{name} covers with {cards}"),
+    "boast_revealed": N_("The boast is turned over: {cards}"),
+    "pile_won": N_("{name} wins the boast pile {cards} ({points})"),
+    "boast_void": N_("Someone holds more than his share: the boast is made again"),
+    "queen_caught": N_("{name} catches the queen of clubs!"),
+    "lyusya": N_("Lyusya! {names} took every trick"),
+    # Petukh (RULES.md 5)
+    "exchanged": N_("{name} exchanges {count}"),
+    "kept": N_("{name} keeps his cards"),
+    "passed": N_("{name} passes"),
+    "trump_swapped": N_("{name} takes the trump card {card}"),
+    "trump_left": N_("{name} leaves the trump card"),
+    "play_started": N_("{name} leads"),
+    "boys_declared": N_("{name} shows the boys: {cards}"),
+    "skipped": N_("{name} skips this trick"),
+    "boys_finish": N_("{name} shows the boys {cards} and wins the match"),
+    "deal_scored": N_("Deal {deal_no} over"),
+    "rooster_chosen": N_("🐓 The rooster: {names}"),
+    # the waiting queue (elimination)
+    "queued": N_("{name} waits for a seat"),
+    "unqueued": N_("{name} no longer waits for a seat"),
+    "eliminated": N_("{name} gives his seat to {comer}: a new match"),
     "timeout": N_("Time ran out: a computer player moved for {name}"),
     "handed_to_bot": N_("{name} missed turns: a computer player plays for them until they are back"),
     "back": N_("{name} is back"),
@@ -134,6 +164,47 @@ REASONS = {
     "wrong_action": N_("That move is not possible now."),
     "busy": N_("The table is busy, try again."),
     "too_many_seated": N_("Too many players are seated for that size."),
+    "ace_rule": N_("You may not throw the ace of a suit not led yet."),
+    "bad_cover": N_("Cover with as many non-trumps as were laid."),
+    "bad_cut": N_("Cut somewhere inside the deck."),
+    "bad_lay": N_("Lay one non-trump (two only if your last pair were both non-trumps)."),
+    "illegal_action": N_("That move is not possible now."),
+    "leader_may_not_skip": N_("The leader may not skip."),
+    "may_not_finish": N_("You cannot finish with the boys now."),
+    "must_follow_suit": N_("Follow suit."),
+    "must_lead_ace_of_diamonds": N_("The first card of the match is the ace of diamonds."),
+    "must_lead_trump_ace": N_("Lead the trump ace."),
+    "must_swap": N_("The dealer must take the trump card."),
+    "must_trump": N_("You have no card of the suit: play a trump."),
+    "must_overtrump": N_("Play a higher trump."),
+    "must_beat": N_("Play a higher card."),
+    "no_cards_wanted": N_("This move takes no cards."),
+    "no_exchange": N_("No exchange in this deal."),
+    "no_passing": N_("You may not pass."),
+    "last_may_not_pass": N_("The last player left may not pass."),
+    "no_skipping": N_("No skipping in this game."),
+    "no_skips_left": N_("You have skipped twice already."),
+    "no_trump_lead": N_("You may not lead a trump while you hold another card."),
+    "one_card": N_("Play one card."),
+    "record_too_low": N_("With a record of 2 or less you may not do that."),
+    "redeal_not_allowed": N_("A redeal is not allowed now."),
+    "stock_too_small": N_("The stock does not hold that many cards."),
+    "wrong_phase": N_("That move is not possible now."),
+    "no_queue": N_("This table is not played with elimination."),
+    "seat_free": N_("A seat is free: join instead."),
+    "already_waiting": N_("You are already in the queue."),
+    "queue_full": N_("The queue is full."),
+    "not_waiting": N_("You are not in the queue."),
+}
+
+# a deal's end, worded by ``Text.deal_result``
+DEAL_END_KEYS = ("deal_ended", "deal_scored")
+
+OUTCOMES = {
+    "eggs": N_("eggs"),
+    "caught": N_("the queen is caught"),
+    "lyusya": N_("Lyusya"),
+    "redeals": N_("three redeals"),
 }
 
 RULES_SUMMARIES = {
@@ -247,8 +318,18 @@ class Text:
         if table is not None:
             if "name" not in p and isinstance(p.get("seat"), int):
                 p["name"] = self.seat_name(table, p["seat"])
-            if "seats" in p and line.key == "side_out":
+            if "seats" in p and line.key in ("side_out", "rooster_chosen"):
                 p["names"] = ", ".join(self.seat_name(table, s) for s in p["seats"])
+            if "side" in p and line.key in ("lyusya",):
+                p["names"] = self.side_name(table, p["side"])
+            if "side" in p and line.key == "redeal_penalty":
+                p["names"] = self.side_name(table, p["side"])
+            if line.key == "shuffled" and isinstance(p.get("cutter"), int):
+                p["name"] = self.seat_name(table, p["cutter"])
+            if line.key == "play_started" and isinstance(p.get("leader"), int):
+                p["name"] = self.seat_name(table, p["leader"])
+        if "choice" in p:
+            p["choice"] = self._(KINDS.get(p["choice"], p["choice"]))
         p.setdefault("name", "?")
         p.setdefault("names", "?")
         try:
@@ -410,11 +491,44 @@ class Text:
 
     def deal_result(self, line: Line, table: TableView) -> str:
         p = line.params
+        if line.key == "deal_scored":
+            return self._petukh_result(line, table)
         points = " — ".join(
             f"{self.side_name(table, i)} {v}" for i, v in enumerate(p.get("points", []))
         )
         score = " · ".join(f"{self.side_name(table, i)} {v}" for i, v in enumerate(p["score"]))
         head = self._("Deal {n}: {points}").format(n=p["deal_no"], points=points)
-        if p.get("outcome") == "eggs":
-            head += " · " + self._("eggs")
+        if p.get("outcome") in OUTCOMES:
+            head += " · " + self._(OUTCOMES[p["outcome"]])
         return head + "\n" + self._("Score: {score}").format(score=score)
+
+    def _petukh_result(self, line: Line, table: TableView) -> str:
+        """RULES.md 5: each player's tricks and the change of his record."""
+        p = line.params
+        rows = [self._("Deal {n} over").format(n=p["deal_no"])]
+        passed = set(p.get("passed") or [])
+        back = set(p.get("overshoot") or [])
+        for seat, (tricks, change, record) in enumerate(
+                zip(p["tricks"], p["changes"], p["records"], strict=False)):
+            if seat in passed:
+                note = self._("passed")
+            else:
+                note = self.n("{n} trick", "{n} tricks", tricks).format(n=tricks)
+                note += f", {change:+d}"
+                if seat in back:
+                    note += " · " + self._("overshoot: back to the start")
+            rows.append(f"{self.seat_name(table, seat)}: {note} → {record}")
+        return "\n".join(rows)
+
+    def match_result(self, line: Line, table: TableView,
+                     extra: list[Line] | None = None) -> str:
+        """The match's end from its own line (the table may already show the next match)."""
+        p = line.params
+        names = ", ".join(self.seat_name(table, s) for s in p.get("winners", table.winners))
+        score = " — ".join(str(v) for v in p.get("score", table.scores))
+        text = "🏁 " + self._("Match over! Winners: {names} ({score}).").format(
+            names=names, score=score)
+        for ln in extra or []:
+            if ln.key in ("rooster_chosen", "eliminated"):
+                text += "\n" + self.line(ln, table)
+        return text + "\n" + self._("Series in this chat: /series")

@@ -10,7 +10,7 @@ import asyncio
 import sys
 from typing import TextIO
 
-from adapters.common.render import Text
+from adapters.common.render import DEAL_END_KEYS, Text
 from bot.clock import SystemClock
 from bot.config import Settings
 from bot.room import FINISHED, PLAYING, User
@@ -44,7 +44,7 @@ class Console:
         assert isinstance(room, Room)
         table = self.service.table_of(room)
         for ln in lines:
-            if ln.key == "deal_ended":
+            if ln.key in DEAL_END_KEYS:
                 self.say("")
                 self.say("📋 " + self.text.deal_result(ln, table))
                 self.say("")

@@ -24,7 +24,7 @@ from typing import Any
 
 import discord
 
-from adapters.common.render import Text
+from adapters.common.render import DEAL_END_KEYS, Text
 from adapters.discord import views
 from bot.room import FINISHED, LOBBY, Room
 from bot.service import GameService
@@ -82,7 +82,7 @@ class Painter:
         if job.room is None or room.version >= job.room.version:
             job.room = room
         for ln in lines:
-            if ln.key in ("deal_ended", "match_ended"):
+            if ln.key in (*DEAL_END_KEYS, "match_ended"):
                 job.posts.append((ln, room))
         self._kick(room.id, job)
 
@@ -179,13 +179,11 @@ class Painter:
     async def _post(self, room: Room, line: Line) -> None:
         t = Text(await self.language(room))
         table = self.service.table_of(room)
-        if line.key == "deal_ended":
+        if line.key in DEAL_END_KEYS:
             text = "📋 " + t.deal_result(line, table)
         else:
-            names = ", ".join(t.seat_name(table, s) for s in table.winners)
-            score = " — ".join(str(v) for v in table.scores)
-            text = "🏁 " + t._("Match over! Winners: {names} ({score}).").format(
-                names=names, score=score) + "\n" + t._("Series in this chat: /series")
+            text = t.match_result(line, table, [
+                Line(e["key"], e.get("params", {})) for e in room.events])
         channel = self.client.get_partial_messageable(int(room.chat))
         try:
             await channel.send(views.escape(text))

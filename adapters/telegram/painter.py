@@ -21,7 +21,7 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.types import InlineKeyboardMarkup
 
-from adapters.common.render import Text
+from adapters.common.render import DEAL_END_KEYS, Text
 from adapters.telegram import ui
 from bot.clock import Clock
 from bot.room import Room
@@ -107,11 +107,11 @@ class Painter:
         chat = int(room.chat)
         thread = int(room.thread) if room.thread else None
         for ln in lines:
-            if ln.key == "deal_ended" and not table.finished:
+            if ln.key in DEAL_END_KEYS and not any(x.key == "match_ended" for x in lines):
                 self._post(room.id, Post(chat, thread, "📋 " + t.deal_result(ln, table)))
             elif ln.key == "match_ended":
-                self._post(room.id, Post(chat, thread, self._match_text(t, room),
-                                         ui.table_markup(t, table)))
+                self._post(room.id, Post(chat, thread, t.match_result(ln, table, lines),
+                                         ui.table_markup(t, table) if table.finished else None))
         current = self.dirty.get(room.id)
         if current is None or current.version <= room.version:
             self.dirty[room.id] = room
@@ -120,13 +120,6 @@ class Painter:
 
     def _post(self, room_id: str, post: Post) -> None:
         self.posts.setdefault(room_id, deque()).append(post)
-
-    def _match_text(self, t: Text, room: Room) -> str:
-        table = self.service.table_of(room)
-        names = ", ".join(t.seat_name(table, s) for s in table.winners)
-        score = " — ".join(str(v) for v in table.scores)
-        return "🏁 " + t._("Match over! Winners: {names} ({score}).").format(
-            names=names, score=score) + "\n" + t._("Series in this chat: /series")
 
     # --- drawing --------------------------------------------------------------------------
 

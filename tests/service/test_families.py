@@ -67,8 +67,10 @@ async def test_new_presets_play_to_the_end_through_buttons(
         # what the group sees never names a card that is in somebody's hand
         table = svc.table_of(room)
         table_text = text.table(table, now=0)
-        # (a Petukh trump card is shown to all, also once the dealer has taken it)
-        held = {c for hv in hands.values() for c in hv.cards} - {table.trump_card}
+        # (a Petukh trump card is shown to all, also once the dealer has taken it, and so
+        # are the boys a player declares)
+        shown = {c for b in table.info.get("boys") or [] for c in b["cards"]}
+        held = {c for hv in hands.values() for c in hv.cards} - {table.trump_card} - shown
         assert not (_cards_in(table_text) & held), table_text
         movers = [(u, hands[u.id]) for u in people if hands[u.id].on_move and hands[u.id].choices]
         optional = [(u, hands[u.id]) for u in people

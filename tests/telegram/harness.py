@@ -193,8 +193,10 @@ class Env:
             return {}, {}
         match = room.load_match()
         # the face-up trump was shown to everyone: who takes it is public too
-        shown = match.observe(None).trump_card
-        public = {CARD_TEXT[shown]} if shown is not None else set()
+        seen = match.observe(None)
+        public = {CARD_TEXT[seen.trump_card]} if seen.trump_card is not None else set()
+        # Petukh: boys a player declared were shown to the table
+        public |= {c for b in seen.info.get("boys") or [] for c in b["cards"]}
         ids = {i: int(s.user[3:]) if s is not None and s.user else -1 - i
                for i, s in enumerate(room.seats)}
         hands = {ids[s]: {CARD_TEXT[c] for c in match.observe(s).hand} - public
