@@ -29,7 +29,7 @@ from engine.presets import PRESETS
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
 MAX_OPTIONS = 25
-TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "start", "hand", "again")
+TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "start", "hand", "again", "wait")
 
 TABLE_TEMPLATE = r"kz:t:(?P<what>" + "|".join(TABLE_BUTTONS) + ")"
 MOVE_TEMPLATE = r"kz:a:(?P<token>[!-~]{1,64})"  # printable ASCII: the service's token

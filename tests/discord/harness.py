@@ -325,14 +325,17 @@ class Harness:
 
     async def play_match(self, channel: FakeChannel, people: list[FakeUser], seed: int,
                          fresh_every: int = 9, max_steps: int = 3000,
-                         on_step: Any = None) -> Room:
-        """Play until the match ends: people through their ephemeral hands, computer players
-        through the timer loop (the clock moved on by the bot delay)."""
+                         on_step: Any = None, until_deal: int | None = None) -> Room:
+        """Play until the match ends (or deal ``until_deal`` begins): people through their
+        ephemeral hands, computer players through the timer loop (the clock moved on by the
+        bot delay)."""
         rng = random.Random(seed)
         by_id = {uid(u): u for u in people}
         for step in range(max_steps):
             room = await self.room(channel)
             if room.state != PLAYING:
+                return room
+            if until_deal is not None and room.load_match().deal_no >= until_deal:
                 return room
             mover = room.load_match().to_act()[0]
             seat = room.seats[mover]

@@ -628,3 +628,51 @@ async def test_run_serves_commands_buttons_and_the_timer_loop(
         with contextlib.suppress(asyncio.CancelledError):
             await task
     assert made[0].is_closed()
+
+
+@pytest.mark.parametrize("preset", ["kozel-nn", "petukh"])
+async def test_new_games_through_buttons_and_selects(h: Harness, fake: FakeDiscord,
+                                                     seeded: None, preset: str) -> None:
+    """RULES.md 4b, 5: the cut, the boast, exchanges and passes are buttons and selects of
+    the ephemeral hand; no public payload shows a hidden card."""
+    ch = fake.games
+    people = [fake.alice, fake.bob, fake.carol, fake.dave]
+    await h.command(fake.alice, ch, "newgame", {"preset": preset, "players": 4})
+    table = await h.table(ch)
+    for u in people[1:]:
+        await h.press(u, table, "kz:t:join")
+    await h.press(fake.alice, table, "kz:t:start")
+    room = await h.play_match(ch, people, seed=2, until_deal=3)
+    assert room.state == "finished" or room.load_match().deal_no >= 3
+    if preset == "kozel-nn":
+        assert h.used.get("cut:button", 0) >= 2  # a cut before each deal
+        assert h.used.get("lay:button", 0) + h.used.get("lay:select", 0) >= 1  # the boast
+    else:
+        assert h.used.get("exchange:select", 0) + h.used.get("keep:button", 0) \
+            + h.used.get("pass:button", 0) >= 3
+    for m in fake.messages.values():
+        check_limits(m)
+
+
+async def test_petukh_queue_by_command_and_table_button(h: Harness, fake: FakeDiscord) -> None:
+    """RULES.md 5 ``elimination``: /wait, the table's "Wait for a seat" button, /unwait."""
+    ch = fake.games
+    await h.command(fake.alice, ch, "newgame", {"preset": "petukh", "players": 2})
+    room = await h.room(ch)
+    assert (await h.service.set_option(room.id, User(uid(fake.alice), "Alice"), "elimination",
+                                       True)).ok
+    table = await h.table(ch)
+    await h.press(fake.bob, table, "kz:t:join")
+    await h.press(fake.alice, table, "kz:t:start")
+    assert "kz:t:wait" in table.custom_ids()
+    inter = await h.press(fake.carol, table, "kz:t:wait")
+    assert inter.response_type == 6
+    inter = await h.command(fake.dave, ch, "wait")
+    room = await h.room(ch)
+    assert [q["user"] for q in room.queue] == [uid(fake.carol), uid(fake.dave)]
+    assert str(fake.carol.global_name) in table.text()  # the table shows the queue
+    inter = await h.press(fake.carol, table, "kz:t:wait")
+    assert "queue" in h.reply(inter).text().lower() or h.reply(inter).ephemeral
+    await h.command(fake.dave, ch, "unwait")
+    room = await h.room(ch)
+    assert [q["user"] for q in room.queue] == [uid(fake.carol)]
