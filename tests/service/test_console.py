@@ -38,3 +38,24 @@ async def test_quit_saves_and_the_next_run_goes_on(redis_url: str, redis: Redis)
     assert second.returncode == 0, second.stderr
     assert "Going on with the saved game." in second.stdout
     assert "The match is over" in second.stdout or "You won" in second.stdout
+
+
+def run_preset(redis_url: str, preset: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"}
+    cmd = [sys.executable, "-m", "bot", "play", "--preset", preset, "--players", "4",
+           "--seed", "5", "--lang", "en"]
+    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=180, encoding="utf-8")
+
+
+async def test_new_games_in_the_terminal_by_name(redis_url: str, redis: Redis) -> None:
+    """kozel-nn: the cut by its number; petukh: ``keep`` and ``pass`` typed as words."""
+    nn = run_preset(redis_url, "kozel-nn", "cut 99\ncut 18\ncut 9\ncut 27\n" + "1\n" * 3000)
+    assert nn.returncode == 0, nn.stderr
+    assert "Not one of the moves listed." in nn.stdout  # cut 99 is not offered
+    assert "The match is over" in nn.stdout or "You won" in nn.stdout, nn.stdout[-2000:]
+    await redis.delete("room:{cn:local}")
+    pk = run_preset(redis_url, "petukh", "keep\npass\n" + "1\n" * 5000)
+    assert pk.returncode == 0, pk.stderr
+    assert "The match is over" in pk.stdout or "You won" in pk.stdout, pk.stdout[-2000:]
+    assert "Traceback" not in nn.stderr + pk.stderr
