@@ -80,6 +80,10 @@ class Observation:
         }
 
 
+def _visible_to_act(acting: tuple[int, ...], seat: int | None) -> tuple[int, ...]:
+    return acting[:1] + ((seat,) if seat is not None and seat in acting[1:] else ())
+
+
 def _seen(plays: Any, viewer: int | None) -> tuple[SeenPlay, ...]:
     return tuple(
         (s, kind, cards if kind != "throw" or s == viewer else None, len(cards))
@@ -114,7 +118,9 @@ def observe_drawing(match: Match, seat: int | None = None) -> Observation:
         hand_sizes=tuple(len(h) for h in d.hands),
         leader=d.leader,
         to_move=d.to_move,
-        to_act=match.to_act(),
+        # who else may act (declare out of turn) tells of hidden hands: a seat sees only its
+        # own right, the public only the seat on move
+        to_act=_visible_to_act(match.to_act(), seat),
         trick=_seen(d.plays, seat),
         win_seat=d.win_seat,
         win_cards=d.win_cards,

@@ -804,7 +804,9 @@ class TrumpMatch:
             hand_sizes=tuple(len(h) for h in self.hands),
             leader=self.leader,
             to_move=acting[0] if acting else -1,
-            to_act=acting,
+            # who else may act (ask for a redeal) tells of hidden hands: a seat sees only
+            # its own right, the public only the seat on move
+            to_act=acting[:1] + ((seat,) if seat is not None and seat in acting[1:] else ()),
             trick=self._seen_plays(seat),
             win_seat=win_seat,
             win_cards=win_cards,

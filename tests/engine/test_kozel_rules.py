@@ -847,7 +847,10 @@ def test_r1_to_act_includes_the_combination_holders_at_trick_start():
     assert can(m, 1, "declare 7H 9H JH QH")
     assert can(m, 2, "declare AS AD 10C 10D")
     assert kinds(m, 0, "declare") == []
-    assert observe(m, None).to_act == (0, 1, 2)
+    # the table does not learn who holds a combination; each holder sees his own right
+    assert observe(m, None).to_act == (0,)
+    assert observe(m, 1).to_act == (0, 1) and observe(m, 2).to_act == (0, 2)
+    assert observe(m, 0).to_act == (0,)
 
 
 def test_r1_molodka_declared_out_of_turn_by_a_non_leader():

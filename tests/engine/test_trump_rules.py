@@ -797,3 +797,21 @@ def test_r4_rules_bot_beats_random(preset: str) -> None:
 def test_r4_points_of_the_deck() -> None:
     for preset in (HV, NN, KO):
         assert sum(POINTS[x] for x in make_rules(preset, 4).deck) == 120
+
+
+def test_r4_public_view_does_not_tell_who_may_ask_for_a_redeal() -> None:
+    """Hidden cards stay hidden: the right to ask for a redeal depends on a hand (13 points
+    or less; a team without queens), so only its holder sees it; the table sees the seat
+    on move alone."""
+    m = new("kozel-nn", [uncut(deal_deck("kozel-nn", 3, {0: ["AD", "QC", "QS"],
+                                                         2: ["QH", "QD"]}))], 3)
+    act(m, 2, "cut 1")
+    assert m.to_act() == (0, 1, 3)  # team 1 (seats 1, 3) holds no queen: it may ask
+    assert m.observe(None).to_act == (0,)
+    assert m.observe(2).to_act == (0,)
+    assert m.observe(1).to_act == (0, 1) and m.observe(3).to_act == (0, 3)
+    m = new("kozel-hvalenyi", [deal_deck("kozel-hvalenyi", 3, {
+        3: ["10S", "QH", "9S", "6H", "7H", "8H", "9H", "6D", "7D"]})], 3)
+    assert m.to_act() == (0, 3)
+    assert m.observe(None).to_act == (0,) and m.observe(1).to_act == (0,)
+    assert m.observe(3).to_act == (0, 3)
