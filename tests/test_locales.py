@@ -61,3 +61,26 @@ def test_catalogs_hold_every_string_of_the_code(tmp_path: Path) -> None:
         have = {m.id for m in _catalog(lang) if m.id}
         missing = wanted - have
         assert not missing, f"{lang} lacks {sorted(map(str, missing))[:5]} (python tools/locales.py)"
+
+
+def test_every_preset_option_and_event_has_words() -> None:
+    """A new preset, option or engine event without a title or a line would reach players
+    as a raw name (or as nothing at all)."""
+    import engine.petukh
+    import engine.trump
+    from adapters.common.render import LINES, OPTION_TITLES, PRESET_TITLES, RULES_SUMMARIES
+    from adapters.common.render import option_values as values
+    from engine import events
+    from engine.presets import PRESETS
+
+    for preset in PRESETS:
+        assert preset in PRESET_TITLES and preset in RULES_SUMMARIES, preset
+        for name, _ in values(preset):
+            assert name in OPTION_TITLES, (preset, name)
+    kinds = [events, engine.trump, engine.petukh]
+    for module in kinds:
+        for obj in vars(module).values():
+            if isinstance(obj, type) and issubclass(obj, events.Event) and obj is not events.Event:
+                name = "".join("_" + ch.lower() if ch.isupper() else ch
+                               for ch in obj.__name__).lstrip("_")
+                assert name in LINES, name
