@@ -1,11 +1,12 @@
 """The game service through a real Redis: moves per second, latency of ``act``, memory per room.
 
     python bench/service.py [--rooms 60] [--rate 500[,150]] [--latency-rooms 2000] [--seconds 15]
+                            [--preset kozel] [--players 4]
 
 Uses ``REDIS_URL`` or ``redis://127.0.0.1:6379/12`` and EMPTIES that database first.
 
 1. Throughput: one ``GameService`` (one worker, one connection pool), ``--rooms`` rooms of
-   four people playing ``kozel`` at once, every move a person's button through ``act`` with
+   four people playing ``kozel`` (or ``--preset``) at once, every move a person's button through ``act`` with
    a real token and an update id, as fast as the worker commits them. Tokens are made
    beforehand from the engine (the same function the views use), so the figure is the
    worker's ``act`` alone: no view drawing, no timers.
@@ -41,7 +42,7 @@ from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.tokens import make_token  # noqa: E402
 from bot.views import token_secret  # noqa: E402
-from engine.match import Match  # noqa: E402
+from engine.game import new_match  # noqa: E402
 from engine.presets import make_rules  # noqa: E402
 
 PRESET = "kozel"
@@ -62,16 +63,16 @@ class Plan:
 def plan_room(i: int, moves: int | None, prefix: str) -> Plan:
     """The buttons of a whole match (or its first ``moves``), made as the views make them."""
     rid = room_id_for("tg", f"-{prefix}{i}")
-    people = [User(f"tg:{prefix}{i}{j}", f"P{j}") for j in range(PLAYERS)]
+    people = [User(f"tg:{prefix}{i}x{j}", f"P{j}") for j in range(PLAYERS)]
     plan = Plan(rid, people, seed=1000 + i)
     rules = make_rules(PRESET, PLAYERS)
-    match = Match(rules, seed=plan.seed)
+    match = new_match(rules, seed=plan.seed)
     rng = random.Random(i)
     while not match.finished and (moves is None or len(plan.clicks) < moves):
         seat = match.to_act()[0]
         action = rng.choice(match.legal_actions(seat))
-        hand = tuple(sorted(match.deal.hands[seat]))
-        tok = make_token(rid, 1, match.deal_no, match.deal.trick_no, seat, hand, action,
+        obs = match.observe(seat)
+        tok = make_token(rid, 1, obs.deal_no, obs.trick_no, seat, obs.hand, action,
                          secret=token_secret(match))
         plan.clicks.append((people[seat], str(tok)))
         match.apply(seat, action)
@@ -207,7 +208,11 @@ async def main() -> None:
                     help="moves/s of the latency run; several: 500,150 (one run each)")
     ap.add_argument("--latency-rooms", type=int, default=2000)
     ap.add_argument("--seconds", type=float, default=15.0)
+    ap.add_argument("--preset", default="kozel")
+    ap.add_argument("--players", type=int, default=4)
     args = ap.parse_args()
+    global PRESET, PLAYERS
+    PRESET, PLAYERS = args.preset, args.players
     url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/12"
     store = await Store.connect(url)  # the worker's own client (a blocking pool)
     redis = store.redis
