@@ -406,6 +406,7 @@ HELP = [
     N_("/invite — ask the channel to join"),
     N_("/kick — remove a player (creator or Manage Server)"),
     N_("/cancel — end the game (creator or Manage Server)"),
+    N_("/wait, /unwait — queue for a seat at a table played with elimination"),
     N_("/score, /series, /top — the match, the series, the leaderboard"),
     N_("/rules — a short rules card"),
     N_("/lang — the server's language"),
