@@ -203,8 +203,10 @@ def hand_view(room: Room, match: Game, seat: int, now: float) -> HandView:
         prompt = _PHASE_PROMPT[obs.phase]
     elif obs.phase == "boast":
         prompt = "lay" if "lay" in kinds else "cover"
-        covers = [c for c in choices if c.kind == "cover"]
-        need = len(covers[0].cards) if covers else 0
+        if prompt == "cover":  # a card on each of the boaster's cards: how many are left
+            laid = next((n for _s, k, _cs, n in obs.trick if k == "lay"), 0)
+            placed = sum(n for s, k, _cs, n in obs.trick if k == "cover" and s == seat)
+            need = laid - placed
     elif not obs.trick:
         prompt = "lead"
     else:

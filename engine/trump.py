@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
@@ -379,7 +378,8 @@ class TrumpMatch:
         events: list[Event] = [BoastRevealed(self.boaster, self.laid)]
         piles: list[tuple[tuple[Card, ...], int]] = []
         for i, card in enumerate(self.laid):
-            # [decision] the i-th card (in card order) of a cover goes on the i-th pile
+            # the i-th card a player covered with lies on the i-th pile (the boaster's cards
+            # in card order)
             plays = [(self.boaster, card)] + [(s, cs[i]) for s, cs in self.covers]
             winner = self.table.winner(plays)
             cards = tuple(c for _s, c in plays)
@@ -484,7 +484,9 @@ class TrumpMatch:
             if len(plain) == 2:  # both cards of the last pair were non-trumps
                 out.append(Action("lay", tuple(plain)))
             return out
-        return [Action("cover", cs) for cs in combinations(plain, len(self.laid))]
+        # step 3: "one on each of the boaster's cards (a button each)": a card at a time, the
+        # first on the first pile, the next on the next
+        return [Action("cover", (c,)) for c in plain]
 
     def check(self, seat: int, action: Action) -> str | None:
         """The reason code why ``action`` is illegal now, or None."""
@@ -549,11 +551,14 @@ class TrumpMatch:
             self._next_cover((seat + 1) % 4, events)
             return events
         if kind == "cover":
-            self.covers.append((seat, action.cards))
-            for c in action.cards:
-                self.hands[seat].remove(c)
+            if self.covers and self.covers[-1][0] == seat:
+                self.covers[-1] = (seat, self.covers[-1][1] + action.cards)
+            else:
+                self.covers.append((seat, action.cards))
+            self.hands[seat].remove(action.cards[0])
             events = [Covered(seat, action.cards)]
-            self._next_cover((seat + 1) % 4, events)
+            if len(self.covers[-1][1]) == len(self.laid):
+                self._next_cover((seat + 1) % 4, events)
             return events
         # reboast / keep
         events = [BoastChosen(seat, kind)]
@@ -742,7 +747,7 @@ class TrumpMatch:
             out: list[SeenPlay] = [
                 (self.boaster, "lay", self.laid if viewer == self.boaster else None, k)
             ]
-            out.extend((s, "cover", cs, k) for s, cs in self.covers)
+            out.extend((s, "cover", cs, len(cs)) for s, cs in self.covers)
             return tuple(out)
         return tuple((s, "play", (c,), 1) for s, c in self.plays)
 

@@ -21,7 +21,7 @@ import pytest
 from engine.actions import Action
 from engine.cards import CARD_TEXT, POINTS, deck_points
 from engine.errors import IllegalAction
-from engine.events import DealEnded, DealStarted, MatchEnded, TrickWon
+from engine.events import DealEnded, DealStarted, Event, MatchEnded, TrickWon
 from engine.log import replay, to_log
 from engine.match import first_dealer
 from engine.presets import make_rules
@@ -600,6 +600,14 @@ def boast_match(rest_first: list[str] | None = None) -> TrumpMatch:
     return m
 
 
+def cover(m: TrumpMatch, seat: int, cards: str) -> list[Event]:
+    """Cover the boast a card at a time: the first card on the first pile, and so on."""
+    events: list[Event] = []
+    for card in cards.split():
+        events = act(m, seat, f"cover {card}")
+    return events
+
+
 def test_r4b_boast_trousers_lay_cover_and_piles() -> None:
     m = boast_match()
     events = act(m, 3, "cut 1")
@@ -613,14 +621,15 @@ def test_r4b_boast_trousers_lay_cover_and_piles() -> None:
     assert of(events, Laid) == [Laid(1, 2)] and of(events, BoastGiven) == [BoastGiven(2, 2)]
     assert m.observe(2).trick[0] == (1, "lay", None, 2)  # face down to the others
     assert m.observe(1).trick[0] == (1, "lay", cs("AS 10H"), 2)
-    assert m.legal_actions(2) == [Action("cover", cs("6S KH"))]
-    act(m, 2, "cover 6S KH")
+    # a card on each pile, a button each: the first on the AS pile, the next on the 10H pile
+    assert m.legal_actions(2) == [Action("cover", cs("6S")), Action("cover", cs("KH"))]
+    cover(m, 2, "6S KH")
     assert sorted(m.hands[3]) == sorted(cs("QS 7S 8H 9D"))  # given pairs until 2 non-trumps
     with pytest.raises(IllegalAction):
-        act(m, 3, "cover 7S")
-    act(m, 3, "cover 7S 8H")
-    events = act(m, 0, "cover 10S AH")
-    assert of(events, Covered) == [Covered(0, cs("10S AH"))]
+        act(m, 3, "cover 7S 8H")  # one card at a time
+    cover(m, 3, "7S 8H")
+    events = cover(m, 0, "10S AH")
+    assert of(events, Covered) == [Covered(0, cs("AH"))]
     assert of(events, BoastRevealed) == [BoastRevealed(1, cs("AS 10H"))]
     assert of(events, PileWon) == [  # the boaster's card first, then the covers in turn
         PileWon(1, 1, (c("AS"), c("6S"), c("7S"), c("10S")), 21),
@@ -656,10 +665,10 @@ def test_r4b_boast_void_when_a_player_holds_more_than_his_share() -> None:
     play_out(m)
     act(m, 3, "cut 1")
     act(m, 1, "lay AS 10H")
-    act(m, 2, "cover 6S KH")
-    act(m, 3, "cover 7S 8H")
+    cover(m, 2, "6S KH")
+    cover(m, 3, "7S 8H")
     dealings = len(m.history)
-    events = act(m, 0, "cover 10S AH")
+    events = cover(m, 0, "10S AH")
     assert of(events, BoastVoid) == [BoastVoid((1,), 7)]
     assert len(m.history) == dealings + 1 and m.deal_no == 2 and m.redeals == 0
     assert m.observe(None).phase == "cut" and m.tricks == [0, 0]
@@ -670,9 +679,9 @@ def test_r4b_redeal_after_a_boast_the_boast_team_chooses_keep() -> None:
     m = boast_match(["QH", "7C", "QD"])  # seats 1 and 3 get the Q♥ and the Q♦
     act(m, 3, "cut 1")
     act(m, 1, "lay AS 10H")
-    act(m, 2, "cover 6S KH")
-    act(m, 3, "cover 7S 8H")
-    act(m, 0, "cover 10S AH")
+    cover(m, 2, "6S KH")
+    cover(m, 3, "7S 8H")
+    cover(m, 0, "10S AH")
     assert m.legal_actions(2) == [Action("redeal")]  # team 0 holds no queen
     events = act(m, 2, "redeal")
     assert m.observe(None).phase == "redeal" and m.to_act() == (0,)
@@ -692,9 +701,9 @@ def test_r4b_redeal_after_a_boast_reboast_boasts_again() -> None:
     m = boast_match(["QH", "7C", "QD"])
     act(m, 3, "cut 1")
     act(m, 1, "lay AS 10H")
-    act(m, 2, "cover 6S KH")
-    act(m, 3, "cover 7S 8H")
-    act(m, 0, "cover 10S AH")
+    cover(m, 2, "6S KH")
+    cover(m, 3, "7S 8H")
+    cover(m, 0, "10S AH")
     act(m, 0, "redeal")
     act(m, 0, "reboast")
     assert m.tricks == [0, 0] and m.piles == [[], []] and len(m.legal_actions(3)) == 35
@@ -815,3 +824,18 @@ def test_r4_public_view_does_not_tell_who_may_ask_for_a_redeal() -> None:
     assert m.to_act() == (0, 3)
     assert m.observe(None).to_act == (0,) and m.observe(1).to_act == (0,)
     assert m.observe(3).to_act == (0, 3)
+
+
+def test_r4b_boast_cover_each_pile_by_its_own_button() -> None:
+    """Step 3: the covering player chooses which card goes on which of the boaster's cards:
+    seat 3 puts his 8H on the AS pile and his 7S on the 10H pile."""
+    m = boast_match()
+    act(m, 3, "cut 1")
+    act(m, 1, "lay AS 10H")
+    cover(m, 2, "6S KH")
+    cover(m, 3, "8H 7S")
+    assert m.observe(None).trick[2] == (3, "cover", (c("8H"), c("7S")), 2)
+    events = cover(m, 0, "10S AH")
+    assert of(events, PileWon) == [
+        PileWon(1, 1, (c("AS"), c("6S"), c("8H"), c("10S")), 21),
+        PileWon(0, 0, (c("10H"), c("KH"), c("7S"), c("AH")), 25)]
