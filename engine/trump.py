@@ -415,9 +415,8 @@ class TrumpMatch:
         if not self._before_first_card():
             return False
         if self.nn:
-            # RULES.md 4b: a team with no queen, or only the Q♦
-            if self.forced is not None and seat == self.to_move:
-                return False  # [decision] the A♦ holder's only action is to lead it
+            # RULES.md 4b: a team with no queen, or only the Q♦ (either of its players,
+            # the A♦ holder too, before he leads it)
             held = {c for s in (seat, (seat + 2) % 4) for c in self.hands[s] if c in _QUEENS}
             return held <= {make(QUEEN, DIAMONDS)}
         return _points(self.hands[seat]) <= REDEAL_POINTS

@@ -448,7 +448,9 @@ def test_r4b_cut_before_each_deal() -> None:
 def test_r4b_first_deal_is_led_by_the_ace_of_diamonds() -> None:
     deck = uncut(deal_deck(NN, 3, {2: ["AD"], 3: ["QC", "QS", "QH", "QD"]}))
     m, _ = run(NN, [{"dealer": 3, "deck": deck, "actions": [{"seat": 2, "cut": [1]}]}])
-    assert m.to_act()[0] == 2 and m.legal_actions(2) == [Action("play", (c("AD"),))]
+    # his only card to play is the A♦ (his team holds no queen: he may also ask for a redeal)
+    assert m.to_act()[0] == 2
+    assert [a for a in m.legal_actions(2) if a.kind == "play"] == [Action("play", (c("AD"),))]
     with pytest.raises(IllegalAction) as e:
         act(m, 2, f"play {CARD_TEXT[sorted(m.hands[2])[0]]}")
     assert e.value.code == "must_lead_ace_of_diamonds"
@@ -557,11 +559,11 @@ def test_r4b_redeal_for_a_team_without_queens_or_only_the_queen_of_diamonds() ->
     events = act(m, 3, "redeal")
     assert of(events, RedealAsked) == [RedealAsked(3, 1, 1)]
     assert m.observe(None).phase == "cut" and m.deal_no == 1 and len(m.history) == 2
-    # [decision] the A♦ holder on move only leads it; his partner may still ask
+    # "that team may ask": the A♦ holder too (before he leads it), and his partner
     deck = uncut(deal_deck(NN, 3, {1: ["AD"], 0: ["QC", "QS", "QH", "QD"]}))
     m = new(NN, [deck], 3)
     act(m, 2, "cut 1")
-    assert m.legal_actions(1) == [Action("play", (c("AD"),))]
+    assert m.legal_actions(1) == [Action("play", (c("AD"),)), Action("redeal")]
     assert m.legal_actions(3) == [Action("redeal")]
 
 
