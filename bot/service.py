@@ -418,6 +418,9 @@ class GameService:
         return await self._mutate(tok.room, change, update_id)
 
     def _apply(self, room: Room, match: Game, seat: int, action: Action) -> list[Line]:
+        reason = match.check(seat, action)  # first: an illegal action may not even pack
+        if reason is not None:
+            raise Refused("stale" if reason in ("not_your_turn", "deal_over") else reason)
         try:
             packed = pack_action(seat, action)
             dealing = match.turn[0]

@@ -105,6 +105,8 @@ def parse_token(text: str) -> Token:
             raise TokenError("malformed") from None
         if not 0 < mask < 1 << 12 or (kind == "cut") != (hand == "-"):
             raise TokenError("malformed")
+        if kind == "cut" and mask >= 36:
+            raise TokenError("malformed")  # a cut is a place in a deck of at most 36
     elif len(act) != 1 or hand != "-":
         raise TokenError("malformed")
     return Token(room, int(gen), int(deal), int(trick), hand, kind, mask)

@@ -7,11 +7,13 @@ import asyncio
 import random
 import string
 
+import pytest
 from redis.asyncio import Redis
 
 from bot.room import Room, User
 from bot.service import GameService, Outcome
 from bot.tokens import Token, TokenError, parse_token
+from engine.actions import Action
 
 from .conftest import PEOPLE, actor, people_room, pick, snapshot
 
@@ -166,3 +168,71 @@ async def test_ten_thousand_forgeries(svc: GameService, redis: Redis) -> None:
     # and the room still plays on with its real buttons
     u, hv = actor(svc, room, FOUR)
     assert (await svc.act(pick(hv).token, u)).ok
+
+
+KIND_LETTERS = "lbtpdyvesrakqfnc"  # every kind a token may name (bot/tokens.py)
+
+
+def mutate_kind(rng: random.Random, token: str) -> str:
+    """Another kind letter with the same, no, or a random mask (a cut's number, a pass...)."""
+    head, _, act = token.rpartition(".")
+    parts = head.split(".")
+    if rng.random() < 0.5:
+        parts[-1] = rng.choice(["-", parts[-1], "zz"])
+    mask = rng.choice(["", act[1:], "1", "3", "z", "10", "0", "zzz"])
+    return ".".join(parts) + "." + rng.choice(KIND_LETTERS) + mask
+
+
+@pytest.mark.parametrize("preset", ["kozel-nn", "petukh"])
+async def test_forged_moves_of_the_new_games(svc: GameService, redis: Redis, preset: str) -> None:
+    """Cuts, redeal requests, passes, exchanges, swaps and covers: a forged or misplaced
+    button is refused with a reason and changes nothing."""
+    rid = await people_room(svc, FOUR, preset=preset, seed=21)
+    rng = random.Random(preset)
+    history: list[str] = []
+    for _ in range(4):
+        room = await svc.room(rid)
+        assert room is not None
+        for u in FOUR:
+            hv = svc.hand_of(room, u.id)
+            assert hv is not None
+            history.extend(c.token for c in hv.choices)
+        u, hv = actor(svc, room, FOUR)
+        assert (await svc.act(rng.choice(hv.choices).token, u)).ok
+    room = await svc.room(rid)
+    assert room is not None
+    match = room.load_match()
+    legal: dict[str, set[Token]] = {}
+    for u in FOUR:
+        hv = svc.hand_of(room, u.id)
+        assert hv is not None
+        legal[u.id] = {parse_token(c.token) for c in hv.choices}
+        history.extend(c.token for c in hv.choices)
+
+    def would_be_legal(token: str, who: User) -> bool:
+        t = parsed(token)
+        if t is None or t.room != rid or who.id not in legal:
+            return False
+        if t in legal[who.id]:
+            return True
+        seat = room.seat_of(who.id)
+        # the views offer a few cuts; every cut the engine allows is a real move
+        return (t.kind == "cut" and seat is not None and t.gen == room.gen
+                and Action("cut", (t.mask,)) in match.legal_actions(seat))
+
+    cases: list[tuple[str, User]] = []
+    while len(cases) < 1500:
+        base = rng.choice(history)
+        token = mutate_kind(rng, base) if rng.random() < 0.6 else mutate(rng, base)
+        who = rng.choice([*FOUR, User("tg:99", "X")])
+        if not would_be_legal(token, who):
+            cases.append((token, who))
+    before = await snapshot(redis)
+    reasons: dict[str, int] = {}
+    for token, who in cases:
+        out = await svc.act(token, who)
+        assert isinstance(out, Outcome) and not out.ok, (token, who)
+        assert out.reason, token
+        reasons[out.reason] = reasons.get(out.reason, 0) + 1
+    assert await snapshot(redis) == before
+    assert reasons.get("bad_token", 0) > 50 and reasons.get("stale", 0) > 50, reasons
