@@ -101,7 +101,11 @@ PRESETS: dict[str, PresetSpec] = {
     "kozel-nn": PresetSpec("kozel-nn", "trump", (4,), NNOptions, "Nizhny Novgorod Kozel"),
     "kozel-kocherga": PresetSpec("kozel-kocherga", "trump", (4,), KochergaOptions, "Kocherga"),
     "petukh": PresetSpec("petukh", "petukh", (2, 3, 4, 5, 6), PetukhOptions, "Petukh"),
-    "petukh-25": PresetSpec("petukh-25", "petukh", (2, 3, 4, 5, 6), Petukh25Options,
+    # RULES.md 5a says "as petukh" (2-6 players); [decision] 2-4 here: with 5 tricks a
+    # deal, five or six players leave someone trickless nearly every deal, and "no trick
+    # +5" then keeps every record above 0 - matches between rules players did not end in
+    # 500 deals (docs/families.md)
+    "petukh-25": PresetSpec("petukh-25", "petukh", (2, 3, 4), Petukh25Options,
                             "Petukh to 25"),
 }
 

@@ -34,7 +34,7 @@ from engine.errors import IllegalAction
 from engine.events import DealStarted, Event, MatchEnded, Played, TrickWon
 from engine.log import replay, to_log
 from engine.petukh import BoysFinish, DealScored, PetukhMatch
-from engine.presets import make_rules
+from engine.presets import PRESETS, make_rules
 from engine.simulate import simulate
 
 MAX_DEALS = 1500
@@ -58,8 +58,6 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("petukh-25", 2, {}),
     ("petukh-25", 3, {"deck": 36}),
     ("petukh-25", 4, {"elimination": True}),
-    ("petukh-25", 5, {}),
-    ("petukh-25", 6, {}),
 ]
 
 
@@ -355,7 +353,7 @@ def test_random_long_matches(config: tuple[str, int, dict[str, Any]], seed: int,
     play_checked_match(*config, seed=seed, rnd=rnd, stop_after=60)
 
 
-SIM = [(p, n) for p in ("petukh", "petukh-25") for n in (2, 3, 4, 5, 6)]
+SIM = [(p, n) for p in ("petukh", "petukh-25") for n in PRESETS[p].players]
 
 
 @pytest.mark.parametrize("preset,players", SIM, ids=[f"{p}-{n}p" for p, n in SIM])
