@@ -138,6 +138,8 @@ class GameService:
     ) -> None:
         if new.state == FINISHED and before != (FINISHED, new.gen):
             await self._record(new)
+        for seated in new.__dict__.pop("_seated", ()):
+            await self.store.add_user_room(seated, new.id)  # the queue seated him
         stashed = new.__dict__.pop("_eliminated", None)
         if stashed is not None:
             # an elimination restarted the table: the match that ended is recorded as it was
@@ -199,6 +201,7 @@ class GameService:
                 raise Refused("table_full")
             at = seat if seat is not None and seat in free else free[0]
             room.seats[at] = Seat(user.id, user.name)
+            room.queue = [q for q in room.queue if q["user"] != user.id]
             return room, [Line("joined", {"name": user.name, "seat": at})]
 
         out = await self._mutate(room_id, change)
@@ -213,10 +216,7 @@ class GameService:
             if at is None:
                 raise Refused("not_seated")
             room.seats[at] = None
-            if room.queue:
-                comer = room.queue.pop(0)
-                room.seats[at] = Seat(comer["user"], comer["name"])
-                room.__dict__["_seated"] = comer["user"]
+            _seat_waiting(room)
             if room.creator == user.id:
                 people = [s.user for s in room.seats if s is not None and s.user]
                 if not people:
@@ -228,8 +228,6 @@ class GameService:
         out = await self._mutate(room_id, change)
         if out.ok:
             await self.store.remove_user_room(user.id, room_id)
-            if out.room is not None and (seated := out.room.__dict__.get("_seated")):
-                await self.store.add_user_room(seated, room_id)
         return out
 
     async def add_bot(self, room_id: str, user: User, level: str = "rules") -> Outcome:
@@ -259,6 +257,7 @@ class GameService:
             if at is None:
                 raise Refused("no_bot")
             room.seats[at] = None
+            _seat_waiting(room)
             return room, [Line("bot_removed", {"seat": at})]
 
         return await self._mutate(room_id, change)
@@ -278,6 +277,7 @@ class GameService:
             if gone.user == user.id:
                 raise Refused("not_allowed")
             room.seats[at] = None
+            _seat_waiting(room)
             return room, [Line("kicked", {"name": gone.name})]
 
         return await self._mutate(room_id, change)
@@ -309,6 +309,7 @@ class GameService:
                 raise Refused("too_many_seated")
             room.seats = [*seated, *([None] * (size - len(seated)))]
             room.size = size
+            _seat_waiting(room)
             return room, [Line("size_set", {"size": size})]
 
         return await self._mutate(room_id, change)
@@ -342,6 +343,11 @@ class GameService:
             for s in room.seats:
                 if s is not None:
                     s.auto, s.missed = False, 0
+            if room.options.get("elimination") and room.queue:
+                # people queued after the match ended: the rooster gives his seat now
+                lines = self._eliminate(room, room.load_match(), recorded=True)
+                if lines:
+                    return room, lines
             room.gen += 1
             return _begin(room, seed, self.clock.now())
 
@@ -394,7 +400,7 @@ class GameService:
             comeback = s.auto or s.missed
             s.auto, s.missed = False, 0  # RULES: the owner is back
             if tok.kind == "declare":
-                decl = match.deal.declarations().get(seat)  # type: ignore[attr-defined]
+                decl = next((a for a in match.legal_actions(seat) if a.kind == "declare"), None)
                 if decl is None:
                     raise Refused("declaration_closed")
                 action = decl
@@ -437,7 +443,7 @@ class GameService:
                 lines.extend(self._eliminate(room, match))
         return lines
 
-    def _eliminate(self, room: Room, match: Game) -> list[Line]:
+    def _eliminate(self, room: Room, match: Game, recorded: bool = False) -> list[Line]:
         """RULES.md 5 ``elimination``: the rooster gives his seat to the first person in the
         queue and a new match starts. [decision] A person who loses his seat this way goes
         to the end of the queue (the table rotates, as "на вылет" is played); a computer
@@ -445,13 +451,19 @@ class GameService:
         roosters: tuple[int, ...] = getattr(match, "roosters", ())
         if not roosters:
             return []
-        record = self._record_of(room)
+        room.queue = [q for q in room.queue if room.seat_of(q["user"]) is None]
+        if not room.queue:
+            return []
+        record = None if recorded else self._record_of(room)
         seat = roosters[0]  # of tied roosters: the first clockwise from the dealer
         comer = room.queue.pop(0)
         old = room.seats[seat]
         if old is not None and old.user:
             room.queue.append({"user": old.user, "name": old.name})
         room.seats[seat] = Seat(comer["user"], comer["name"])
+        if old is not None and old.user == room.creator:
+            # the table's creator left it: the first person seated takes his rights
+            room.creator = next(s.user for s in room.seats if s is not None and s.user)
         room.__dict__["_eliminated"] = (record, comer["user"])
         lines = [Line("eliminated", {"name": old.name if old else "?", "seat": seat,
                                      "comer": comer["name"]})]
@@ -622,7 +634,19 @@ class GameService:
 
     def table_of(self, room: Room) -> TableView:
         match = room.load_match() if room.match is not None else None
-        return table_view(room, match, self.clock.now())
+        return table_view(room, match, self.clock.now(), self._shown_deadline(room, match))
+
+    def _shown_deadline(self, room: Room, match: Game | None) -> float | None:
+        """The countdown a table shows: the person on move's own time. (The room's deadline
+        may be sooner, when a computer player may act out of turn; showing that would tell
+        the table of the computer's hand.)"""
+        if match is None or room.deadline is None or room.turn_started is None:
+            return room.deadline
+        acting = match.to_act()
+        mover = room.seats[acting[0]] if acting else None
+        if mover is None or mover.computer:
+            return room.deadline
+        return room.turn_started + self.settings.turn_seconds
 
     async def hand(self, room_id: str, user_id: str) -> HandView | None:
         room = await self.store.load(room_id)
@@ -634,7 +658,8 @@ class GameService:
         seat = room.seat_of(user_id)
         if seat is None or room.match is None:
             return None
-        return hand_view(room, room.load_match(), seat, self.clock.now())
+        match = room.load_match()
+        return hand_view(room, match, seat, self.clock.now(), self._shown_deadline(room, match))
 
     async def rooms_of(self, user_id: str) -> list[Room]:
         """The rooms a person sits in now (playing first)."""
@@ -809,6 +834,17 @@ def _log_action(room: Room, match: Game, packed: str, dealing: int) -> None:
         while sum(map(len, room.log)) > LOG_CHARS and old < len(room.log) - 1:
             room.log[old] = ""  # dropped, but still counted: the deal numbers stay right
             old += 1
+
+
+def _seat_waiting(room: Room) -> None:
+    """Free lobby seats go to the people waiting in the queue, first come first seated."""
+    for at, seat in enumerate(room.seats):
+        while seat is None and room.queue:
+            comer = room.queue.pop(0)
+            if room.seat_of(comer["user"]) is not None:
+                continue
+            seat = room.seats[at] = Seat(comer["user"], comer["name"])
+            room.__dict__.setdefault("_seated", []).append(comer["user"])
 
 
 def _member(room: Room, seat: int) -> str:

@@ -117,7 +117,10 @@ def _plays(ps: tuple[SeenPlay, ...]) -> list[PlayView]:
     ]
 
 
-def table_view(room: Room, match: Game | None, now: float) -> TableView:
+def table_view(room: Room, match: Game | None, now: float,
+               deadline: float | None = None) -> TableView:
+    """``deadline``: the countdown to show (the service's: the person on move's own time,
+    not the moment a computer player may act out of turn, which would tell of its hand)."""
     spec = PRESETS[room.preset]
     obs: Observation | None = observe(match, None) if match is not None else None
     seats: list[SeatView | None] = []
@@ -156,7 +159,8 @@ def table_view(room: Room, match: Game | None, now: float) -> TableView:
         scores=list(obs.scores), target=target,
         last_trick=None if obs.last_trick is None else (obs.last_trick[0],
                                                         _plays(obs.last_trick[1])),
-        deadline=room.deadline, to_move=None if obs.finished else obs.to_move,
+        deadline=deadline if deadline is not None else room.deadline,
+        to_move=None if obs.finished else obs.to_move,
         finished=obs.finished, winners=list(obs.winners), phase=obs.phase, info=obs.info,
     )
 
@@ -172,7 +176,8 @@ CUT_CHOICES = 3
 _PHASE_PROMPT = {"cut": "cut", "exchange": "exchange", "swap": "swap", "redeal": "choose"}
 
 
-def hand_view(room: Room, match: Game, seat: int, now: float) -> HandView:
+def hand_view(room: Room, match: Game, seat: int, now: float,
+              deadline: float | None = None) -> HandView:
     """The seat's hand with its legal actions as choices (tokens)."""
     obs = observe(match, seat)
     hand = obs.hand
@@ -199,6 +204,8 @@ def hand_view(room: Room, match: Game, seat: int, now: float) -> HandView:
         prompt = "over"
     elif not on_move:
         prompt = "wait" if not choices else "declare" if kinds == {"declare"} else "option"
+    elif obs.phase == "exchange" and "exchange" not in kinds:
+        prompt = "keep_or_pass"  # six players, or a record of 1 at the table: no exchange
     elif obs.phase in _PHASE_PROMPT:
         prompt = _PHASE_PROMPT[obs.phase]
     elif obs.phase == "boast":
@@ -216,7 +223,7 @@ def hand_view(room: Room, match: Game, seat: int, now: float) -> HandView:
     return HandView(
         room=room.id, seat=seat, cards=[CARD_TEXT[c] for c in hand],
         trump=SUIT_LETTERS[obs.trump], on_move=on_move, prompt=prompt, need=need,
-        choices=choices, table=table_view(room, match, now), trick=obs.trick_no,
+        choices=choices, table=table_view(room, match, now, deadline), trick=obs.trick_no,
     )
 
 
@@ -229,5 +236,14 @@ def event_lines(room: Room, events: list[Event]) -> list[Line]:
         seat = params.get("seat")
         if isinstance(seat, int) and seat < len(room.seats) and room.seats[seat] is not None:
             params["name"] = room.seats[seat].name  # type: ignore[union-attr]
+        if key in NAMED_AT_THE_TIME:
+            # the names as they are now: an elimination may seat someone else before these
+            # lines are drawn
+            params["seat_names"] = [s.name if s is not None else "?" for s in room.seats]
         out.append(Line(key, params))
     return out
+
+
+# lines about a deal's or match's end, worded with the names of the seats at that moment
+NAMED_AT_THE_TIME = frozenset({"deal_ended", "deal_scored", "match_ended", "rooster_chosen",
+                               "side_out"})

@@ -710,7 +710,9 @@ class PetukhMatch:
 
     @property
     def turn(self) -> tuple[int, int]:
-        return len(self.history), self.counter
+        """(deal number, actions so far): one dealing a deal in Petukh, and unlike
+        ``len(history)`` the same after ``from_state``."""
+        return self.deal_no, self.counter
 
     def token_secret(self) -> str:
         return f"{self.seed}|{self.deal_no}|{self.phase}"

@@ -302,6 +302,7 @@ PROMPTS = {
     "exchange": N_("exchange cards, keep your hand or pass"),
     "swap": N_("take the trump card for one of yours, or keep"),
     "choose": N_("boast again, or keep the boast tricks"),
+    "keep_or_pass": N_("play this deal, or pass"),
 }
 
 
@@ -349,7 +350,7 @@ class Text:
             if "name" not in p and isinstance(p.get("seat"), int):
                 p["name"] = self.seat_name(table, p["seat"])
             if "seats" in p and line.key in ("side_out", "rooster_chosen"):
-                p["names"] = ", ".join(self.seat_name(table, s) for s in p["seats"])
+                p["names"] = ", ".join(self.seat_name(table, s, p) for s in p["seats"])
             if "side" in p and line.key in ("lyusya",):
                 p["names"] = self.side_name(table, p["side"])
             if "side" in p and line.key == "redeal_penalty":
@@ -372,7 +373,12 @@ class Text:
 
     # --- table ----------------------------------------------------------------------------
 
-    def seat_name(self, table: TableView, seat: int) -> str:
+    def seat_name(self, table: TableView, seat: int, params: dict[str, Any] | None = None) -> str:
+        """A seat's name: from the line's own ``seat_names`` (the seat's holder when it was
+        written) if it has them, else from the table."""
+        names = (params or {}).get("seat_names")
+        if isinstance(names, list) and 0 <= seat < len(names):
+            return str(names[seat])
         s = table.seats[seat] if 0 <= seat < len(table.seats) else None
         if s is None:
             return "—"
@@ -547,14 +553,14 @@ class Text:
                 note += f", {change:+d}"
                 if seat in back:
                     note += " · " + self._("overshoot: back to the start")
-            rows.append(f"{self.seat_name(table, seat)}: {note} → {record}")
+            rows.append(f"{self.seat_name(table, seat, p)}: {note} → {record}")
         return "\n".join(rows)
 
     def match_result(self, line: Line, table: TableView,
                      extra: list[Line] | None = None) -> str:
         """The match's end from its own line (the table may already show the next match)."""
         p = line.params
-        names = ", ".join(self.seat_name(table, s) for s in p.get("winners", table.winners))
+        names = ", ".join(self.seat_name(table, s, p) for s in p.get("winners", table.winners))
         score = " — ".join(str(v) for v in p.get("score", table.scores))
         text = "🏁 " + self._("Match over! Winners: {names} ({score}).").format(
             names=names, score=score)

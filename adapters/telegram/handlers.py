@@ -589,11 +589,16 @@ def build_router(ctx: Context) -> Router:
 
 def _selection_hint(t: Text, hand: Any, mask: int) -> str | None:
     n = bin(mask).count("1")
-    if hand.need and n != hand.need:
+    if hand.prompt == "answer" and hand.need and n != hand.need:
         return t.n("You need {n} card: as many as were led.",
                    "You need {n} cards: as many as were led.", hand.need).format(n=hand.need)
-    if hand.prompt == "lead":
+    if hand.prompt == "lead" and hand.table.preset in ("kozel", "kozel-4"):
         return t.reason("mixed_suits")
+    sizes = {len(c.cards) for c in hand.choices if c.mask}
+    if sizes and n not in sizes:
+        return t.reason("wrong_count" if hand.prompt == "answer" else "one_card"
+                        if sizes == {1} else "stock_too_small" if hand.prompt == "exchange"
+                        else "wrong_action")
     return None
 
 

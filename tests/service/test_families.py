@@ -15,7 +15,7 @@ from bot.clock import ManualClock
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User
 from bot.service import GameService
 from bot.store import Store
-from bot.views import HandView
+from bot.views import HandView, Line
 from engine.cards import CARD_TEXT
 
 from .conftest import PEOPLE, TURN, people_room
@@ -224,3 +224,128 @@ async def test_r5_elimination_a_person_rooster_goes_to_the_end_of_the_queue(
     assert room.seats[gone["seat"]].user == dasha.id  # type: ignore[union-attr]
     assert [q["name"] for q in room.queue] == [gone["name"]]
     assert await svc.rooms_of(dasha.id)
+
+
+# --- found in review -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["kozel-nn", "petukh", "kozel-hvalenyi"])
+async def test_a_forged_declare_button_in_a_game_without_declarations(
+        svc: GameService, preset: str) -> None:
+    rid = await people_room(svc, PEOPLE[:4], preset=preset, seed=2)
+    room = await svc.room(rid)
+    assert room is not None
+    for u in PEOPLE[:4]:
+        hv = svc.hand_of(room, u.id)
+        assert hv is not None
+        head = hv.choices[0].token.rsplit(".", 2)[0] if hv.choices else None
+        if head is None:
+            continue
+        out = await svc.act(f"{head}.-.d", u)
+        assert not out.ok and out.reason == "declaration_closed"
+
+
+async def test_r5_queue_people_take_seats_freed_in_the_lobby_and_never_sit_twice(
+        svc: GameService, clock: ManualClock) -> None:
+    anna, boris, vera, gleb = PEOPLE[:4]
+    out = await svc.create("tg", "-303", None, anna, "petukh", {"elimination": True}, size=3)
+    rid = out.room.id  # type: ignore[union-attr]
+    assert (await svc.add_bot(rid, anna, "rules")).ok
+    assert (await svc.join(rid, boris)).ok
+    assert (await svc.wait(rid, vera)).ok and (await svc.wait(rid, gleb)).ok
+    assert (await svc.remove_bot(rid, anna)).ok  # Vera takes the bot's seat
+    room = await svc.room(rid)
+    assert room is not None and room.seat_of(vera.id) is not None
+    assert [q["user"] for q in room.queue] == [gleb.id]
+    assert [r.id for r in await svc.rooms_of(vera.id)] == [rid]
+    assert (await svc.kick(rid, anna, boris.id, False)).ok  # Gleb takes Boris's seat
+    room = await svc.room(rid)
+    assert room is not None and room.seat_of(gleb.id) is not None and room.queue == []
+    assert (await svc.set_size(rid, anna, 4)).ok
+    assert (await svc.wait(rid, boris)).reason == "seat_free"
+    assert (await svc.join(rid, boris)).ok
+    # a person both seated and queued (by a race of two workers) is never seated twice
+    room = await svc.room(rid)
+    assert room is not None
+    assert len({s.user for s in room.seats if s is not None}) == 4
+
+
+async def test_r5_the_rooster_line_names_the_rooster_not_the_newcomer(
+        store: Store, clock: ManualClock) -> None:
+    from .conftest import make_settings
+
+    svc = GameService(store, make_settings(missed_turns_to_bot=1000), clock)
+    four, dasha = PEOPLE[:4], PEOPLE[4]
+    rid = await people_room(svc, four, chat="-304", preset="petukh", seed=4,
+                            options={"elimination": True})
+    assert (await svc.wait(rid, dasha)).ok
+    for _ in range(40000):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.gen != 1:
+            break
+        clock.advance(TURN)
+        await svc.run_timers()
+    room = await svc.room(rid)
+    assert room is not None and room.gen == 2
+    gone = next(ln for ln in room.events if ln["key"] == "eliminated")["params"]
+    rooster = next(ln for ln in room.events if ln["key"] == "rooster_chosen")
+    text = Text("en").line(Line(rooster["key"], rooster["params"]), svc.table_of(room))
+    assert gone["name"] in text and dasha.name not in text
+
+
+async def test_r5_a_new_deal_keeps_the_turn_timer(svc: GameService, clock: ManualClock) -> None:
+    """The turn's start is not reset by a later write to the room (the turn key is the same
+    after the room is loaded again)."""
+    rid = await people_room(svc, PEOPLE[:2], chat="-305", preset="petukh", seed=8)
+    for _ in range(200):
+        room = await svc.room(rid)
+        assert room is not None
+        before = room.load_match().deal_no
+        user = next(u for u in PEOPLE[:2] if (h := svc.hand_of(room, u.id)) and h.on_move)
+        hv = svc.hand_of(room, user.id)
+        assert hv is not None
+        out = await svc.act(hv.choices[0].token, user)
+        assert out.ok and out.room is not None
+        if out.room.state == PLAYING and out.room.load_match().deal_no != before:
+            break
+    room = await svc.room(rid)
+    assert room is not None
+    deadline = room.deadline
+    clock.advance(40)
+    assert (await svc.set_room_data(rid, tg_table=1)).ok
+    again = await svc.room(rid)
+    assert again is not None and again.deadline == deadline
+
+
+async def test_r5_six_players_keep_or_pass(svc: GameService) -> None:
+    rid = await people_room(svc, SIX, preset="petukh", seed=1)
+    room = await svc.room(rid)
+    assert room is not None
+    hv = next(h for u in SIX if (h := svc.hand_of(room, u.id)) and h.on_move)
+    assert hv.prompt == "keep_or_pass"
+    assert {c.kind for c in hv.choices} <= {"keep", "pass"}
+    assert "pass" in Text("en").prompt(hv)
+
+
+async def test_a_computer_that_may_ask_for_a_redeal_does_not_show_in_the_countdown(
+        svc: GameService, clock: ManualClock) -> None:
+    """The table's countdown is the person's own time, also while a computer player has
+    its (hidden) chance to ask for a redeal."""
+    from engine.game import new_match
+    from engine.presets import make_rules
+
+    rules = make_rules("kozel-hvalenyi", 4)
+    seed = next(s for s in range(2000) if (a := new_match(rules, seed=s).to_act())[0] == 0
+                and len(a) > 1)
+    anna = PEOPLE[0]
+    out = await svc.create("tg", "-306", None, anna, "kozel-hvalenyi", {}, size=4)
+    rid = out.room.id  # type: ignore[union-attr]
+    for _ in range(3):
+        assert (await svc.add_bot(rid, anna, "random")).ok
+    assert (await svc.start(rid, anna, seed=seed)).ok
+    room = await svc.room(rid)
+    assert room is not None and room.deadline is not None
+    assert room.deadline < clock.now() + TURN  # the computer's chance comes first
+    table = svc.table_of(room)
+    assert table.deadline == clock.now() + TURN
