@@ -349,3 +349,32 @@ async def test_a_computer_that_may_ask_for_a_redeal_does_not_show_in_the_countdo
     assert room.deadline < clock.now() + TURN  # the computer's chance comes first
     table = svc.table_of(room)
     assert table.deadline == clock.now() + TURN
+
+
+async def test_r5_queued_after_the_match_seated_by_another_match(
+        svc: GameService, clock: ManualClock) -> None:
+    """Nobody waited when the match ended; Dasha queues on the finished table and "Another
+    match" gives her the rooster's seat."""
+    anna, dasha = PEOPLE[0], PEOPLE[4]
+    rid = await _bots_room(svc, {"elimination": True})
+    assert (await svc.start(rid, anna, seed=5)).ok
+    for _ in range(20000):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.state == FINISHED:
+            break
+        clock.advance(TURN)
+        await svc.run_timers()
+    room = await svc.room(rid)
+    assert room is not None and room.state == FINISHED
+    roosters = room.load_match().roosters  # type: ignore[attr-defined]
+    assert (await svc.wait(rid, dasha)).ok
+    out = await svc.rematch(rid, anna)
+    assert out.ok and out.room is not None
+    room = out.room
+    assert room.state == PLAYING and room.gen == 2
+    if roosters:
+        assert room.seats[roosters[0]].user == dasha.id  # type: ignore[union-attr]
+        assert [r.id for r in await svc.rooms_of(dasha.id)] == [rid]
+    # the finished match was recorded once, when it ended
+    assert len(await svc.recent_matches("tg", "-300")) == 1
