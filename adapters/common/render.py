@@ -197,6 +197,13 @@ REASONS = {
     "not_waiting": N_("You are not in the queue."),
 }
 
+# the top of the permanent-trump ladders (RULES.md 4)
+TOP_TRUMPS = {
+    "kozel-hvalenyi": N_("the six of clubs"),
+    "kozel-nn": N_("shamok (the six of clubs)"),
+    "kozel-kocherga": N_("kocherga (the seven of clubs)"),
+}
+
 # a deal's end, worded by ``Text.deal_result``
 DEAL_END_KEYS = ("deal_ended", "deal_scored")
 
@@ -424,7 +431,7 @@ class Text:
             return self.lobby(table)
         trump = SUIT.get(table.trump or "", "?")
         head = f"🐐 {self.title(table)} · " + self._("deal {n}").format(n=table.deal_no)
-        head += " · " + self._("Trump: {suit}").format(suit=trump)
+        head += " · " + self.trump_label(table.preset, trump)
         if table.trump_card and table.preset.startswith("petukh"):
             head += " " + self._("(trump card {card})").format(card=self.card(table.trump_card))
         elif table.trump_card and table.stock:
@@ -495,6 +502,14 @@ class Text:
         return self._("waiting for {name}").format(
             name=self.seat_name(hand.table, hand.table.to_move or 0))
 
+    def trump_label(self, preset: str, suit: str) -> str:
+        """``Trump: ♦``; the permanent-trump presets name their whole ladder (RULES.md 4)."""
+        # in words: a card's own notation here would read like a card on the table
+        top = TOP_TRUMPS.get(preset)
+        if top is None:
+            return self._("Trump: {suit}").format(suit=suit)
+        return self._("Trumps: {top}, queens, jacks, {suit}").format(top=self._(top), suit=suit)
+
     def bare_choice(self, c: Choice) -> str:
         """The label of a move without cards (a cut names its place in the deck)."""
         if c.kind == "cut":
@@ -510,7 +525,7 @@ class Text:
         trump = SUIT.get(hand.trump, "?")
         return "\n".join([
             self._("Your cards: {cards}").format(cards=self.cards(hand.cards)),
-            self._("Trump: {suit}").format(suit=trump) + " · " + self.prompt(hand),
+            self.trump_label(hand.table.preset, trump) + " · " + self.prompt(hand),
         ])
 
     def rules_card(self, preset: str, bold: bool = False) -> str:
