@@ -8,17 +8,13 @@ the engine (the service, the CLI, simulations) goes through ``Game``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.actions import Action
-from engine.cards import Card
 from engine.events import Event
-from engine.match import DealRecord, Match
+from engine.match import DealRecord, DeckSource, Match
 from engine.observe import Observation
 from engine.presets import Rules
-
-DeckSource = Callable[[int, int], "tuple[list[Card], Card | None]"]
 
 
 class Game(Protocol):

@@ -80,7 +80,9 @@ class Observation:
         }
 
 
-def _visible_to_act(acting: tuple[int, ...], seat: int | None) -> tuple[int, ...]:
+def visible_to_act(acting: tuple[int, ...], seat: int | None) -> tuple[int, ...]:
+    """Who may act, as ``seat`` may see it: the seat on move, and ``seat`` itself if it has
+    an out-of-turn right (others' rights tell of their hidden hands)."""
     return acting[:1] + ((seat,) if seat is not None and seat in acting[1:] else ())
 
 
@@ -120,7 +122,7 @@ def observe_drawing(match: Match, seat: int | None = None) -> Observation:
         to_move=d.to_move,
         # who else may act (declare out of turn) tells of hidden hands: a seat sees only its
         # own right, the public only the seat on move
-        to_act=_visible_to_act(match.to_act(), seat),
+        to_act=visible_to_act(match.to_act(), seat),
         trick=_seen(d.plays, seat),
         win_seat=d.win_seat,
         win_cards=d.win_cards,

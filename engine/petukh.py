@@ -15,7 +15,6 @@ Decisions this module takes where RULES.md is silent are marked **[decision]**.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -25,11 +24,9 @@ from engine.cards import ACE, CARD_TEXT, JACK, SPADES, Card, make
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
 from engine.events import DealStarted, Event, MatchEnded, Played, TrickWon
-from engine.match import DealRecord, first_dealer, shuffled_deck
+from engine.match import DealRecord, DeckSource, first_dealer, shuffled_deck
 from engine.observe import Observation
 from engine.presets import Rules
-
-DeckSource = Callable[[int, int], "tuple[list[Card], Card | None]"]
 
 HAND = 5  # RULES.md 5: five cards each, five tricks a deal
 SPADE_ACE: Card = make(ACE, SPADES)

@@ -43,11 +43,9 @@ from engine.cards import (
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, Played, TrickWon
-from engine.match import DealRecord, first_dealer, shuffled_deck
-from engine.observe import Observation, SeenPlay
+from engine.match import DealRecord, DeckSource, first_dealer, shuffled_deck
+from engine.observe import Observation, SeenPlay, visible_to_act
 from engine.presets import Rules
-
-DeckSource = Callable[[int, int], "tuple[list[Card], Card | None]"]
 
 # RULES.md 4a, 4c: eyes to 12, the first team there wins; 4b: penalties to 12, it loses.
 LIMIT = 12
@@ -808,9 +806,7 @@ class TrumpMatch:
             hand_sizes=tuple(len(h) for h in self.hands),
             leader=self.leader,
             to_move=acting[0] if acting else -1,
-            # who else may act (ask for a redeal) tells of hidden hands: a seat sees only
-            # its own right, the public only the seat on move
-            to_act=acting[:1] + ((seat,) if seat is not None and seat in acting[1:] else ()),
+            to_act=visible_to_act(acting, seat),
             trick=self._seen_plays(seat),
             win_seat=win_seat,
             win_cards=win_cards,

@@ -358,9 +358,7 @@ class Text:
                 p["name"] = self.seat_name(table, p["seat"])
             if "seats" in p and line.key in ("side_out", "rooster_chosen"):
                 p["names"] = ", ".join(self.seat_name(table, s, p) for s in p["seats"])
-            if "side" in p and line.key in ("lyusya",):
-                p["names"] = self.side_name(table, p["side"])
-            if "side" in p and line.key == "redeal_penalty":
+            if "side" in p and line.key in ("lyusya", "redeal_penalty"):
                 p["names"] = self.side_name(table, p["side"])
             if line.key == "shuffled" and isinstance(p.get("cutter"), int):
                 p["name"] = self.seat_name(table, p["cutter"])

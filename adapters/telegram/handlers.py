@@ -595,11 +595,11 @@ def _selection_hint(t: Text, hand: Any, mask: int) -> str | None:
     if hand.prompt == "lead" and hand.table.preset in ("kozel", "kozel-4"):
         return t.reason("mixed_suits")
     sizes = {len(c.cards) for c in hand.choices if c.mask}
-    if sizes and n not in sizes:
-        return t.reason("wrong_count" if hand.prompt == "answer" else "one_card"
-                        if sizes == {1} else "stock_too_small" if hand.prompt == "exchange"
-                        else "wrong_action")
-    return None
+    if not sizes or n in sizes:
+        return None
+    if sizes == {1}:
+        return t.reason("one_card")
+    return t.reason("stock_too_small" if hand.prompt == "exchange" else "wrong_action")
 
 
 def help_text(t: Text) -> str:

@@ -6,6 +6,7 @@ Petukh's waiting queue (``elimination``)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from redis.asyncio import Redis
@@ -118,6 +119,19 @@ async def test_a_stale_cut_button_is_refused_and_changes_nothing(svc: GameServic
 # --- RULES.md 5: elimination ------------------------------------------------------------------
 
 
+async def run_until(svc: GameService, clock: ManualClock, rid: str,
+                    done: Callable[[Room], bool], steps: int = 40000) -> None:
+    """Let every turn time out (the computer moves for people too) until ``done``."""
+    for _ in range(steps):
+        room = await svc.room(rid)
+        assert room is not None
+        if done(room):
+            return
+        clock.advance(TURN)
+        await svc.run_timers()
+    raise AssertionError("the table never got there")
+
+
 async def _bots_room(svc: GameService, options: dict[str, object]) -> str:
     """Anna and three computer players at a Petukh table."""
     anna = PEOPLE[0]
@@ -163,13 +177,7 @@ async def test_r5_elimination_the_rooster_gives_his_seat_and_a_new_match_starts(
     first = await svc.room(rid)
     assert first is not None
     gen = first.gen
-    for _ in range(20000):
-        room = await svc.room(rid)
-        assert room is not None
-        if room.gen != gen:
-            break
-        clock.advance(TURN)  # Anna times out too: the computer moves for her
-        await svc.run_timers()
+    await run_until(svc, clock, rid, lambda r: r.gen != gen)
     room = await svc.room(rid)
     assert room is not None and room.gen == gen + 1
     assert room.state == PLAYING  # the new match started by itself
@@ -190,13 +198,7 @@ async def test_r5_elimination_without_a_queue_finishes_as_usual(
         svc: GameService, clock: ManualClock) -> None:
     rid = await _bots_room(svc, {"elimination": True})
     assert (await svc.start(rid, PEOPLE[0], seed=5)).ok
-    for _ in range(20000):
-        room = await svc.room(rid)
-        assert room is not None
-        if room.state == FINISHED:
-            break
-        clock.advance(TURN)
-        await svc.run_timers()
+    await run_until(svc, clock, rid, lambda r: r.state == FINISHED)
     room = await svc.room(rid)
     assert room is not None and room.state == FINISHED and room.gen == 1
 
@@ -211,13 +213,7 @@ async def test_r5_elimination_a_person_rooster_goes_to_the_end_of_the_queue(
     rid = await people_room(svc, four, chat="-302", preset="petukh", seed=4,
                             options={"elimination": True})
     assert (await svc.wait(rid, dasha)).ok
-    for _ in range(40000):
-        room = await svc.room(rid)
-        assert room is not None
-        if room.gen != 1:
-            break
-        clock.advance(TURN)
-        await svc.run_timers()
+    await run_until(svc, clock, rid, lambda r: r.gen != 1)
     room = await svc.room(rid)
     assert room is not None and room.gen == 2 and room.state == PLAYING
     gone = next(ln for ln in room.events if ln["key"] == "eliminated")["params"]
@@ -279,13 +275,7 @@ async def test_r5_the_rooster_line_names_the_rooster_not_the_newcomer(
     rid = await people_room(svc, four, chat="-304", preset="petukh", seed=4,
                             options={"elimination": True})
     assert (await svc.wait(rid, dasha)).ok
-    for _ in range(40000):
-        room = await svc.room(rid)
-        assert room is not None
-        if room.gen != 1:
-            break
-        clock.advance(TURN)
-        await svc.run_timers()
+    await run_until(svc, clock, rid, lambda r: r.gen != 1)
     room = await svc.room(rid)
     assert room is not None and room.gen == 2
     gone = next(ln for ln in room.events if ln["key"] == "eliminated")["params"]
@@ -358,13 +348,7 @@ async def test_r5_queued_after_the_match_seated_by_another_match(
     anna, dasha = PEOPLE[0], PEOPLE[4]
     rid = await _bots_room(svc, {"elimination": True})
     assert (await svc.start(rid, anna, seed=5)).ok
-    for _ in range(20000):
-        room = await svc.room(rid)
-        assert room is not None
-        if room.state == FINISHED:
-            break
-        clock.advance(TURN)
-        await svc.run_timers()
+    await run_until(svc, clock, rid, lambda r: r.state == FINISHED)
     room = await svc.room(rid)
     assert room is not None and room.state == FINISHED
     roosters = room.load_match().roosters  # type: ignore[attr-defined]
