@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from adapters.discord import commands, views
+from adapters.discord.activity import Activity, Sleep
 from adapters.discord.handlers import Handlers
 from adapters.discord.painter import Painter
 from bot.config import ConfigError, Settings
@@ -28,14 +29,16 @@ log = logging.getLogger(__name__)
 
 class KozelClient(discord.Client):
     def __init__(self, service: GameService, settings: Settings, *, sync_commands: bool = True,
-                 **options: Any) -> None:
+                 sleep: Sleep = asyncio.sleep, **options: Any) -> None:
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(**options)
         self.service = service
         self.tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(self)
-        self.painter = Painter(self, service)
-        self.handlers = Handlers(service, self.painter, settings.default_language)
+        # ``sleep``: how drawings wait for a later time (tests give one on their clock)
+        self.doing = Activity(sleep)
+        self.painter = Painter(self, service, self.doing)
+        self.handlers = Handlers(service, self.painter, self.doing, settings.default_language)
         self.sync_commands = sync_commands
         commands.register(self.tree, self.handlers)
         service.on_change(self.painter.changed)
@@ -58,7 +61,9 @@ class KozelClient(discord.Client):
                    for item in views.DYNAMIC_ITEMS)
         if ours and custom_id in views.custom_ids_of(interaction.message):
             return
-        await self.handlers.refuse(interaction, "bad_token")
+        async with self.handlers.handling(interaction) as go:
+            if go:
+                await self.handlers.refuse(interaction, "bad_token")
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -7,6 +7,10 @@ game commands are for servers only; /rules, /help and /lang work in a DM as well
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec
+
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range, TranslationContextLocation, locale_str
@@ -45,13 +49,30 @@ class CatalogTranslator(app_commands.Translator):
         return text if text and text != string.message else None
 
 
+P = ParamSpec("P")
+
+
 def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> None:
     svc = h.service
+
+    def served(func: Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
+               ) -> Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]:
+        """The command's body inside ``Handlers.handling`` (counted, guarded). Defined here
+        so discord.py resolves the wrapped signature's annotations in this module."""
+
+        @functools.wraps(func)
+        async def run(interaction: Interaction, *args: P.args, **kwargs: P.kwargs) -> None:
+            async with h.handling(interaction) as go:
+                if go:
+                    await func(interaction, *args, **kwargs)
+
+        return run
 
     @tree.command(name="newgame", description=N_("Open a table in this channel"))
     @app_commands.describe(preset=N_("The game"), players=N_("Seats at the table"))
     @app_commands.choices(preset=PRESET_CHOICES)
     @app_commands.guild_only()
+    @served
     async def newgame(interaction: Interaction, preset: Choice[str] | None = None,
                       players: Range[int, 2, 6] | None = None) -> None:
         name = preset.value if preset is not None else "kozel"
@@ -68,21 +89,25 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
 
     @tree.command(name="join", description=N_("Take a seat"))
     @app_commands.guild_only()
+    @served
     async def join(interaction: Interaction) -> None:
         await h.done(interaction, await svc.join(h.room_id(interaction), h.user(interaction)))
 
     @tree.command(name="leave", description=N_("Leave your seat"))
     @app_commands.guild_only()
+    @served
     async def leave(interaction: Interaction) -> None:
         await h.done(interaction, await svc.leave(h.room_id(interaction), h.user(interaction)))
 
     @tree.command(name="wait", description=N_("Queue for a seat (elimination)"))
     @app_commands.guild_only()
+    @served
     async def wait(interaction: Interaction) -> None:
         await h.done(interaction, await svc.wait(h.room_id(interaction), h.user(interaction)))
 
     @tree.command(name="unwait", description=N_("Leave the queue"))
     @app_commands.guild_only()
+    @served
     async def unwait(interaction: Interaction) -> None:
         await h.done(interaction, await svc.unwait(h.room_id(interaction), h.user(interaction)))
 
@@ -90,6 +115,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @app_commands.describe(level=N_("How the computer plays"))
     @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.guild_only()
+    @served
     async def addbot(interaction: Interaction, level: Choice[str] | None = None) -> None:
         out = await svc.add_bot(h.room_id(interaction), h.user(interaction),
                                 level.value if level is not None else "rules")
@@ -97,16 +123,19 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
 
     @tree.command(name="startgame", description=N_("Deal"))
     @app_commands.guild_only()
+    @served
     async def startgame(interaction: Interaction) -> None:
         await h.done(interaction, await svc.start(h.room_id(interaction), h.user(interaction)))
 
     @tree.command(name="hand", description=N_("Show my cards (only I see them)"))
     @app_commands.guild_only()
+    @served
     async def hand(interaction: Interaction) -> None:
         await h.show_hand(interaction)
 
     @tree.command(name="cancel", description=N_("End the game"))
     @app_commands.guild_only()
+    @served
     async def cancel(interaction: Interaction) -> None:
         out = await svc.cancel(h.room_id(interaction), h.user(interaction),
                                h.is_admin(interaction))
@@ -116,6 +145,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @app_commands.describe(player=N_("The player to remove"),
                            seat=N_("Or the seat's number (a computer player too)"))
     @app_commands.guild_only()
+    @served
     async def kick(interaction: Interaction, player: discord.User | None = None,
                    seat: Range[int, 1, 5] | None = None) -> None:
         target: str | int
@@ -134,11 +164,13 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
 
     @tree.command(name="settings", description=N_("The table's rules"))
     @app_commands.guild_only()
+    @served
     async def settings(interaction: Interaction) -> None:
         await h.show_settings(interaction)
 
     @tree.command(name="invite", description=N_("Invite friends"))
     @app_commands.guild_only()
+    @served
     async def invite(interaction: Interaction) -> None:
         room = await h.current_room(interaction)
         if room is None or room.state != LOBBY:
@@ -157,6 +189,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
 
     @tree.command(name="score", description=N_("The match score"))
     @app_commands.guild_only()
+    @served
     async def score(interaction: Interaction) -> None:
         t = await h.chat_text(interaction)
         room = await h.current_room(interaction)
@@ -171,6 +204,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
 
     @tree.command(name="series", description=N_("The series in this chat"))
     @app_commands.guild_only()
+    @served
     async def series(interaction: Interaction) -> None:
         t = await h.chat_text(interaction)
         rows = await svc.series("dc", str(interaction.channel_id))
@@ -190,6 +224,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
 
     @tree.command(name="top", description=N_("The chat's leaderboard"))
     @app_commands.guild_only()
+    @served
     async def top(interaction: Interaction) -> None:
         t = await h.chat_text(interaction)
         rows = await svc.leaderboard("dc", str(interaction.channel_id))
@@ -205,6 +240,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @tree.command(name="rules", description=N_("A short rules card"))
     @app_commands.describe(preset=N_("The game"))
     @app_commands.choices(preset=PRESET_CHOICES)
+    @served
     async def rules(interaction: Interaction, preset: Choice[str] | None = None) -> None:
         name = preset.value if preset is not None else None
         if name is None:
@@ -215,6 +251,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @tree.command(name="lang", description=N_("The chat's language"))
     @app_commands.describe(language=N_("The language"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
+    @served
     async def lang(interaction: Interaction, language: Choice[str]) -> None:
         code = language.value
         if code not in LANGUAGES:
@@ -227,5 +264,6 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
         await h.say(interaction, Text(code)._("Language: English"), ephemeral=False)
 
     @tree.command(name="help", description=N_("What I can do"))
+    @served
     async def help_(interaction: Interaction) -> None:
         await h.say(interaction, views.help_text(h.user_text(interaction)))

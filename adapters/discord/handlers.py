@@ -8,15 +8,17 @@ refusal is an ephemeral message saying why, and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 
 import discord
 
-from adapters.common.i18n import pick_language
+from adapters.common.i18n import N_, pick_language
 from adapters.common.render import Text
 from adapters.discord import views
+from adapters.discord.activity import Activity
 from adapters.discord.painter import Painter
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
 from bot.service import GameService, Outcome
@@ -28,11 +30,39 @@ Interaction = discord.Interaction[discord.Client]
 MAX_MASK = 1 << 12
 
 
+RESTARTING = N_("The bot is restarting: try again in a few seconds.")
+FAILED = N_("Something went wrong: nothing was changed. Try again.")
+
+
 class Handlers:
-    def __init__(self, service: GameService, painter: Painter, default_language: str) -> None:
+    def __init__(self, service: GameService, painter: Painter, activity: Activity,
+                 default_language: str) -> None:
         self.service = service
         self.painter = painter
+        self.activity = activity
         self.default_language = default_language
+
+    @contextlib.asynccontextmanager
+    async def handling(self, interaction: Interaction) -> AsyncIterator[bool]:
+        """Around every handler: counted as work (shutdown waits for it, tests wait for
+        it); while shutting down, a short answer instead (False: do not serve); an error
+        becomes a plain apology, never a traceback in the chat."""
+        async with self.activity.work():
+            if self.activity.stopping:
+                await self.say(interaction, "⏳ " + self.user_text(interaction)._(RESTARTING))
+                yield False
+                return
+            try:
+                yield True
+            except discord.HTTPException as e:
+                # Discord refused an answer (an expired token, a deleted message): there is
+                # nobody left to tell
+                log.warning("interaction %s: %s", interaction.id, e)
+            except Exception:
+                log.exception("interaction %s", interaction.id)
+                if not interaction.response.is_done():
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.say(interaction, "⚠️ " + self.user_text(interaction)._(FAILED))
 
     # --- who, where, in which language ------------------------------------------------------
 

@@ -26,6 +26,7 @@ import discord
 
 from adapters.common.render import DEAL_END_KEYS, Text
 from adapters.discord import views
+from adapters.discord.activity import Activity
 from bot.room import FINISHED, LOBBY, Room
 from bot.service import GameService
 from bot.views import HandView, Line
@@ -65,9 +66,10 @@ def hand_signature(room: Room, hand: HandView) -> str:
 
 
 class Painter:
-    def __init__(self, client: discord.Client, service: GameService) -> None:
+    def __init__(self, client: discord.Client, service: GameService, activity: Activity) -> None:
         self.client = client
         self.service = service
+        self.activity = activity
         self.jobs: dict[str, Job] = {}
         self.tables: dict[str, TableMessage] = {}
         self.hands: dict[tuple[str, str], OpenHand] = {}
@@ -98,7 +100,7 @@ class Painter:
         if job.task is not None:
             job.again = True
             return
-        job.task = asyncio.create_task(self._run(room_id, job), name=f"dc-paint-{room_id}")
+        job.task = self.activity.spawn(self._run(room_id, job), name=f"dc-paint-{room_id}")
 
     async def drain(self) -> None:
         """Wait until every room's drawing is done (tests, shutdown)."""

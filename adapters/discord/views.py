@@ -8,9 +8,10 @@ hand layout, which is sent ephemerally to its owner.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, cast
 
 import discord
@@ -51,6 +52,9 @@ Row = ui.ActionRow[ui.LayoutView]
 class Handlers(Protocol):
     """What the items call: ``adapters.discord.handlers.Handlers`` implements it."""
 
+    def handling(self, interaction: Interaction) -> contextlib.AbstractAsyncContextManager[bool]:
+        ...
+
     async def table_button(self, interaction: Interaction, what: str) -> None: ...
 
     async def move(self, interaction: Interaction, token: str) -> None: ...
@@ -69,6 +73,15 @@ def handlers_of(interaction: Interaction) -> Handlers:
     if handlers is None:
         raise RuntimeError("the client has no handlers")
     return cast(Handlers, handlers)
+
+
+async def serve(interaction: Interaction,
+                call: Callable[[Handlers], Awaitable[None]]) -> None:
+    """Run an item's handler inside ``Handlers.handling`` (counted, guarded)."""
+    h = handlers_of(interaction)
+    async with h.handling(interaction) as go:
+        if go:
+            await call(h)
 
 
 def _clip(label: str, limit: int = MAX_LABEL) -> str:
@@ -92,7 +105,7 @@ class TableButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=TABLE_TEMPL
         return cls(match["what"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await handlers_of(interaction).table_button(interaction, self.what)
+        await serve(interaction, lambda h: h.table_button(interaction, self.what))
 
 
 class MoveButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=MOVE_TEMPLATE):
@@ -111,7 +124,7 @@ class MoveButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=MOVE_TEMPLAT
         return cls(match["token"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await handlers_of(interaction).move(interaction, self.token)
+        await serve(interaction, lambda h: h.move(interaction, self.token))
 
 
 class CardsSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=SELECT_TEMPLATE):
@@ -133,7 +146,8 @@ class CardsSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=SELECT_TEMP
         return cls(match["stem"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await handlers_of(interaction).select_cards(interaction, self.stem, self.item.values)
+        await serve(interaction, lambda h: h.select_cards(interaction, self.stem,
+                                                           self.item.values))
 
 
 class RefreshButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(REFRESH_ID)):
@@ -147,7 +161,7 @@ class RefreshButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape
         return cls()
 
     async def callback(self, interaction: Interaction) -> None:
-        await handlers_of(interaction).refresh_hand(interaction)
+        await serve(interaction, lambda h: h.refresh_hand(interaction))
 
 
 class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEMPLATE):
@@ -164,7 +178,8 @@ class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEM
         return cls(match["name"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await handlers_of(interaction).set_option(interaction, self.name, self.item.values)
+        await serve(interaction, lambda h: h.set_option(interaction, self.name,
+                                                         self.item.values))
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (

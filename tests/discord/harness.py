@@ -251,18 +251,19 @@ class Harness:
         await self.settle()
         await stop_client(self.client, self.task)
 
-    async def settle(self) -> None:
-        """Until the bot is quiet: interactions answered, the painter done."""
-        painter = self.client.painter
-        for _ in range(200):
-            await self.fake.settle()
-            if not painter.busy and all(j.task is None for j in painter.jobs.values()):
-                await self.fake.settle()
-                if not painter.busy and all(j.task is None for j in painter.jobs.values()):
-                    return
-            await painter.drain()
-            await asyncio.sleep(0)
-        raise AssertionError("the bot did not settle")
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Until the bot is quiet: no request in flight at the fake, no handler or drawing
+        running in the bot (a paced drawing may sleep until the clock moves). Both are
+        signals the two sides give; ``timeout`` only turns a hang into a failure."""
+        activity = self.client.doing
+        try:
+            async with asyncio.timeout(timeout):
+                while not (self.fake.is_idle and activity.is_quiet):
+                    await self.fake.idle()
+                    await activity.quiet()
+        except TimeoutError:
+            raise AssertionError(f"the bot did not settle: {activity.running} running, "
+                                 f"{len(self.fake.calls)} calls") from None
 
     # --- people's actions -----------------------------------------------------------------
 

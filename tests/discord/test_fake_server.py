@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import io
 import logging
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import aiohttp
@@ -120,7 +122,29 @@ class KozelTestBot(discord.Client):
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.01)
         self.tree = app_commands.CommandTree(self)
         self.seen_messages: list[discord.Message] = []
+        # interaction ids whose command has returned: the bot's own "done" signal (after
+        # it, discord.py has stored any view the answer carried)
+        self.done: set[int] = set()
+        self._done_changed = asyncio.Event()
         self._register()
+
+    async def handled(self, interaction_id: int, timeout: float = 5.0) -> None:
+        async with asyncio.timeout(timeout):
+            while interaction_id not in self.done:
+                self._done_changed.clear()
+                await self._done_changed.wait()
+
+    def served(self, func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+        @functools.wraps(func)
+        async def run(interaction: discord.Interaction[discord.Client], *args: Any,
+                      **kwargs: Any) -> None:
+            try:
+                await func(interaction, *args, **kwargs)
+            finally:
+                self.done.add(interaction.id)
+                self._done_changed.set()
+
+        return run
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """discord.py sleeps 5 s before every non-initial IDENTIFY (after INVALID_SESSION)."""
@@ -136,18 +160,22 @@ class KozelTestBot(discord.Client):
         tree = self.tree
 
         @tree.command(name="ping", description="Check the bot")
+        @self.served
         async def ping(interaction: discord.Interaction[discord.Client]) -> None:
             await interaction.response.send_message("pong", ephemeral=True)
 
         @tree.command(name="game", description="Open a table")
+        @self.served
         async def game(interaction: discord.Interaction[discord.Client]) -> None:
             await interaction.response.send_message("Kozel table", view=GameView())
 
         @tree.command(name="table", description="Components V2 table")
+        @self.served
         async def table(interaction: discord.Interaction[discord.Client]) -> None:
             await interaction.response.send_message(view=TableLayout("waiting"))
 
         @tree.command(name="slow", description="Deferred answer")
+        @self.served
         async def slow(interaction: discord.Interaction[discord.Client]) -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             await interaction.followup.send("computed")
@@ -155,11 +183,13 @@ class KozelTestBot(discord.Client):
 
         @tree.command(name="bid", description="Place a bid")
         @app_commands.describe(amount="Points")
+        @self.served
         async def bid(interaction: discord.Interaction[discord.Client], amount: int) -> None:
             await interaction.response.send_message(f"{interaction.user.name} bids {amount}")
 
         @tree.command(name="admin", description="Admins only")
         @app_commands.default_permissions(manage_guild=True)
+        @self.served
         async def admin(interaction: discord.Interaction[discord.Client]) -> None:
             perms = interaction.permissions
             await interaction.response.send_message(
@@ -167,16 +197,19 @@ class KozelTestBot(discord.Client):
             )
 
         @tree.command(name="announce", description="Post to the channel")
+        @self.served
         async def announce(interaction: discord.Interaction[discord.Client]) -> None:
             assert isinstance(interaction.channel, discord.TextChannel | discord.Thread)
             await interaction.channel.send("Announcement", view=GameView())
             await interaction.response.send_message("done", ephemeral=True)
 
         @tree.command(name="trump", description="Pick trump")
+        @self.served
         async def trump(interaction: discord.Interaction[discord.Client]) -> None:
             await interaction.response.send_message("choose", view=TrumpSelect())
 
         @tree.command(name="name", description="Modal")
+        @self.served
         async def name(interaction: discord.Interaction[discord.Client]) -> None:
             await interaction.response.send_modal(NameModal())
 
@@ -345,6 +378,7 @@ async def test_components_v2_layout(fake: FakeDiscord, bot: KozelTestBot) -> Non
 async def test_select_menu(fake: FakeDiscord, bot: KozelTestBot) -> None:
     inter = await fake.interaction_command(fake.alice, fake.channel, "trump")
     msg = await fake.wait_for_original(inter)
+    await bot.handled(inter.id)  # the select's view is stored once the command returned
     with pytest.raises(FakeDiscordError):
         await fake.interaction_component(fake.alice, msg, "kozel:trump", ["X"])
     pick = await fake.interaction_component(fake.alice, msg, "kozel:trump", ["H"])
@@ -451,7 +485,7 @@ async def test_dms_threads_and_files(fake: FakeDiscord, bot: KozelTestBot) -> No
 
 async def test_modal_roundtrip(fake: FakeDiscord, bot: KozelTestBot) -> None:
     opener = await fake.interaction_command(fake.alice, fake.channel, "name")
-    await fake.wait_for_response(opener)
+    await bot.handled(opener.id)  # the modal is stored once the command returned
     assert opener.response_type == 9 and opener.modal is not None
     assert opener.modal["title"] == "Your name"
 

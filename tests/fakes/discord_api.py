@@ -25,10 +25,11 @@ discord.py behaviours the harness has to live with (all verified against 2.7.1):
   taken for a Cloudflare ban -> HTTPException); the fake sends ``Via``.  Responses must have
   ``Content-Type`` exactly ``application/json`` or the body is treated as text.
 * discord.py sleeps ``1 + 2*try`` s on 500/502/504/524 before retrying: inject 503 or 4xx.
-* The client acts on a response some loop iterations after the fake wrote it (e.g. it
-  stores a non-persistent view under the new message id only then).  ``wait_for*`` and the
-  ``interaction_*`` senders therefore first `settle()`: wait for in-flight REST calls, then
-  yield ``settle_iterations`` loop iterations -- no wall-clock sleeps.
+* The client acts on a response some time after the fake wrote it (e.g. it stores a
+  non-persistent view under the new message id only then).  The fake can only say when it
+  is *idle* (no REST request in flight: ``idle()``); that discord.py and the bot have done
+  with a response is the bot's own signal to give (the adapter's ``Activity``, or a test
+  bot's "answered" event). Nothing here counts event-loop turns or sleeps.
 
 `start_client` / `stop_client` wrap login + connect + waiting for READY and the guilds.
 
@@ -576,8 +577,6 @@ class FakeDiscord:
         self._waiters: list[asyncio.Future[None]] = []
         self._background: set[asyncio.Task[Any]] = set()
         self._inflight = 0
-        #: event-loop iterations granted to discord.py to process a response it just got
-        self.settle_iterations = 20
 
         self._routes: list[tuple[str, re.Pattern[str], _Handler, bool]] = []
         self._register_routes()
@@ -899,7 +898,6 @@ class FakeDiscord:
         while True:
             result = predicate() if self._inflight == 0 else None
             if result:
-                await self.settle()
                 return result
             remaining = deadline - loop.time()
             if remaining <= 0:
@@ -916,16 +914,17 @@ class FakeDiscord:
             if fut in self._waiters:
                 self._waiters.remove(fut)
 
-    async def settle(self) -> None:
-        """Let discord.py finish handling responses already written to it (e.g. store a view
-        under the new message id) before the test acts: waits for in-flight REST calls, then
-        yields ``settle_iterations`` event-loop iterations (no wall-clock sleeping)."""
+    @property
+    def is_idle(self) -> bool:
+        """No REST request is being served (every response is on its socket)."""
+        return self._inflight == 0
+
+    async def idle(self) -> None:
+        """Until no REST request is in flight (woken by the requests' own ends)."""
         while self._inflight:
             fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._waiters.append(fut)
             await fut
-        for _ in range(self.settle_iterations):
-            await asyncio.sleep(0)
 
     async def wait_for_call(
         self,
@@ -1392,7 +1391,7 @@ class FakeDiscord:
         *,
         message: FakeMessage | None = None,
     ) -> FakeInteraction:
-        await self.settle()
+        await self.idle()
         conn = self._live_connection()
         if conn is None:
             raise FakeDiscordError("no identified gateway session; is the client connected?")
