@@ -17,6 +17,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord import ui
 
+from adapters.common.hands import MAX_OPTIONS, several_card_moves
 from adapters.common.i18n import N_
 from adapters.common.render import (
     OPTION_TITLES,
@@ -29,7 +30,6 @@ from engine.presets import PRESETS
 
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
-MAX_OPTIONS = 25
 TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "start", "hand", "again", "wait")
 
 TABLE_TEMPLATE = r"kz:t:(?P<what>" + "|".join(TABLE_BUTTONS) + ")"
@@ -321,8 +321,10 @@ def select_stem(choice: Choice) -> str:
     return f"{head}.{act[0]}"
 
 
-def _placeholder(t: Text, kind: str, low: int, high: int) -> str:
+def _placeholder(t: Text, kind: str, low: int, high: int, table: TableView) -> str:
     if kind == "lead":
+        if table.options.get("shokha"):
+            return t._("Lead several cards: one suit, or the 6♠ with any suit…")
         return t._("Lead several cards of one suit…")
     n = low if low == high else high
     if kind == "beat":
@@ -336,6 +338,34 @@ def _placeholder(t: Text, kind: str, low: int, high: int) -> str:
     return t.n("Throw {n} card face down…", "Throw {n} cards face down…", n).format(n=n)
 
 
+def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
+    """Moves of several cards, kind by kind (``adapters.common.hands``): a handful as
+    buttons; else a select that offers only what may be legal: free picks where every pick
+    is, whole combinations where only some are."""
+    items: list[ui.Item[Any]] = []
+    for kind in _SEVERAL:
+        moves = several_card_moves(hand, kind)
+        if moves is None:
+            continue
+        if moves.how == "buttons":
+            items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards),
+                                           _STYLE.get(kind, discord.ButtonStyle.primary))
+                                for c in moves.choices]))
+            continue
+        stem = select_stem(moves.choices[0])
+        if moves.how == "combos":
+            options = [discord.SelectOption(label=_clip(t.cards(c.cards), 100), value=str(c.mask))
+                       for c in moves.choices]
+            low = high = 1
+        else:
+            options = [discord.SelectOption(label=t.card(hand.cards[i]), value=str(1 << i))
+                       for i in moves.positions][:MAX_OPTIONS]
+            low, high = moves.low, min(moves.high, len(options))
+        hint = _placeholder(t, kind, moves.low, moves.high, hand.table)
+        items.append(ui.ActionRow(CardsSelect(stem, options, low, high, _clip(hint, 150))))
+    return items
+
+
 def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.LayoutView:
     """A player's own hand with the legal moves (send it ephemerally only)."""
     items: list[ui.Item[Any]] = []
@@ -346,20 +376,7 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
         singles = [c for c in hand.choices if c.kind == kind and len(c.cards) == 1]
         items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards), _STYLE[kind])
                             for c in singles]))
-    for kind in _SEVERAL:
-        several = [c for c in hand.choices if c.kind == kind
-                   and (len(c.cards) > 1 or kind == "exchange")]
-        if not several:
-            continue
-        used = 0
-        for c in several:
-            used |= c.mask
-        options = [discord.SelectOption(label=t.card(card), value=str(1 << i))
-                   for i, card in enumerate(hand.cards) if used >> i & 1][:MAX_OPTIONS]
-        low = min(len(c.cards) for c in several)
-        high = min(max(len(c.cards) for c in several), len(options))
-        items.append(ui.ActionRow(CardsSelect(select_stem(several[0]), options, low, high,
-                                              _clip(_placeholder(t, kind, low, high), 150))))
+    items.extend(several_items(t, hand))
     declarations = [c for c in hand.choices if c.kind == "declare"]
     items.extend(_rows([
         MoveButton(c.token, "📣 " + t._("Declare: {cards}").format(cards=t.cards(c.cards)),

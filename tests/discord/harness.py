@@ -318,8 +318,13 @@ class Harness:
             self.used[choice.kind + (":button")] = self.used.get(choice.kind + ":button", 0) + 1
         else:
             select = f"kz:s:{select_stem(choice)}"
-            assert select in msg.custom_ids(), (choice, msg.custom_ids())
-            values = [str(1 << i) for i in range(12) if choice.mask >> i & 1]
+            comp = msg.component(select)
+            assert comp is not None, (choice, msg.custom_ids())
+            offered = {o["value"] for o in comp["options"]}
+            if str(choice.mask) in offered and comp.get("max_values", 1) == 1:
+                values = [str(choice.mask)]  # the whole combination is one option
+            else:
+                values = [str(1 << i) for i in range(12) if choice.mask >> i & 1]
             inter = await self.press(user, msg, select, values)
             self.used[choice.kind + ":select"] = self.used.get(choice.kind + ":select", 0) + 1
         return inter
@@ -362,6 +367,57 @@ class Harness:
             if on_step is not None:
                 await on_step(step)
         raise AssertionError("the match did not end")
+
+
+# --- helpers for the shorter stories -------------------------------------------------------
+
+
+async def people_and_bots(h: Harness, fake: FakeDiscord, ch: FakeChannel,
+                          bots: int = 2) -> None:
+    """Alice and Bob with computer players, dealt; played on until a person is on move."""
+    await h.command(fake.alice, ch, "newgame", {"preset": "kozel", "players": 2 + bots})
+    await h.command(fake.bob, ch, "join")
+    table = await h.table(ch)
+    for _ in range(bots):
+        await h.press(fake.alice, table, "kz:t:bot")
+    await h.press(fake.alice, table, "kz:t:start")
+    await until_person_moves(h, ch)
+
+
+async def until_person_moves(h: Harness, ch: FakeChannel) -> Room:
+    for _ in range(50):
+        room = await h.room(ch)
+        if room.state != "playing":
+            return room
+        seat = room.seats[room.load_match().to_act()[0]]
+        if seat is not None and not seat.computer:
+            return room
+        h.clock.advance(DELAY)
+        await h.service.run_timers()
+        await h.settle()
+    raise AssertionError("computer players did not move")
+
+
+def mover(room: Room, fake: FakeDiscord) -> FakeUser | None:
+    """The person on move (None: a computer player)."""
+    seat = room.seats[room.load_match().to_act()[0]]
+    assert seat is not None
+    if seat.computer:
+        return None
+    return next(u for u in fake.users.values() if uid(u) == seat.user)
+
+
+def person(room: Room, fake: FakeDiscord) -> FakeUser:
+    user = mover(room, fake)
+    assert user is not None
+    return user
+
+
+def refusal_text(h: Harness, inter: FakeInteraction) -> str:
+    assert inter.response_type == 4, inter.response_type
+    msg = h.reply(inter)
+    assert msg.ephemeral and msg.ephemeral_for == inter.user.id
+    return msg.text()
 
 
 async def snapshot(redis: Redis) -> dict[bytes, Any]:

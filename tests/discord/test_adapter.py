@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import random
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import discord
@@ -28,9 +26,7 @@ from tests.fakes.discord_api import (
     DEFAULT_MEMBER_PERMISSIONS,
     FLAG_IS_COMPONENTS_V2,
     PERM_SEND_MESSAGES,
-    FakeChannel,
     FakeDiscord,
-    FakeInteraction,
     FakeMessage,
     FakeUser,
 )
@@ -41,55 +37,16 @@ from .harness import (
     Harness,
     check_limits,
     make_settings,
+    mover,
     payload_strings,
+    people_and_bots,
+    person,
+    refusal_text,
     rid,
     snapshot,
     uid,
+    until_person_moves,
 )
-
-
-@pytest.fixture(autouse=True)
-def _no_swallowed_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    """discord.py and the painter log (and swallow) exceptions: fail the test instead."""
-    yield
-    errors = [r for when in ("setup", "call", "teardown") for r in caplog.get_records(when)
-              if r.levelno >= logging.ERROR
-              and r.name.startswith(("discord", "adapters", "bot"))]
-    assert not errors, [r.getMessage() for r in errors]
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
-        with server.patch_discord_py():
-            yield server
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
-
-
-@pytest.fixture
-def settings() -> Settings:
-    return make_settings()
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Matches started from Discord get a fixed seed (the service draws one otherwise)."""
-    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(20240611))
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, redis: Redis, store: Store, settings: Settings,
-            clock: ManualClock) -> AsyncIterator[Harness]:
-    service = GameService(store, settings, clock)
-    harness = await Harness.start(fake, redis, settings, clock, service)
-    try:
-        yield harness
-    finally:
-        await harness.stop()
 
 
 async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord,
@@ -127,57 +84,6 @@ async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord,
         check_limits(m)
     assert not [c for c in fake.calls if c.status >= 400]
     assert rid(ch) == room.id and room.seats[0] and room.seats[0].user == uid(fake.alice)
-
-
-# --- helpers for the shorter stories -------------------------------------------------------
-
-
-async def people_and_bots(h: Harness, fake: FakeDiscord, ch: FakeChannel,
-                          bots: int = 2) -> None:
-    """Alice and Bob with computer players, dealt; played on until a person is on move."""
-    await h.command(fake.alice, ch, "newgame", {"preset": "kozel", "players": 2 + bots})
-    await h.command(fake.bob, ch, "join")
-    table = await h.table(ch)
-    for _ in range(bots):
-        await h.press(fake.alice, table, "kz:t:bot")
-    await h.press(fake.alice, table, "kz:t:start")
-    await until_person_moves(h, ch)
-
-
-async def until_person_moves(h: Harness, ch: FakeChannel) -> Room:
-    for _ in range(50):
-        room = await h.room(ch)
-        if room.state != "playing":
-            return room
-        seat = room.seats[room.load_match().to_act()[0]]
-        if seat is not None and not seat.computer:
-            return room
-        h.clock.advance(DELAY)
-        await h.service.run_timers()
-        await h.settle()
-    raise AssertionError("computer players did not move")
-
-
-def mover(room: Room, fake: FakeDiscord) -> FakeUser | None:
-    """The person on move (None: a computer player)."""
-    seat = room.seats[room.load_match().to_act()[0]]
-    assert seat is not None
-    if seat.computer:
-        return None
-    return next(u for u in fake.users.values() if uid(u) == seat.user)
-
-
-def person(room: Room, fake: FakeDiscord) -> FakeUser:
-    user = mover(room, fake)
-    assert user is not None
-    return user
-
-
-def refusal_text(h: Harness, inter: FakeInteraction) -> str:
-    assert inter.response_type == 4, inter.response_type
-    msg = h.reply(inter)
-    assert msg.ephemeral and msg.ephemeral_for == inter.user.id
-    return msg.text()
 
 
 # --- a match with computer players -----------------------------------------------------------
