@@ -27,6 +27,12 @@ from bot.service import GameService
 log = logging.getLogger(__name__)
 
 
+# The bot has no voice: discord.py's warnings about its missing voice libraries (PyNaCl,
+# davey) would only worry an operator. They are class flags it checks once per process.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class KozelClient(discord.Client):
     def __init__(self, service: GameService, settings: Settings, *, sync_commands: bool = True,
                  sleep: Sleep = asyncio.sleep, **options: Any) -> None:

@@ -19,7 +19,7 @@ from adapters.common.i18n import LANGUAGES, N_, translator
 from adapters.common.render import PRESET_TITLES, Text
 from adapters.discord import views
 from adapters.discord.handlers import Handlers
-from bot.room import LOBBY, PLAYING
+from bot.room import FINISHED, LOBBY, PLAYING
 from engine.presets import PRESETS
 
 Interaction = discord.Interaction[discord.Client]
@@ -97,7 +97,13 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @app_commands.guild_only()
     @served
     async def leave(interaction: Interaction) -> None:
-        await h.done(interaction, await svc.leave(h.room_id(interaction), h.user(interaction)))
+        out = await svc.leave(h.room_id(interaction), h.user(interaction))
+        if out.reason == "already_started" and out.room is not None \
+                and out.room.seat_of(h.user(interaction).id) is not None:
+            await h.say(interaction, "ℹ️ " + views.leave_mid_match_text(
+                h.user_text(interaction), svc.settings.missed_turns_to_bot))
+            return
+        await h.done(interaction, out)
 
     @tree.command(name="wait", description=N_("Queue for a seat (elimination)"))
     @app_commands.guild_only()
@@ -137,6 +143,11 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @app_commands.guild_only()
     @served
     async def cancel(interaction: Interaction) -> None:
+        room = await h.current_room(interaction)
+        if room is not None and room.state == FINISHED:
+            # the service knows no open game here; say which game ended, and how
+            await h.say(interaction, "ℹ️ " + views.ended_text(h.user_text(interaction), room))
+            return
         out = await svc.cancel(h.room_id(interaction), h.user(interaction),
                                h.is_admin(interaction))
         await h.done(interaction, out)
@@ -147,7 +158,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @app_commands.guild_only()
     @served
     async def kick(interaction: Interaction, player: discord.User | None = None,
-                   seat: Range[int, 1, 5] | None = None) -> None:
+                   seat: Range[int, 1, 6] | None = None) -> None:
         target: str | int
         if player is not None:
             target = f"dc:{player.id}"
@@ -193,14 +204,12 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     async def score(interaction: Interaction) -> None:
         t = await h.chat_text(interaction)
         room = await h.current_room(interaction)
-        if room is None or room.state == LOBBY or room.match is None:
+        cancelled = room is not None and bool(room.result and room.result.get("cancelled"))
+        if room is None or (room.match is None and not cancelled) or room.state == LOBBY:
             await h.refuse(interaction, "not_started" if room else "no_room", t)
             return
-        table = svc.table_of(room)
-        scores = " · ".join(f"{t.side_name(table, i)} {v}" for i, v in enumerate(table.scores))
-        rows = [t._("Score: {score} (to {target})").format(score=scores, target=table.target),
-                t._("deal {n}").format(n=table.deal_no)]
-        await h.say(interaction, views.escape("\n".join(rows)), ephemeral=False)
+        text = views.score_text(t, svc.table_of(room), cancelled)
+        await h.say(interaction, views.escape(text), ephemeral=False)
 
     @tree.command(name="series", description=N_("The series in this chat"))
     @app_commands.guild_only()

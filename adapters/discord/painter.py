@@ -170,6 +170,23 @@ class Painter:
             return
         self.tables[room.id] = TableMessage(int(room.chat), sent.id, room.gen)
         await self.service.set_room_data(room.id, dc_table=[int(room.chat), sent.id, room.gen])
+        if known is not None and known.gen != room.gen:
+            await self.retire_table(channel, known.message, t)
+
+    async def retire_table(self, channel: discord.PartialMessageable, message_id: int,
+                           t: Text) -> None:
+        """An earlier match's table, once the next match has its own message: its words
+        stay, its buttons go (they would act on the new match), and it points below."""
+        old: discord.Message | None = None
+        try:
+            old = await channel.fetch_message(message_id)
+        except discord.HTTPException:
+            pass  # gone, or no history to read: the pointer alone says enough
+        try:
+            await channel.get_partial_message(message_id).edit(
+                view=views.retired_layout(t, old))
+        except discord.HTTPException as e:
+            log.info("old table %s: %s", message_id, e)
 
     def table_message(self, room: Room) -> TableMessage | None:
         known = self.tables.get(room.id)

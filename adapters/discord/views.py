@@ -17,14 +17,21 @@ from typing import Any, Protocol, cast
 import discord
 from discord import ui
 
-from adapters.common.hands import MAX_OPTIONS, several_card_moves
+from adapters.common.hands import (
+    MAX_OPTIONS,
+    display_order,
+    in_display_order,
+    several_card_moves,
+)
 from adapters.common.i18n import N_
 from adapters.common.render import (
     OPTION_TITLES,
+    SUIT,
     Text,
     option_values,
     value_title,
 )
+from bot.room import Room
 from bot.views import Choice, HandView, TableView
 from engine.presets import PRESETS
 
@@ -244,12 +251,52 @@ def _with_events(t: Text, table: TableView) -> str:
 
 
 def hand_text(t: Text, hand: HandView) -> str:
+    """The hand's words: the cards as a player reads them (trumps last), what to do now.
+    A hand with no cards left (the match over) has no empty "Your cards:" line."""
     table = hand.table
-    rows = [f"🐐 {t.title(table)} · " + t._("deal {n}").format(n=table.deal_no), t.hand(hand)]
+    rows = [f"🐐 {t.title(table)} · " + t._("deal {n}").format(n=table.deal_no)]
+    if hand.cards:
+        cards = [hand.cards[i] for i in display_order(hand)]
+        rows.append(t._("Your cards: {cards}").format(cards=t.cards(cards)))
+        rows.append(t.trump_label(table.preset, SUIT.get(hand.trump, "?")) + " · "
+                    + t.prompt(hand))
+    else:
+        rows.append(t.prompt(hand))
     if table.trick:
         rows.append(t._("On the table: {plays}").format(
             plays=" · ".join(t.play(table, p) for p in table.trick)))
     return escape("\n".join(rows))
+
+
+def score_text(t: Text, table: TableView, cancelled: bool) -> str:
+    """/score: the match's score and deal; a cancelled game says so, and when."""
+    if cancelled and not table.scores:
+        return "❌ " + t._("The game was cancelled before the first deal.")
+    scores = " · ".join(f"{t.side_name(table, i)} {v}" for i, v in enumerate(table.scores))
+    score = t._("Score: {score} (to {target})").format(score=scores, target=table.target)
+    if cancelled:
+        return "❌ " + t._("The game was cancelled during deal {n}.").format(n=table.deal_no) \
+            + "\n" + score
+    return score + "\n" + t._("deal {n}").format(n=table.deal_no)
+
+
+def ended_text(t: Text, room: Room) -> str:
+    """/cancel of a game that is over already: which way it ended, and what now."""
+    if room.result and room.result.get("cancelled"):
+        return t._("This game was cancelled already. /newgame opens a new table.")
+    return t._("This match is over already: “Another match” on the table starts the next "
+               "one, /newgame opens a new table.")
+
+
+def leave_mid_match_text(t: Text, missed_turns: int) -> str:
+    """/leave while a match is on: a seat is not left mid-match; the ways out."""
+    return t.n("The match is on: a seat cannot be left now. Just stop playing: after {n} "
+               "missed turn a computer player plays for you. The creator or a member with "
+               "Manage Server may end the game with /cancel.",
+               "The match is on: a seat cannot be left now. Just stop playing: after {n} "
+               "missed turns a computer player plays for you. The creator or a member with "
+               "Manage Server may end the game with /cancel.", missed_turns
+               ).format(n=missed_turns)
 
 
 def rules_text(t: Text, preset: str) -> str:
@@ -348,18 +395,19 @@ def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
         if moves is None:
             continue
         if moves.how == "buttons":
-            items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards),
+            items.extend(_rows([MoveButton(c.token, t.choice(kind, in_display_order(hand, c.cards)),
                                            _STYLE.get(kind, discord.ButtonStyle.primary))
                                 for c in moves.choices]))
             continue
         stem = select_stem(moves.choices[0])
         if moves.how == "combos":
-            options = [discord.SelectOption(label=_clip(t.cards(c.cards), 100), value=str(c.mask))
-                       for c in moves.choices]
+            options = [discord.SelectOption(
+                label=_clip(t.cards(in_display_order(hand, c.cards)), 100), value=str(c.mask))
+                for c in moves.choices]
             low = high = 1
         else:
             options = [discord.SelectOption(label=t.card(hand.cards[i]), value=str(1 << i))
-                       for i in moves.positions][:MAX_OPTIONS]
+                       for i in display_order(hand) if i in moves.positions][:MAX_OPTIONS]
             low, high = moves.low, min(moves.high, len(options))
         hint = _placeholder(t, kind, moves.low, moves.high, hand.table)
         items.append(ui.ActionRow(CardsSelect(stem, options, low, high, _clip(hint, 150))))
@@ -372,14 +420,17 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
     if notice:
         items.append(ui.TextDisplay("⚠️ " + escape(notice)))
     items.append(ui.TextDisplay(hand_text(t, hand)))
+    place = {hand.cards[i]: n for n, i in enumerate(display_order(hand))}
     for kind in _STYLE:
-        singles = [c for c in hand.choices if c.kind == kind and len(c.cards) == 1]
+        singles = sorted((c for c in hand.choices if c.kind == kind and len(c.cards) == 1),
+                         key=lambda c: place.get(c.cards[0], 0))
         items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards), _STYLE[kind])
                             for c in singles]))
     items.extend(several_items(t, hand))
     declarations = [c for c in hand.choices if c.kind == "declare"]
     items.extend(_rows([
-        MoveButton(c.token, "📣 " + t._("Declare: {cards}").format(cards=t.cards(c.cards)),
+        MoveButton(c.token, "📣 " + t._("Declare: {cards}").format(
+            cards=t.cards(in_display_order(hand, c.cards))),
                    discord.ButtonStyle.success) for c in declarations]))
     # moves without cards: a cut, a redeal request, pass, keep, finish, skip
     items.extend(_rows([MoveButton(c.token, t.bare_choice(c), discord.ButtonStyle.secondary)
@@ -388,6 +439,20 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
         items.append(ui.ActionRow(RefreshButton("🔄 " + t._("Refresh"))))
     colour = GREEN if hand.on_move else GREY
     return _layout(*items, colour=colour)
+
+
+def retired_layout(t: Text, old: discord.Message | None) -> ui.LayoutView:
+    """An earlier match's table: its text without its buttons, and where the next one is."""
+    texts: list[str] = []
+    stack: list[Any] = list(old.components) if old is not None else []
+    while stack:
+        comp = stack.pop(0)
+        if isinstance(comp, discord.TextDisplay):
+            texts.append(comp.content)
+        stack[:0] = list(getattr(comp, "children", None) or [])
+    items: list[ui.Item[Any]] = [ui.TextDisplay(x) for x in texts]
+    items.append(ui.TextDisplay("⤵️ " + t._("The next match is below.")))
+    return _layout(*items, colour=GREY)
 
 
 def notice_layout(text: str) -> ui.LayoutView:

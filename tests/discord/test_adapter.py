@@ -71,6 +71,8 @@ async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord,
 
     assert room.state == "finished" and room.result and room.result["winners"]
     assert "🏁" in table.text() and table.custom_ids() == ["kz:t:again"]
+    for hand in h.hands.values():  # item 8: a finished hand has no empty "Your cards:"
+        assert "Your cards:" not in hand.text() and "the game is over" in hand.text()
     posts = [m for m in fake.messages_in(ch) if m.content.startswith(("📋", "🏁"))]
     assert posts[-1].content.startswith("🏁") and len(posts) >= 2
     assert h.used.get("lead:select", 0) + h.used.get("beat:select", 0) \
@@ -125,6 +127,9 @@ async def test_people_and_computer_players_play_a_whole_match(
     room = await h.room(ch)
     assert room.state == "playing" and room.gen == 2
     assert (await h.table(ch)).id != table.id  # a new match, a new table message below
+    # item 8: the old table keeps its words, loses its buttons and points below
+    assert table.custom_ids() == [] and "🏁" in table.text()
+    assert "The next match is below." in table.text()
 
 
 # --- leaks -----------------------------------------------------------------------------------

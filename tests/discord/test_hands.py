@@ -40,10 +40,10 @@ async def test_several_cards_offer_only_what_may_be_legal(
     msg = await h.open_hand(fake.bob, ch)
     labels = {b["label"] for b in msg.buttons()}
     leads = {lb for lb in labels if lb.startswith("Lead") and lb.count(" ") == 2}
-    assert leads == {"Lead 6♣ 6♠", "Lead 6♠ 9♠", "Lead 6♠ 10♥"}, labels
+    assert leads == {"Lead 6♣ 6♠", "Lead 9♠ 6♠", "Lead 10♥ 6♠"}, labels
     assert not [c for c in msg.iter_components() if c.get("type") == 3]  # no free pick
     mixed = next(c for c in hand.choices if sorted(c.cards) == ["10H", "6S"])
     inter = await h.play(fake.bob, ch, mixed, msg)
     assert inter.response_type == 7
     table = await h.table(ch)
-    assert "6♠ 10♥" in table.text()
+    assert "10♥ 6♠" in table.text() or "6♠ 10♥" in table.text()

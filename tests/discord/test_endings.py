@@ -1,0 +1,89 @@
+"""How games end, and the words around it (issue 14, item 8), through the real discord.py
+against the fake Discord."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from engine.cards import CARD_TEXT
+from engine.trump import trump_order, trump_suit
+from tests.fakes.discord_api import FakeDiscord
+
+from .harness import Harness, people_and_bots, refusal_text, uid
+
+
+async def test_cancel_and_score_say_what_happened(h: Harness, fake: FakeDiscord) -> None:
+    ch = fake.games
+    await h.command(fake.alice, ch, "newgame")
+    await h.command(fake.alice, ch, "cancel")
+    inter = await h.command(fake.bob, ch, "score")
+    assert "cancelled before the first deal" in h.reply(inter).text()
+    inter = await h.command(fake.alice, ch, "cancel")  # again
+    assert "cancelled already" in refusal_text(h, inter)
+    assert "no table here" not in refusal_text(h, inter)
+
+    # a match cancelled in its first deal: /score tells when, with the score then
+    await people_and_bots(h, fake, ch)
+    await h.command(fake.alice, ch, "cancel")
+    inter = await h.command(fake.bob, ch, "score")
+    text = h.reply(inter).text()
+    assert "cancelled during deal 1" in text and "Score:" in text
+    assert not h.reply(inter).ephemeral
+
+
+async def test_cancel_of_a_finished_match_says_it_is_over(
+        h: Harness, fake: FakeDiscord, seeded: None) -> None:
+    ch = fake.games
+    await h.command(fake.alice, ch, "newgame", {"preset": "kozel-60", "players": 2})
+    await h.command(fake.alice, ch, "addbot")
+    await h.command(fake.alice, ch, "startgame")
+    room = await h.play_match(ch, [fake.alice], seed=4)
+    assert room.state == "finished"
+    inter = await h.command(fake.alice, ch, "cancel")
+    assert "over already" in refusal_text(h, inter) and "Another match" in refusal_text(h, inter)
+
+
+async def test_leave_mid_match_explains_the_way_out(h: Harness, fake: FakeDiscord) -> None:
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    inter = await h.command(fake.bob, ch, "leave")
+    text = refusal_text(h, inter)
+    assert "cannot be left now" in text and "after 2 missed turns" in text and "/cancel" in text
+    assert (await h.room(ch)).seat_of(uid(fake.bob)) is not None
+    fake.bob.locale = "ru"
+    inter = await h.command(fake.bob, ch, "leave")
+    assert "после 2 пропущенных ходов" in refusal_text(h, inter)
+
+
+async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDiscord,
+                                                      seeded: None) -> None:
+    """UX.md: trumps last, the strongest at the right (RULES.md 4a's ladder)."""
+    ch = fake.games
+    people = [fake.alice, fake.bob, fake.carol, fake.dave]
+    await h.command(fake.alice, ch, "newgame", {"preset": "kozel-hvalenyi"})
+    table = await h.table(ch)
+    for u in people[1:]:
+        await h.press(u, table, "kz:t:join")
+    await h.press(fake.alice, table, "kz:t:start")
+    room = await h.room(ch)
+    ladder = [CARD_TEXT[c] for c in trump_order(room.preset, trump_suit(room.preset,
+                                                                         room.options))]
+    symbols = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+    for u in people:
+        msg = await h.open_hand(u, ch)
+        line = next(x for x in msg.text().split("\n") if x.startswith("Your cards:"))
+        shown = line.removeprefix("Your cards: ").split(" ")
+        cards = [c[:-1] + next(k for k, v in symbols.items() if v == c[-1]) for c in shown]
+        trumps = [c for c in cards if c in ladder]
+        assert cards[len(cards) - len(trumps):] == trumps  # the trumps come last
+        assert trumps == sorted(trumps, key=lambda c: -ladder.index(c))  # weakest first
+
+
+async def test_no_voice_warnings_at_start(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """The bot has no voice: discord.py's PyNaCl / davey warnings are silenced."""
+    assert h.client.is_ready()
+    noise = [r for r in caplog.records if r.levelno >= logging.WARNING
+             and "voice will NOT be supported" in r.getMessage()]
+    assert not noise
