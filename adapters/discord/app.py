@@ -38,6 +38,9 @@ class KozelClient(discord.Client):
                  sleep: Sleep = asyncio.sleep, **options: Any) -> None:
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # a long 429 raises RateLimited at once (the painter waits it out on its own clock,
+        # holding nothing else back) instead of discord.py sleeping inside the request
+        options.setdefault("max_ratelimit_timeout", 30.0)
         super().__init__(**options)
         self.service = service
         self.tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(self)

@@ -1,21 +1,26 @@
 """Drawing what the service changed: the table message edited in place, summaries posted,
 open hands refreshed.
 
-One job per room at a time: a change while the job runs only marks it to run once more, and
-the job always draws the newest room it knows, so a quick run of moves collapses into a few
-edits. Discord allows about five message edits per five seconds in a channel; discord.py's
-own rate limiter waits out any 429, and since a room's job is sequential, only that room
-waits. (There is no other coalescing: the limits are generous and honest waiting is enough.)
+Two kinds of jobs, independent of each other:
+
+- **a table job per room**: posts the deal and match summaries, then edits the table
+  message with the newest room it knows. Table writes are paced per channel (about one edit
+  per 1.2 s, never more than Discord's five a channel in five seconds), so a quick run of
+  moves collapses into few edits; a 429 blocks that channel's budget for its
+  ``retry_after``, and only its table waits.
+- **a hand job per person**: edits his open hand (an ephemeral message, through the
+  interaction token that showed it) when what it shows has changed. Interaction webhooks
+  have limits of their own, so a waiting table never holds a hand back.
+
+Waiting is on the service's clock (``Activity.sleep``): tests move a manual clock, the bot
+never sleeps in real time for its own pacing.
 
 Open hands: the last interaction that showed a person's hand (a "Show my hand" answer or a
-move edited into it) can edit that ephemeral message for 15 minutes; the painter edits it
-when what it shows has changed. Those interactions live in this process only: after a
-restart (or after 15 minutes) "Show my hand" gives a fresh one.
+move edited into it) can edit that ephemeral message for 15 minutes.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections import deque
@@ -24,9 +29,11 @@ from typing import Any
 
 import discord
 
+from adapters.common.hands import hand_signature
 from adapters.common.render import DEAL_END_KEYS, Text
 from adapters.discord import views
 from adapters.discord.activity import Activity
+from bot.clock import Clock
 from bot.room import FINISHED, LOBBY, Room
 from bot.service import GameService
 from bot.views import HandView, Line
@@ -34,6 +41,12 @@ from bot.views import HandView, Line
 log = logging.getLogger(__name__)
 
 HAND_TTL = 14 * 60.0  # an interaction token is good for 15 minutes
+
+# Discord: five message writes per channel in five seconds (edits and posts each); a table
+# edit at most every 1.2 s keeps well inside it, and a post always finds room
+EDITS, POSTS, WINDOW, GAP = 5, 5, 5.0, 1.2
+# an interaction token: five calls in two seconds; a hand edit at most every 0.5 s
+HAND_EDITS, HAND_WINDOW, HAND_GAP = 4, 2.0, 0.5
 
 
 @dataclass
@@ -52,17 +65,48 @@ class TableMessage:
 
 
 @dataclass
-class Job:
-    room: Room | None = None
+class TableJob:
+    room: Room | None = None  # the newest room this process knows
     drawn: int = -1  # the room version on screen
     posts: deque[tuple[Line, Room]] = field(default_factory=deque)
-    task: asyncio.Task[None] | None = None
-    again: bool = False
+    running: bool = False
+    dirty: bool = False
 
 
-def hand_signature(room: Room, hand: HandView) -> str:
-    return repr((room.state, hand.cards, [c.token for c in hand.choices], hand.prompt,
-                 [(p.seat, p.count, p.cards) for p in hand.table.trick], hand.table.to_move))
+@dataclass
+class HandJob:
+    room: Room | None = None
+    running: bool = False
+    dirty: bool = False
+
+
+class Budget:
+    """Writes per key in a sliding window, with a least gap between two: how long to wait
+    before the next one may go (0: it goes, and is counted). ``block`` makes every take
+    of a key wait until a time (a 429's ``retry_after``). One process's memory: a shared
+    budget across workers belongs to the service."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.writes: dict[str, deque[float]] = {}
+        self.blocked: dict[str, float] = {}
+
+    def take(self, key: str, *, limit: int, window: float, gap: float = 0.0) -> float:
+        now = self.clock.now()
+        times = self.writes.setdefault(key, deque())
+        while times and times[0] <= now - window:
+            times.popleft()
+        wait = max(0.0, self.blocked.get(key, 0.0) - now)
+        if times:
+            wait = max(wait, times[-1] + gap - now)
+        if len(times) >= limit:
+            wait = max(wait, times[0] + window - now)
+        if wait <= 0:
+            times.append(now)
+        return wait
+
+    def block(self, key: str, seconds: float) -> None:
+        self.blocked[key] = max(self.blocked.get(key, 0.0), self.clock.now() + seconds)
 
 
 class Painter:
@@ -70,9 +114,11 @@ class Painter:
         self.client = client
         self.service = service
         self.activity = activity
-        self.jobs: dict[str, Job] = {}
+        self.budget = Budget(service.clock)
+        self.jobs: dict[str, TableJob] = {}
         self.tables: dict[str, TableMessage] = {}
         self.hands: dict[tuple[str, str], OpenHand] = {}
+        self.hand_jobs: dict[tuple[str, str], HandJob] = {}
         self.busy: set[tuple[str, str]] = set()
 
     # --- what the service tells us -----------------------------------------------------
@@ -80,61 +126,97 @@ class Painter:
     async def changed(self, room: Room, lines: list[Line]) -> None:
         if room.platform != "dc":
             return
-        job = self.jobs.setdefault(room.id, Job())
+        job = self.jobs.setdefault(room.id, TableJob())
         if job.room is None or room.version >= job.room.version:
             job.room = room
         for ln in lines:
             if ln.key in (*DEAL_END_KEYS, "match_ended"):
                 job.posts.append((ln, room))
-        self._kick(room.id, job)
+        self._kick_table(room.id, job)
+        for key in [k for k in self.hands if k[0] == room.id]:
+            self._kick_hand(key, room)
 
     def redraw(self, room: Room) -> None:
         """Draw the table again even if the room has not changed (a new language)."""
-        job = self.jobs.setdefault(room.id, Job())
+        job = self.jobs.setdefault(room.id, TableJob())
         job.drawn = -1
         if job.room is None or room.version >= job.room.version:
             job.room = room
-        self._kick(room.id, job)
+        self._kick_table(room.id, job)
 
-    def _kick(self, room_id: str, job: Job) -> None:
-        if job.task is not None:
-            job.again = True
-            return
-        job.task = self.activity.spawn(self._run(room_id, job), name=f"dc-paint-{room_id}")
+    def _kick_table(self, room_id: str, job: TableJob) -> None:
+        job.dirty = True
+        if not job.running:
+            job.running = True
+            self.activity.spawn(self._run_table(room_id, job), name=f"dc-table-{room_id}")
+
+    def _kick_hand(self, key: tuple[str, str], room: Room) -> None:
+        job = self.hand_jobs.setdefault(key, HandJob())
+        if job.room is None or room.version >= job.room.version:
+            job.room = room
+        job.dirty = True
+        if not job.running and key not in self.busy:
+            job.running = True
+            self.activity.spawn(self._run_hand(key, job), name=f"dc-hand-{key[0]}-{key[1]}")
 
     async def drain(self) -> None:
-        """Wait until every room's drawing is done (tests, shutdown)."""
-        while True:
-            tasks = [j.task for j in self.jobs.values() if j.task is not None]
-            if not tasks:
-                return
-            await asyncio.gather(*tasks, return_exceptions=True)
+        """Until every drawing is done (shutdown; tests)."""
+        await self.activity.idle()
 
-    async def _run(self, room_id: str, job: Job) -> None:
+    # --- the table job -----------------------------------------------------------------------
+
+    async def _run_table(self, room_id: str, job: TableJob) -> None:
         try:
-            while True:
-                job.again = False
+            while job.dirty or job.posts:
+                job.dirty = False
                 try:
-                    while job.posts:
-                        line, snapshot = job.posts.popleft()
-                        await self._post(snapshot, line)
-                    room = job.room
-                    if room is not None and room.version > job.drawn:
-                        job.drawn = room.version
-                        await self.draw_table(room)
-                    if room is not None:
-                        await self._push_hands(room)
+                    await self._table_step(room_id, job)
                 except Exception:  # a drawing must never stop the room's next drawing
                     log.exception("drawing room %s", room_id)
-                if not job.again and not job.posts:
-                    break
         finally:
-            job.task = None
+            job.running = False
             if job.room is not None and job.room.state == FINISHED and not job.posts \
-                    and self.jobs.get(room_id) is job:
+                    and not job.dirty and self.jobs.get(room_id) is job:
                 # an ended room needs no memory here: a rematch reads its table from pdata
                 del self.jobs[room_id]
                 self.tables.pop(room_id, None)
+
+    async def _table_step(self, room_id: str, job: TableJob) -> None:
+        """One step: the next summary, or the table (or a wait for the channel's budget)."""
+        room = job.room
+        if room is None:
+            return
+        if job.posts:
+            if await self._paced(f"dc:{room.chat}:post", POSTS, 0.0):
+                line, snapshot = job.posts.popleft()
+                await self._post(snapshot, line)
+            job.dirty = True  # the table after the posts
+            return
+        if room.version <= job.drawn:
+            return
+        if not await self._paced(f"dc:{room.chat}:edit", EDITS, GAP):
+            job.dirty = True
+            return
+        room = job.room  # the newest, after any wait
+        assert room is not None
+        try:
+            drawn = await self.draw_table(room)
+        except discord.RateLimited as e:
+            self.budget.block(f"dc:{room.chat}:edit", e.retry_after)
+            drawn = False
+        if drawn:
+            job.drawn = max(job.drawn, room.version)
+        else:
+            job.dirty = True
+
+    async def _paced(self, key: str, limit: int, gap: float, window: float = WINDOW) -> bool:
+        """Whether a write under ``key`` may go now (counted); if not, wait for the time it
+        may (on the clock) and say no: the caller looks again at what is newest."""
+        wait = self.budget.take(key, limit=limit, window=window, gap=gap)
+        if wait <= 0:
+            return True
+        await self.activity.sleep(wait)
+        return False
 
     # --- the table -------------------------------------------------------------------------
 
@@ -144,34 +226,42 @@ class Painter:
         key = str(guild.id) if guild is not None else str(room.pdata.get("dc_guild") or room.chat)
         return await self.service.chat_language("dc", key)
 
-    async def draw_table(self, room: Room) -> None:
+    async def draw_table(self, room: Room) -> bool:
+        """Edit the table message (or post one for a new match); False: not drawn now (the
+        channel's post budget is spent: try again once it is not)."""
         t = Text(await self.language(room))
         layout = views.table_layout(t, self.service.table_of(room))
         channel = self.client.get_partial_messageable(int(room.chat))
-        known = self.tables.get(room.id)
-        if known is None and isinstance(room.pdata.get("dc_table"), list):
-            ch, msg, gen = room.pdata["dc_table"]
-            known = self.tables[room.id] = TableMessage(int(ch), int(msg), int(gen))
+        known = self.table_message(room)
+        if known is not None:
+            self.tables[room.id] = known
         if known is not None and known.gen == room.gen:
             try:
                 await channel.get_partial_message(known.message).edit(view=layout)
-                return
+                return True
             except discord.NotFound:
                 pass  # deleted by someone: a new one below
+            except discord.RateLimited:
+                raise
             except discord.HTTPException as e:
                 log.warning("table of %s: %s", room.id, e)
-                return
+                return True  # refused for good: drawing it again would be refused again
         if room.state == FINISHED and known is None:
-            return  # nothing on screen and nothing to play: no new message for an ended room
+            return True  # nothing on screen and nothing to play: no message for an ended room
+        if not await self._paced(f"dc:{room.chat}:post", POSTS, 0.0):
+            return False
         try:
             sent = await channel.send(view=layout)
         except discord.HTTPException as e:
             log.warning("cannot post the table of %s: %s", room.id, e)
-            return
+            return True
         self.tables[room.id] = TableMessage(int(room.chat), sent.id, room.gen)
         await self.service.set_room_data(room.id, dc_table=[int(room.chat), sent.id, room.gen])
         if known is not None and known.gen != room.gen:
+            while not await self._paced(f"dc:{room.chat}:edit", EDITS, 0.0):
+                pass  # an edit like any other: within the channel's budget
             await self.retire_table(channel, known.message, t)
+        return True
 
     async def retire_table(self, channel: discord.PartialMessageable, message_id: int,
                            t: Text) -> None:
@@ -217,46 +307,57 @@ class Painter:
         now = time.monotonic()
         for key in [k for k, v in self.hands.items() if now - v.since > HAND_TTL]:
             del self.hands[key]  # abandoned tables' hands
-        self.hands[(room_id, user_id)] = OpenHand(interaction, lang, now,
-                                                  hand_signature(room, hand))
+        self.hands[(room_id, user_id)] = OpenHand(interaction, lang, now, hand_signature(hand))
 
     def hold(self, room_id: str, user_id: str) -> None:
         """A move of this person is being answered: its answer draws the hand."""
         self.busy.add((room_id, user_id))
 
     def release(self, room_id: str, user_id: str) -> None:
-        self.busy.discard((room_id, user_id))
-        job = self.jobs.get(room_id)
-        if job is not None and job.room is not None:
-            self._kick(room_id, job)  # the room may have moved on while we answered
+        key = (room_id, user_id)
+        self.busy.discard(key)
+        job = self.hand_jobs.get(key)
+        if job is not None and job.room is not None and key in self.hands:
+            self._kick_hand(key, job.room)  # the room may have moved on while we answered
 
-    async def _push_hands(self, room: Room) -> None:
-        if room.state == LOBBY:
+    async def _run_hand(self, key: tuple[str, str], job: HandJob) -> None:
+        try:
+            while job.dirty and key not in self.busy:
+                job.dirty = False
+                try:
+                    await self._draw_hand(key, job)
+                except Exception:
+                    log.exception("drawing the hand of %s in %s", key[1], key[0])
+        finally:
+            job.running = False
+
+    async def _draw_hand(self, key: tuple[str, str], job: HandJob) -> None:
+        room, rec = job.room, self.hands.get(key)
+        if room is None or rec is None or room.state == LOBBY:
             return
-        now = time.monotonic()
-        for seat in room.seats:
-            if seat is None or seat.user is None:
-                continue
-            key = (room.id, seat.user)
+        if time.monotonic() - rec.since > HAND_TTL:
+            self.hands.pop(key, None)
+            return
+        hand = self.service.hand_of(room, key[1])
+        if hand is None:
+            return
+        sig = hand_signature(hand)
+        if sig != rec.sig:
+            if not await self._paced(f"dc:hand:{room.id}:{key[1]}", HAND_EDITS, HAND_GAP,
+                                     HAND_WINDOW):
+                job.dirty = True  # drawn a moment later, with whatever is newest then
+                return
             rec = self.hands.get(key)
-            if rec is None or key in self.busy:
-                continue
-            if now - rec.since > HAND_TTL:
-                del self.hands[key]
-                continue
-            hand = self.service.hand_of(room, seat.user)
-            if hand is None:
-                continue
-            sig = hand_signature(room, hand)
-            if sig == rec.sig:
-                continue
-            rec.sig = sig
+            room = job.room
+            hand = self.service.hand_of(room, key[1]) if room is not None else None
+            if rec is None or room is None or hand is None:
+                return
+            rec.sig = sig = hand_signature(hand)
             try:
                 await rec.interaction.edit_original_response(
                     view=views.hand_layout(Text(rec.lang), hand))
             except discord.HTTPException as e:
-                log.info("hand of %s in %s: %s", seat.user, room.id, e)
+                log.info("hand of %s in %s: %s", key[1], room.id, e)
                 self.hands.pop(key, None)
         if room.state == FINISHED:
-            for key in [k for k in self.hands if k[0] == room.id]:
-                del self.hands[key]
+            self.hands.pop(key, None)

@@ -29,15 +29,16 @@ def _no_swallowed_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
-        with server.patch_discord_py():
-            yield server
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 @pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
+async def fake(clock: ManualClock) -> AsyncIterator[FakeDiscord]:
+    """The fake Discord keeps its limits (rate limits, token lives) on the tests' clock."""
+    async with FakeDiscord(clock=clock.now) as server:
+        with server.patch_discord_py():
+            yield server
 
 
 @pytest.fixture

@@ -39,6 +39,7 @@ from tests.fakes.discord_api import (
 
 DELAY = 1.0
 TURN = 60.0
+PACE = 1.5  # seconds a person takes between two presses (the clock moves that much)
 
 CARD_SYMBOLS = re.compile(r"(10|[6-9JQKA])([♣♠♥♦])")
 CARD_LETTERS = re.compile(r"(?<![0-9A-Za-z])(10|[6-9JQKA])([CSHD])(?![0-9A-Za-z])")
@@ -220,6 +221,49 @@ class LeakGuard:
 # --- driving the client --------------------------------------------------------------------
 
 
+class ClockSleeper:
+    """``asyncio.sleep`` on a manual clock: a sleeper wakes when the test has moved the
+    clock past its time (``wake``), never by real time passing. A woken sleeper counts as
+    pending until its task has resumed (``resumed``): only then does the bot count it as
+    running again, so "quiet" is never read in between."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
+        self.woken: set[asyncio.Future[None]] = set()
+        self.resumed = asyncio.Event()
+        self.resumed.set()
+
+    async def sleep(self, seconds: float) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.sleepers.append((self.clock.now() + max(0.0, seconds), fut))
+        self.wake()
+        try:
+            await fut
+        finally:
+            self.woken.discard(fut)
+            if not self.woken:
+                self.resumed.set()
+
+    def wake(self) -> None:
+        now = self.clock.now()
+        keep = []
+        for due, fut in self.sleepers:
+            if fut.done():
+                continue
+            if due <= now:
+                fut.set_result(None)
+                self.woken.add(fut)
+                self.resumed.clear()
+            else:
+                keep.append((due, fut))
+        self.sleepers = keep
+
+    def next_due(self) -> float | None:
+        due = [d for d, f in self.sleepers if not f.done()]
+        return min(due) if due else None
+
+
 @dataclass
 class Harness:
     fake: FakeDiscord
@@ -230,6 +274,7 @@ class Harness:
     client: KozelClient
     task: asyncio.Task[None]
     guard: LeakGuard
+    sleeper: ClockSleeper
     hands: dict[int, FakeMessage] = field(default_factory=dict)  # user id -> open hand
     used: dict[str, int] = field(default_factory=dict)  # what moves went through: kind -> n
 
@@ -243,23 +288,43 @@ class Harness:
             old = after.guard
             guard.public, guard.previous = old.public, old.previous
             guard.hands_seen, guard.checked = old.hands_seen, old.checked
-        client = KozelClient(service, settings, guild_ready_timeout=0.01)
+        sleeper = ClockSleeper(clock)
+        client = KozelClient(service, settings, guild_ready_timeout=0.01, sleep=sleeper.sleep)
         task = await start_client(client, fake)
-        return cls(fake, redis, settings, clock, service, client, task, guard)
+        return cls(fake, redis, settings, clock, service, client, task, guard, sleeper)
 
     async def stop(self) -> None:
-        await self.settle()
+        await self.flush()
         await stop_client(self.client, self.task)
+
+    async def advance(self, seconds: float) -> None:
+        """Time passes: the clock moves, drawings waiting for that time go on."""
+        self.clock.advance(seconds)
+        await self.settle()
+
+    async def flush(self, limit: int = 100) -> None:
+        """Time passes until nothing waits for a later time (every paced drawing done):
+        what people see a moment after the last change."""
+        await self.settle()
+        for _ in range(limit):
+            due = self.sleeper.next_due()
+            if due is None:
+                return
+            self.clock.advance(max(0.0, due - self.clock.now()))
+            await self.settle()
+        raise AssertionError("drawings kept waiting")
 
     async def settle(self, timeout: float = 10.0) -> None:
         """Until the bot is quiet: no request in flight at the fake, no handler or drawing
         running in the bot (a paced drawing may sleep until the clock moves). Both are
         signals the two sides give; ``timeout`` only turns a hang into a failure."""
         activity = self.client.doing
+        self.sleeper.wake()  # the clock may have been moved by hand
         try:
             async with asyncio.timeout(timeout):
-                while not (self.fake.is_idle and activity.is_quiet):
+                while not (self.fake.is_idle and activity.is_quiet and not self.sleeper.woken):
                     await self.fake.idle()
+                    await self.sleeper.resumed.wait()
                     await activity.quiet()
         except TimeoutError:
             raise AssertionError(f"the bot did not settle: {activity.running} running, "
@@ -268,18 +333,27 @@ class Harness:
     # --- people's actions -----------------------------------------------------------------
 
     async def command(self, user: FakeUser, channel: FakeChannel, name: str,
-                      options: Mapping[str, Any] | None = None) -> FakeInteraction:
+                      options: Mapping[str, Any] | None = None, *,
+                      look: bool = True) -> FakeInteraction:
+        """A person runs a slash command: a moment after his last action (``PACE``), and
+        (``look``) looks at the channel a moment later, when every drawing is done."""
+        await self.advance(PACE)
         inter = await self.fake.interaction_command(user, channel, name, options)
         await self.fake.wait_for_response(inter)
-        await self.settle()
+        await (self.flush() if look else self.settle())
         return inter
 
     async def press(self, user: FakeUser, message: FakeMessage | int, custom_id: str,
-                    values: list[str] | None = None, *, check: bool = True) -> FakeInteraction:
+                    values: list[str] | None = None, *, check: bool = True,
+                    pace: float = PACE, look: bool = True) -> FakeInteraction:
+        """A person presses a button (or picks in a select) ``pace`` seconds after his last
+        action (0: a second press at once), and (``look``) looks a moment later."""
+        if pace:
+            await self.advance(pace)
         inter = await self.fake.interaction_component(user, message, custom_id, values,
                                                       check_component=check)
         await self.fake.wait_for_response(inter)
-        await self.settle()
+        await (self.flush() if look else self.settle())
         return inter
 
     def reply(self, inter: FakeInteraction) -> FakeMessage:
@@ -308,13 +382,13 @@ class Harness:
         return msg
 
     async def play(self, user: FakeUser, channel: FakeChannel, choice: Choice,
-                   message: FakeMessage | None = None) -> FakeInteraction:
+                   message: FakeMessage | None = None, *, look: bool = True) -> FakeInteraction:
         """Make ``choice`` with the hand message's own components (a button, or the select
         of its kind with the cards' values)."""
         msg = message or self.hands.get(user.id) or await self.open_hand(user, channel)
         button = f"kz:a:{choice.token}"
         if button in msg.custom_ids():
-            inter = await self.press(user, msg, button)
+            inter = await self.press(user, msg, button, look=look)
             self.used[choice.kind + (":button")] = self.used.get(choice.kind + ":button", 0) + 1
         else:
             select = f"kz:s:{select_stem(choice)}"
@@ -325,7 +399,7 @@ class Harness:
                 values = [str(choice.mask)]  # the whole combination is one option
             else:
                 values = [str(1 << i) for i in range(12) if choice.mask >> i & 1]
-            inter = await self.press(user, msg, select, values)
+            inter = await self.press(user, msg, select, values, look=look)
             self.used[choice.kind + ":select"] = self.used.get(choice.kind + ":select", 0) + 1
         return inter
 
@@ -339,9 +413,9 @@ class Harness:
         by_id = {uid(u): u for u in people}
         for step in range(max_steps):
             room = await self.room(channel)
-            if room.state != PLAYING:
-                return room
-            if until_deal is not None and room.load_match().deal_no >= until_deal:
+            if room.state != PLAYING or (until_deal is not None
+                                         and room.load_match().deal_no >= until_deal):
+                await self.flush()  # a moment later: everything drawn
                 return room
             mover = room.load_match().to_act()[0]
             seat = room.seats[mover]

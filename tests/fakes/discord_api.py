@@ -31,6 +31,17 @@ discord.py behaviours the harness has to live with (all verified against 2.7.1):
   with a response is the bot's own signal to give (the adapter's ``Activity``, or a test
   bot's "answered" event). Nothing here counts event-loop turns or sleeps.
 
+Limits, as the platform keeps them, on the fake's own clock (``clock=``, a callable
+returning seconds; tests pass their manual clock so nothing waits in real time):
+
+* rate limits per route bucket: five message posts per channel in five seconds, five
+  message edits (or deletes) per channel in five seconds, five interaction-webhook calls
+  per token in two seconds. A write past them gets a 429 whose ``retry_after`` is the time
+  until the bucket has room (``fake.limited`` records them). No ``X-RateLimit-*`` headers
+  are sent, so discord.py never sleeps pre-emptively on its own clock;
+* an interaction must be answered within 3 s (later: 404 Unknown interaction, 10062) and
+  its token works for 15 minutes (later: 401 Invalid Webhook Token, 50027).
+
 `start_client` / `stop_client` wrap login + connect + waiting for READY and the guilds.
 
 Typical use::
@@ -89,6 +100,8 @@ __all__ = [
 T = TypeVar("T")
 
 API_VERSION = 10
+ANSWER_WINDOW = 3.0  # seconds to answer an interaction
+TOKEN_LIFE = 15 * 60.0  # seconds an interaction token keeps working
 DISCORD_EPOCH_MS = 1420070400000
 
 # --- permission bits -------------------------------------------------------------------------
@@ -428,6 +441,8 @@ class FakeInteraction:
     choices: list[dict[str, Any]] | None = None
     #: all callback bodies POSTed (the 2nd+ were rejected with 40060)
     callbacks: list[dict[str, Any]] = field(default_factory=list)
+    #: when the fake delivered it (the fake's clock): the answer window and the token's life
+    created: float = 0.0
 
     @property
     def responded(self) -> bool:
@@ -456,6 +471,8 @@ class RecordedCall:
     files: list[dict[str, Any]] = field(default_factory=list)
     #: set when an injected fault produced the response
     injected: bool = False
+    #: when it came (the fake's clock)
+    at: float = 0.0
 
     def __repr__(self) -> str:
         return f"<RecordedCall #{self.index} {self.method} {self.path} -> {self.status}>"
@@ -546,8 +563,15 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 3_600_000,
         privileged_intents_enabled: bool = True,
         validate: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        rate_limits: bool = True,
     ) -> None:
         self.token = token
+        self.clock = clock
+        self.rate_limits = rate_limits
+        #: every write the platform's rate limits refused (429), in order
+        self.limited: list[RecordedCall] = []
+        self._buckets: dict[str, list[float]] = {}
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.privileged_intents_enabled = privileged_intents_enabled
         self.validate = validate
@@ -1440,6 +1464,7 @@ class FakeDiscord:
             data=data,
             payload=payload,
             source_message_id=message.id if message else None,
+            created=self.clock(),
         )
         self.interactions[iid] = inter
         self._interactions_by_token[token] = inter
@@ -2007,6 +2032,7 @@ class FakeDiscord:
             query=dict(request.query),
             json=None,
             authorized=request.headers.get("Authorization") == f"Bot {self.token}",
+            at=self.clock(),
         )
         self.calls.append(call)
         files: list[dict[str, Any]] = []
@@ -2038,6 +2064,11 @@ class FakeDiscord:
         if fault is not None:
             call.injected = True
             return self._fault_response(call, fault)
+        wait = self._take_rate(method, path)
+        if wait > 0:
+            self.limited.append(call)
+            return self._fault_response(call, _Fault(method, re.compile(""), 429, 0, wait, 0,
+                                                      "You are being rate limited.", False))
 
         for route_method, pattern, handler, auth in self._routes:
             match = pattern.fullmatch(path)
@@ -2090,6 +2121,33 @@ class FakeDiscord:
                     self._faults.remove(fault)
                 return fault
         return None
+
+    def _bucket_of(self, method: str, path: str) -> tuple[str, int, float] | None:
+        """The rate-limit bucket a request falls in (key, limit, window), if any."""
+        parts = path.strip("/").split("/")
+        if parts[0] == "channels" and len(parts) == 3 and parts[2] == "messages" \
+                and method == "POST":
+            return f"post:{parts[1]}", 5, 5.0
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" \
+                and method in ("PATCH", "DELETE"):
+            return f"edit:{parts[1]}", 5, 5.0
+        if parts[0] == "webhooks" and len(parts) >= 3 and method != "GET":
+            return f"hook:{parts[2]}", 5, 2.0
+        return None
+
+    def _take_rate(self, method: str, path: str) -> float:
+        """0: the request may go (and is counted); else seconds until its bucket has room."""
+        bucket = self._bucket_of(method, path) if self.rate_limits else None
+        if bucket is None:
+            return 0.0
+        key, limit, window = bucket
+        now = self.clock()
+        times = [t for t in self._buckets.get(key, []) if t > now - window]
+        self._buckets[key] = times
+        if len(times) >= limit:
+            return round(times[0] + window - now, 3) or 0.001
+        times.append(now)
+        return 0.0
 
     def _fault_response(self, call: RecordedCall, fault: _Fault) -> web.Response:
         if fault.status == 429:
@@ -2507,6 +2565,8 @@ class FakeDiscord:
         inter = self._interactions_by_token.get(req.params["token"])
         if inter is None:
             raise _unknown("Webhook", 10015)
+        if self.clock() - inter.created > TOKEN_LIFE:
+            raise _HTTPError(401, 50027, "Invalid Webhook Token")
         return inter
 
     def _check_webhook_app(self, req: _Request) -> None:
@@ -2517,6 +2577,8 @@ class FakeDiscord:
         inter = self.interactions.get(_int_or_zero(req.params["interaction_id"]))
         if inter is None or inter.token != req.params["token"]:
             raise _unknown("interaction", 10062)
+        if self.clock() - inter.created > ANSWER_WINDOW:
+            raise _unknown("interaction", 10062)  # Discord: answered too late
         body = dict(req.json or {})
         inter.callbacks.append(body)
         self._changed()
