@@ -131,7 +131,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @app_commands.guild_only()
     @served
     async def startgame(interaction: Interaction) -> None:
-        await h.done(interaction, await svc.start(h.room_id(interaction), h.user(interaction)))
+        await h.done(interaction, await h.start(interaction))
 
     @tree.command(name="hand", description=N_("Show my cards (only I see them)"))
     @app_commands.guild_only()
@@ -260,11 +260,18 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     @tree.command(name="lang", description=N_("The chat's language"))
     @app_commands.describe(language=N_("The language"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)  # members do not even see it
     @served
     async def lang(interaction: Interaction, language: Choice[str]) -> None:
         code = language.value
         if code not in LANGUAGES:
             await h.refuse(interaction, "bad_option")
+            return
+        if interaction.guild_id is not None and not h.is_admin(interaction):
+            # a server may let members see the command: the server's language stays its own
+            t = h.user_text(interaction)
+            await h.say(interaction, "⚠️ " + t._(
+                "Only a member with Manage Server may change the server's language."))
             return
         await svc.set_chat_language("dc", h.chat_key(interaction), code)
         room = await h.current_room(interaction)

@@ -23,6 +23,7 @@ from adapters.discord.painter import Painter
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
 from bot.service import GameService, Outcome
 from bot.tokens import TokenError, bare, parse_token
+from bot.views import TableView
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,21 @@ MAX_MASK = 1 << 12
 
 RESTARTING = N_("The bot is restarting: try again in a few seconds.")
 FAILED = N_("Something went wrong: nothing was changed. Try again.")
+#: Discord's words where the shared ones name another platform's ideas ("chat admin")
+DISCORD_REASONS = {
+    "not_allowed": N_("Only the table's creator or a member with Manage Server may do that."),
+}
+SHOKHA_LEAD = N_("A lead is cards of one suit, or the 6♠ with any suit.")
+
+
+def reason_text(t: Text, reason: str | None, table: TableView | None = None) -> str:
+    """A refusal's words: the shared ones, in Discord's terms, and a lead's rule as this
+    table plays it (RULES.md 1: the shokha joins any suit)."""
+    if reason == "mixed_suits" and table is not None and table.options.get("shokha"):
+        return t._(SHOKHA_LEAD)
+    if reason in DISCORD_REASONS:
+        return t._(DISCORD_REASONS[reason])
+    return t.reason(reason)
 
 
 class Handlers:
@@ -117,7 +133,9 @@ class Handlers:
                      t: Text | None = None) -> None:
         t = t or self.user_text(interaction)
         reason = out.reason if isinstance(out, Outcome) else out
-        await self.say(interaction, "⚠️ " + t.reason(reason))
+        table = self.service.table_of(out.room) if isinstance(out, Outcome) and out.room \
+            else None
+        await self.say(interaction, "⚠️ " + reason_text(t, reason, table))
 
     async def done(self, interaction: Interaction, out: Outcome) -> None:
         """A lobby change from a command: the table shows it; the presser gets a short line."""
@@ -148,7 +166,7 @@ class Handlers:
         elif what == "unbot":
             await self.ack(interaction, await svc.remove_bot(rid, user))
         elif what == "start":
-            await self.ack(interaction, await svc.start(rid, user))
+            await self.ack(interaction, await self.start(interaction))
         elif what == "again":
             await self.ack(interaction, await svc.rematch(rid, user))
         elif what == "wait":
@@ -159,6 +177,20 @@ class Handlers:
             await self.show_hand(interaction)
         else:
             await self.refuse(interaction, "bad_token")
+
+    async def start(self, interaction: Interaction) -> Outcome:
+        """Deal. The service gives the creator the right to deal a table that is not full;
+        here a member with Manage Server has the creator's rights (as for /cancel), so his
+        refused start is made in the creator's name."""
+        rid, user = self.room_id(interaction), self.user(interaction)
+        out = await self.service.start(rid, user)
+        room = out.room
+        if out.reason == "not_allowed" and self.is_admin(interaction) and room is not None:
+            seat = room.seat_of(room.creator)
+            creator = room.seats[seat] if seat is not None else None
+            name = creator.name if creator is not None else user.name
+            out = await self.service.start(rid, User(room.creator, name, user.lang))
+        return out
 
     async def show_settings(self, interaction: Interaction) -> None:
         t = self.user_text(interaction)
@@ -211,7 +243,7 @@ class Handlers:
         room, reason = await self._hand_or_reason(interaction)
         hand = self.service.hand_of(room, user.id) if room is not None and not reason else None
         if room is None or hand is None:
-            text = t.reason(reason or "not_your_seat")
+            text = reason_text(t, reason or "not_your_seat")
             if notice:
                 text = f"{notice}\n{text}"
             await self.say(interaction, "⚠️ " + text)
@@ -255,7 +287,8 @@ class Handlers:
                           "duplicate"):
             await self.refuse(interaction, out, t)
             return
-        await self.show_hand(interaction, notice=t.reason(out.reason))
+        await self.show_hand(interaction, notice=reason_text(
+            t, out.reason, self.service.table_of(out.room) if out.room else None))
 
     async def select_cards(self, interaction: Interaction, stem: str,
                            values: Sequence[str]) -> None:

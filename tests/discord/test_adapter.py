@@ -375,7 +375,7 @@ async def test_cancel_kick_and_settings_need_the_creator_or_manage_server(
     for u in (fake.bob, fake.dave):
         await h.command(u, ch, "join")
     table = await h.table(ch)
-    not_allowed = "Only the table's creator or a chat admin may do that."
+    not_allowed = "Only the table's creator or a member with Manage Server may do that."
     for name, options in (("cancel", None), ("settings", None), ("kick", {"player": fake.dave})):
         inter = await h.command(fake.bob, ch, name, options)
         assert not_allowed in refusal_text(h, inter), name
@@ -402,6 +402,14 @@ async def test_cancel_kick_and_settings_need_the_creator_or_manage_server(
     await h.command(fake.alice, ch, "cancel")
     assert (await h.room(ch)).state == "finished"
     assert "cancelled" in table.text() and table.custom_ids() == []
+
+    # item 6: Start by a member with Manage Server works as the refusal promises
+    await h.command(fake.carol, ch, "newgame", {"players": 4})
+    await h.command(fake.bob, ch, "join")
+    inter = await h.command(fake.bob, ch, "startgame")  # neither creator nor a full table
+    assert not_allowed in refusal_text(h, inter)
+    await h.press(fake.alice, await h.table(ch), "kz:t:start")  # Manage Server: creator's rights
+    assert (await h.room(ch)).state == "playing"
     for m in fake.messages.values():
         check_limits(m)
 
