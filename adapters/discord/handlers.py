@@ -23,7 +23,7 @@ from adapters.discord.painter import Painter
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
 from bot.service import GameService, Outcome
 from bot.tokens import TokenError, bare, parse_token
-from bot.views import TableView
+from bot.views import HandView, TableView
 
 log = logging.getLogger(__name__)
 
@@ -235,60 +235,91 @@ class Handlers:
             return room, "game_over"
         return room, None
 
-    async def show_hand(self, interaction: Interaction, notice: str | None = None,
-                        edit: bool = False) -> None:
-        """The presser's hand: a fresh ephemeral message, or (``edit``) the one pressed."""
-        t = self.user_text(interaction)
-        user = self.user(interaction)
+    @staticmethod
+    def on_hand(interaction: Interaction) -> bool:
+        """Pressed on the presser's own hand: only the bot sends ephemeral messages with
+        moves, and only their owner sees (so presses) one."""
+        message = interaction.message
+        return message is not None and message.flags.ephemeral
+
+    async def show_hand(self, interaction: Interaction) -> None:
+        """"Show my hand" or /hand: the presser's hand in a fresh ephemeral message, from
+        now on his live hand (an older one is retired)."""
+        t, user = self.user_text(interaction), self.user(interaction)
         room, reason = await self._hand_or_reason(interaction)
         hand = self.service.hand_of(room, user.id) if room is not None and not reason else None
         if room is None or hand is None:
-            text = reason_text(t, reason or "not_your_seat")
-            if notice:
-                text = f"{notice}\n{text}"
-            await self.say(interaction, "⚠️ " + text)
+            await self.say(interaction, "⚠️ " + reason_text(t, reason or "not_your_seat"))
             return
-        layout = views.hand_layout(t, hand, notice)
-        if edit:
-            await interaction.response.edit_message(view=layout)
-        else:
-            await interaction.response.send_message(view=layout, ephemeral=True)
-        self.painter.track(room.id, user.id, interaction, t.lang, room, hand)
+        sent = await interaction.response.send_message(view=views.hand_layout(t, hand),
+                                                       ephemeral=True)
+        if sent.message_id is not None:
+            await self.painter.live.remember(room, user.id, interaction, sent.message_id,
+                                             hand, t.lang)
 
     async def refresh_hand(self, interaction: Interaction) -> None:
-        message = interaction.message
-        await self.show_hand(interaction, edit=message is not None and message.flags.ephemeral)
+        """🔄 on a hand: that message shows the hand as it is now (and is the live one)."""
+        if not self.on_hand(interaction):
+            await self.show_hand(interaction)
+            return
+        user = self.user(interaction)
+        room = await self.service.room(self.room_id(interaction))
+        hand = self.service.hand_of(room, user.id) if room is not None else None
+        if room is None or hand is None:
+            reason = "no_room" if room is None else "not_your_seat"
+            await self.say(interaction, "⚠️ " + reason_text(self.user_text(interaction), reason))
+            return
+        await self.answer_on_hand(interaction, room, hand)
+
+    async def answer_on_hand(self, interaction: Interaction, room: Room, hand: HandView,
+                             notice: str | None = None) -> None:
+        """Answer a press on the person's own hand by editing that very message (type 7),
+        ``notice`` on top: the message he looks at stays live, never a copy beside it."""
+        t = self.user_text(interaction)
+        await interaction.response.edit_message(view=views.hand_layout(t, hand, notice))
+        assert interaction.message is not None
+        await self.painter.live.remember(room, self.user(interaction).id, interaction,
+                                         interaction.message.id, hand, t.lang)
 
     async def move(self, interaction: Interaction, token: str) -> None:
-        t = self.user_text(interaction)
         user, rid = self.user(interaction), self.room_id(interaction)
         self.painter.hold(rid, user.id)
+        shown: Room | None = None
         try:
             out = await self.service.act(token, user, update_id=f"dc{interaction.id}",
                                          room_id=rid)
-            hand = self.service.hand_of(out.room, user.id) if out.ok and out.room else None
-            message = interaction.message
-            if out.room is None or hand is None or message is None \
-                    or not message.flags.ephemeral:
-                if out.ok:  # a move from a message that is not the player's hand
-                    await interaction.response.defer()
-                    return
-                await self.refused_move(interaction, out, t)
-                return
-            await interaction.response.edit_message(view=views.hand_layout(t, hand))
-            self.painter.track(rid, user.id, interaction, t.lang, out.room, hand)
+            shown = await self._answer_move(interaction, out)
         finally:
-            self.painter.release(rid, user.id)
+            self.painter.release(shown, rid, user.id)
 
-    async def refused_move(self, interaction: Interaction, out: Outcome, t: Text) -> None:
-        """Why not, in a fresh ephemeral message; with the presser's current hand when he
-        plays at this channel's table (it is his own, so nothing is revealed)."""
-        if out.reason in ("foreign_token", "bad_token", "no_room", "not_your_seat",
-                          "duplicate"):
+    async def _answer_move(self, interaction: Interaction, out: Outcome) -> Room | None:
+        """A move's answer (the room the answer showed, if any): a move made or refused on
+        the hand edits that hand; a double press is quiet; a move from anywhere else is
+        acknowledged silently, or refused in words."""
+        t, user, on_hand = self.user_text(interaction), self.user(interaction), \
+            self.on_hand(interaction)
+        room = out.room
+        hand = self.service.hand_of(room, user.id) if room is not None else None
+        if out.reason == "duplicate":  # pressed again: it is done, nothing to say
+            await interaction.response.defer()
+            if on_hand and room is not None and hand is not None and interaction.message:
+                # this press's token is the freshest way to that hand
+                await self.painter.live.remember(room, user.id, interaction,
+                                                 interaction.message.id, hand, t.lang)
+            return room
+        if out.ok:
+            if on_hand and room is not None and hand is not None:
+                await self.answer_on_hand(interaction, room, hand)
+            else:
+                await interaction.response.defer()
+            return room
+        if out.reason in ("foreign_token", "bad_token", "no_room", "not_your_seat") \
+                or not on_hand or room is None or hand is None:
             await self.refuse(interaction, out, t)
-            return
-        await self.show_hand(interaction, notice=reason_text(
-            t, out.reason, self.service.table_of(out.room) if out.room else None))
+            return None
+        await self.answer_on_hand(interaction, room, hand, notice=reason_text(
+            t, out.reason, self.service.table_of(room)))
+        return room
 
     async def select_cards(self, interaction: Interaction, stem: str,
                            values: Sequence[str]) -> None:

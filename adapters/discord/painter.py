@@ -15,46 +15,34 @@ Two kinds of jobs, independent of each other:
 Waiting is on the service's clock (``Activity.sleep``): tests move a manual clock, the bot
 never sleeps in real time for its own pacing.
 
-Open hands: the last interaction that showed a person's hand (a "Show my hand" answer or a
-move edited into it) can edit that ephemeral message for 15 minutes.
+Open hands: ``adapters.discord.live`` keeps each person's one live hand (the token that may
+edit it, for 15 minutes) in the room's platform data.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 
-from adapters.common.hands import hand_signature
 from adapters.common.render import DEAL_END_KEYS, Text
 from adapters.discord import views
 from adapters.discord.activity import Activity
+from adapters.discord.live import LiveHands, signature
 from bot.clock import Clock
 from bot.room import FINISHED, LOBBY, Room
 from bot.service import GameService
-from bot.views import HandView, Line
+from bot.views import Line
 
 log = logging.getLogger(__name__)
-
-HAND_TTL = 14 * 60.0  # an interaction token is good for 15 minutes
 
 # Discord: five message writes per channel in five seconds (edits and posts each); a table
 # edit at most every 1.2 s keeps well inside it, and a post always finds room
 EDITS, POSTS, WINDOW, GAP = 5, 5, 5.0, 1.2
 # an interaction token: five calls in two seconds; a hand edit at most every 0.5 s
 HAND_EDITS, HAND_WINDOW, HAND_GAP = 4, 2.0, 0.5
-
-
-@dataclass
-class OpenHand:
-    interaction: discord.Interaction[Any]
-    lang: str
-    since: float  # time.monotonic(): the token's life is real time, whatever the game clock
-    sig: str
 
 
 @dataclass
@@ -117,7 +105,7 @@ class Painter:
         self.budget = Budget(service.clock)
         self.jobs: dict[str, TableJob] = {}
         self.tables: dict[str, TableMessage] = {}
-        self.hands: dict[tuple[str, str], OpenHand] = {}
+        self.live = LiveHands(client, service)
         self.hand_jobs: dict[tuple[str, str], HandJob] = {}
         self.busy: set[tuple[str, str]] = set()
 
@@ -133,8 +121,8 @@ class Painter:
             if ln.key in (*DEAL_END_KEYS, "match_ended"):
                 job.posts.append((ln, room))
         self._kick_table(room.id, job)
-        for key in [k for k in self.hands if k[0] == room.id]:
-            self._kick_hand(key, room)
+        for user_id in self.live.people(room):
+            self._kick_hand((room.id, user_id), room)
 
     def redraw(self, room: Room) -> None:
         """Draw the table again even if the room has not changed (a new language)."""
@@ -301,24 +289,21 @@ class Painter:
 
     # --- open hands --------------------------------------------------------------------------
 
-    def track(self, room_id: str, user_id: str, interaction: discord.Interaction[Any],
-              lang: str, room: Room, hand: HandView) -> None:
-        """This interaction's message now shows the person's hand (as of ``room``)."""
-        now = time.monotonic()
-        for key in [k for k, v in self.hands.items() if now - v.since > HAND_TTL]:
-            del self.hands[key]  # abandoned tables' hands
-        self.hands[(room_id, user_id)] = OpenHand(interaction, lang, now, hand_signature(hand))
-
     def hold(self, room_id: str, user_id: str) -> None:
         """A move of this person is being answered: its answer draws the hand."""
         self.busy.add((room_id, user_id))
 
-    def release(self, room_id: str, user_id: str) -> None:
+    def release(self, room: Room | None, room_id: str, user_id: str) -> None:
+        """The answer is sent (``room``: the room it showed): the hand job looks again, the
+        room may have moved on meanwhile."""
         key = (room_id, user_id)
         self.busy.discard(key)
         job = self.hand_jobs.get(key)
-        if job is not None and job.room is not None and key in self.hands:
-            self._kick_hand(key, job.room)  # the room may have moved on while we answered
+        newest = job.room if job is not None and job.room is not None else room
+        if newest is not None and room is not None and room.version > newest.version:
+            newest = room
+        if newest is not None:
+            self._kick_hand(key, newest)
 
     async def _run_hand(self, key: tuple[str, str], job: HandJob) -> None:
         try:
@@ -332,32 +317,28 @@ class Painter:
             job.running = False
 
     async def _draw_hand(self, key: tuple[str, str], job: HandJob) -> None:
-        room, rec = job.room, self.hands.get(key)
-        if room is None or rec is None or room.state == LOBBY:
+        room = job.room
+        if room is None or room.state == LOBBY:
             return
-        if time.monotonic() - rec.since > HAND_TTL:
-            self.hands.pop(key, None)
+        rec = self.live.current(room, key[1])
+        if rec is None:
+            return
+        if not rec.usable(self.service.clock.now()):
+            await self.live.forget(room.id, key[1], rec)  # the token ran out
             return
         hand = self.service.hand_of(room, key[1])
-        if hand is None:
+        if hand is None or signature(hand, rec.expiring(self.service.clock.now())) == rec.sig:
             return
-        sig = hand_signature(hand)
-        if sig != rec.sig:
-            if not await self._paced(f"dc:hand:{room.id}:{key[1]}", HAND_EDITS, HAND_GAP,
-                                     HAND_WINDOW):
-                job.dirty = True  # drawn a moment later, with whatever is newest then
-                return
-            rec = self.hands.get(key)
-            room = job.room
-            hand = self.service.hand_of(room, key[1]) if room is not None else None
-            if rec is None or room is None or hand is None:
-                return
-            rec.sig = sig = hand_signature(hand)
-            try:
-                await rec.interaction.edit_original_response(
-                    view=views.hand_layout(Text(rec.lang), hand))
-            except discord.HTTPException as e:
-                log.info("hand of %s in %s: %s", key[1], room.id, e)
-                self.hands.pop(key, None)
-        if room.state == FINISHED:
-            self.hands.pop(key, None)
+        if not await self._paced(f"dc:hand:{room.id}:{key[1]}", HAND_EDITS, HAND_GAP,
+                                 HAND_WINDOW):
+            job.dirty = True  # a moment later, with whatever is newest then
+            return
+        room = job.room  # the newest, after any wait
+        hand = self.service.hand_of(room, key[1]) if room is not None else None
+        if room is None or hand is None:
+            return
+        try:
+            await self.live.draw(room, key[1], rec, hand)
+        except discord.HTTPException as e:
+            log.info("hand of %s in %s: %s", key[1], room.id, e)
+            await self.live.forget(room.id, key[1], rec)

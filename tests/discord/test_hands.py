@@ -8,10 +8,18 @@ import random
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
 
-from tests.fakes.discord_api import FakeDiscord
+from adapters.common.render import Text
+from adapters.discord import views
+from bot.clock import ManualClock
+from bot.config import Settings
+from bot.room import User
+from bot.service import GameService
+from bot.store import Store
+from tests.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, RecordedCall
 
-from .harness import Harness, uid
+from .harness import TURN, Harness, mover, people_and_bots, person, uid, until_person_moves
 
 
 def seed_match(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -47,3 +55,124 @@ async def test_several_cards_offer_only_what_may_be_legal(
     assert inter.response_type == 7
     table = await h.table(ch)
     assert "10♥ 6♠" in table.text() or "6♠ 10♥" in table.text()
+
+
+def hand_messages(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+    """Every message that ever showed ``user`` a hand (live or retired)."""
+    return [m for m in fake.ephemeral_messages(user)
+            if "kz:h" in m.custom_ids() or "no longer updated" in m.text()]
+
+
+def hand_calls(fake: FakeDiscord, since: int) -> list[RecordedCall]:
+    """Edits of hands through interaction tokens (the painter's), since a call index."""
+    return [c for c in fake.calls[since:] if c.path.startswith("/webhooks/")
+            and c.method == "PATCH"]
+
+
+async def test_one_live_hand_per_person_per_table(h: Harness, fake: FakeDiscord) -> None:
+    """Item 1: a second "Show my hand" retires the first copy (it says so, and has no
+    buttons left); only the newest is kept up to date."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    first = await h.open_hand(fake.bob, ch)
+    second = await h.open_hand(fake.bob, ch)
+    assert first.custom_ids() == [] and "no longer updated" in first.text()
+    edits = len(first.edits)
+    for _ in range(3):  # the game goes on: only the live copy follows it
+        room = await until_person_moves(h, ch)
+        user = person(room, fake)
+        hand = h.service.hand_of(room, uid(user))
+        assert hand is not None
+        await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"))
+    assert len(first.edits) == edits
+    hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
+    assert hand is not None and views.hand_text(Text("en"), hand) in second.text()
+    assert len(hand_messages(fake, fake.bob)) == 2
+
+
+async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
+        h: Harness, fake: FakeDiscord) -> None:
+    """Items 1 and 2: a hand whose token nears its end says so; once the token is gone the
+    hand is left alone (never edited with a dead token); a stale button pressed on it is
+    answered on that very message, the warning on top, and from then on it is live again."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    bob = await h.open_hand(fake.bob, ch)
+    msgs = len(hand_messages(fake, fake.bob))
+
+    async def until(who: FakeUser) -> None:
+        """Everyone but ``who`` plays (from their own hands) until ``who`` is on move."""
+        for _ in range(40):
+            room = await until_person_moves(h, ch)
+            user = person(room, fake)
+            if user is who:
+                await h.flush()
+                return
+            hand = h.service.hand_of(room, uid(user))
+            assert hand is not None
+            await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"),
+                         h.hands.get(user.id))
+        raise AssertionError(f"{who.username} never came to move")
+
+    await until(fake.alice)
+    await h.advance(13 * 60)  # thirteen quiet minutes: Bob's token nears its end
+    await until(fake.bob)  # the game goes on, Bob's hand follows it, saying so
+    assert "stops updating in a few minutes" in bob.text() and "kz:h" in bob.custom_ids()
+    stale = [c for c in bob.custom_ids() if c.startswith("kz:a:")]
+    assert stale
+    await h.advance(3 * 60)  # past the token's 15 minutes: Bob's time ran out too
+    shown, mark = bob.text(), len(fake.calls)
+    assert await h.service.run_timers() == 1  # a computer player moves for Bob
+    await h.flush()
+    assert bob.text() == shown  # left alone...
+    assert not [c for c in fake.calls[mark:] if c.status == 401]  # ...never a dead token
+    inter = await h.press(fake.bob, bob, stale[0])  # a button of the moment before
+    assert inter.response_type == 7  # answered on the pressed hand itself
+    assert bob.text().startswith("⚠️") and "no longer possible" in bob.text()
+    assert len(hand_messages(fake, fake.bob)) == msgs  # no copy beside it
+    mark = len(fake.calls)
+    if mover(await h.room(ch), fake) is fake.bob:  # he lets the computer move for him
+        await h.advance(TURN)
+        assert await h.service.run_timers() == 1
+        await h.flush()
+    else:
+        await until(fake.bob)
+    assert hand_calls(fake, mark) and "stops updating" not in bob.text()  # live again
+    hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
+    assert hand is not None and views.hand_text(Text("en"), hand) in bob.text()
+
+
+async def test_open_hands_follow_the_game_after_a_restart(
+        h: Harness, fake: FakeDiscord, redis: Redis, redis_url: str, settings: Settings,
+        clock: ManualClock) -> None:
+    """Item 2: what edits a hand (the token, its end, the message) is in Redis: a new
+    process keeps the hands up to date without anyone pressing anything."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    hands = {u.id: await h.open_hand(u, ch) for u in (fake.alice, fake.bob)}
+    await h.stop()
+    store = Store(Redis.from_url(redis_url))
+    try:
+        service = GameService(store, settings, clock)
+        h2 = await Harness.start(fake, redis, settings, clock, service, after=h)
+        try:
+            mark = len(fake.calls)
+            for _ in range(2):
+                room = await until_person_moves(h2, ch)
+                user = person(room, fake)
+                hand = service.hand_of(room, uid(user))
+                assert hand is not None
+                # the move through the service (another worker's, say): no press here
+                choice = next(c for c in hand.choices if c.kind != "declare")
+                assert (await service.act(choice.token, User(uid(user), user.username))).ok
+                await h2.flush()
+            assert hand_calls(fake, mark)
+            room = await h2.room(ch)
+            for u in (fake.alice, fake.bob):
+                hand = service.hand_of(room, uid(u))
+                assert hand is not None
+                assert views.hand_text(Text("en"), hand) in hands[u.id].text()
+        finally:
+            await h2.stop()
+    finally:
+        await store.close()
