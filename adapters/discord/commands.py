@@ -52,14 +52,12 @@ class CatalogTranslator(app_commands.Translator):
 P = ParamSpec("P")
 
 
-def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> None:
-    svc = h.service
+def _served(h: Handlers) -> Any:
+    """A decorator: the command's body inside ``Handlers.handling`` (counted, guarded).
+    Defined in this module so discord.py resolves the wrapped signature's annotations here."""
 
     def served(func: Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
                ) -> Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]:
-        """The command's body inside ``Handlers.handling`` (counted, guarded). Defined here
-        so discord.py resolves the wrapped signature's annotations in this module."""
-
         @functools.wraps(func)
         async def run(interaction: Interaction, *args: P.args, **kwargs: P.kwargs) -> None:
             async with h.handling(interaction) as go:
@@ -67,6 +65,19 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
                     await func(interaction, *args, **kwargs)
 
         return run
+
+    return served
+
+
+def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> None:
+    served = _served(h)
+    for group in (_lobby_commands, _table_commands, _record_commands, _info_commands):
+        group(tree, h, served)
+
+
+def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
+    """The lobby: opening a table, seats, computer players, the deal."""
+    svc = h.service
 
     @tree.command(name="newgame", description=N_("Open a table in this channel"))
     @app_commands.describe(preset=N_("The game"), players=N_("Seats at the table"))
@@ -133,6 +144,10 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     async def startgame(interaction: Interaction) -> None:
         await h.done(interaction, await h.start(interaction))
 
+def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
+    """A table's life: the hand, the creator's and Manage Server's rights, invitations."""
+    svc = h.service
+
     @tree.command(name="hand", description=N_("Show my cards (only I see them)"))
     @app_commands.guild_only()
     @served
@@ -198,6 +213,10 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
                                      svc.table_of(room), url)
         await interaction.response.send_message(view=layout)
 
+def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
+    """Scores and records."""
+    svc = h.service
+
     @tree.command(name="score", description=N_("The match score"))
     @app_commands.guild_only()
     @served
@@ -245,6 +264,10 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
         for i, r in enumerate(rows[:15], start=1):
             lines.append(f"{i}. {r['name']} — {r['won']}/{r['played']} ({r['rate']:.0%})")
         await h.say(interaction, views.escape("\n".join(lines)), ephemeral=False)
+
+def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
+    """Words: rules, the server's language, help (in a DM too)."""
+    svc = h.service
 
     @tree.command(name="rules", description=N_("A short rules card"))
     @app_commands.describe(preset=N_("The game"))
