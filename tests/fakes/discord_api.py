@@ -1877,65 +1877,70 @@ class FakeDiscord:
                     )
         seen: set[str] = set()
         for path, comp in _walk_with_paths(components, "components"):
-            ctype = comp.get("type")
-            if ctype == COMPONENT_ACTION_ROW:
-                children = comp.get("components", [])
-                selects = [c for c in children if c.get("type") in SELECT_TYPES]
-                if not children or len(children) > 5 or (selects and len(children) > 1):
+            self._validate_component(path, comp, seen)
+
+    @staticmethod
+    def _validate_component(path: str, comp: dict[str, Any], seen: set[str]) -> None:
+        """One component's own limits (rows' width, custom ids, labels, options)."""
+        ctype = comp.get("type")
+        if ctype == COMPONENT_ACTION_ROW:
+            children = comp.get("components", [])
+            selects = [c for c in children if c.get("type") in SELECT_TYPES]
+            if not children or len(children) > 5 or (selects and len(children) > 1):
+                raise _form_error(
+                    f"{path}.components",
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "The specified component exceeds the maximum width",
+                )
+        if ctype in INTERACTIVE_TYPES:
+            is_link = ctype == COMPONENT_BUTTON and comp.get("style") in (5, 6)
+            cid = comp.get("custom_id")
+            if not is_link:
+                if not cid:
                     raise _form_error(
-                        f"{path}.components",
-                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                        "The specified component exceeds the maximum width",
+                        f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required"
                     )
-            if ctype in INTERACTIVE_TYPES:
-                is_link = ctype == COMPONENT_BUTTON and comp.get("style") in (5, 6)
-                cid = comp.get("custom_id")
-                if not is_link:
-                    if not cid:
-                        raise _form_error(
-                            f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required"
-                        )
-                    if len(cid) > 100:
-                        raise _form_error(
-                            f"{path}.custom_id",
-                            "BASE_TYPE_MAX_LENGTH",
-                            "Must be 100 or fewer in length.",
-                        )
-                    if cid in seen:
-                        raise _form_error(
-                            f"{path}.custom_id",
-                            "COMPONENT_CUSTOM_ID_DUPLICATED",
-                            "Component custom id cannot be duplicated",
-                        )
-                    seen.add(cid)
-                if ctype == COMPONENT_BUTTON:
-                    if len(str(comp.get("label") or "")) > 80:
-                        raise _form_error(
-                            f"{path}.label",
-                            "BASE_TYPE_MAX_LENGTH",
-                            "Must be 80 or fewer in length.",
-                        )
-                    if not comp.get("label") and not comp.get("emoji"):
-                        raise _form_error(
-                            f"{path}",
-                            "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
-                            "A label or emoji is required",
-                        )
-                if ctype == COMPONENT_STRING_SELECT:
-                    opts = comp.get("options", [])
-                    if not 1 <= len(opts) <= 25:
-                        raise _form_error(
-                            f"{path}.options",
-                            "BASE_TYPE_BAD_LENGTH",
-                            "Must be between 1 and 25 in length.",
-                        )
-                    values = [o.get("value") for o in opts]
-                    if len(set(values)) != len(values):
-                        raise _form_error(
-                            f"{path}.options",
-                            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                            "Select option values must be unique",
-                        )
+                if len(cid) > 100:
+                    raise _form_error(
+                        f"{path}.custom_id",
+                        "BASE_TYPE_MAX_LENGTH",
+                        "Must be 100 or fewer in length.",
+                    )
+                if cid in seen:
+                    raise _form_error(
+                        f"{path}.custom_id",
+                        "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        "Component custom id cannot be duplicated",
+                    )
+                seen.add(cid)
+            if ctype == COMPONENT_BUTTON:
+                if len(str(comp.get("label") or "")) > 80:
+                    raise _form_error(
+                        f"{path}.label",
+                        "BASE_TYPE_MAX_LENGTH",
+                        "Must be 80 or fewer in length.",
+                    )
+                if not comp.get("label") and not comp.get("emoji"):
+                    raise _form_error(
+                        f"{path}",
+                        "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
+                        "A label or emoji is required",
+                    )
+            if ctype == COMPONENT_STRING_SELECT:
+                opts = comp.get("options", [])
+                if not 1 <= len(opts) <= 25:
+                    raise _form_error(
+                        f"{path}.options",
+                        "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 25 in length.",
+                    )
+                values = [o.get("value") for o in opts]
+                if len(set(values)) != len(values):
+                    raise _form_error(
+                        f"{path}.options",
+                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                        "Select option values must be unique",
+                    )
 
     # ================================================================== REST plumbing
     def _route(self, method: str, template: str, handler: _Handler, *, auth: bool = True) -> None:
@@ -2599,43 +2604,7 @@ class FakeDiscord:
                 f"Callback type {ctype} is invalid for interaction type {inter.type}",
             )
 
-        resource: dict[str, Any] | None = None
-        msg_type = 20 if inter.type == INTERACTION_APPLICATION_COMMAND else 0
-        if ctype == CALLBACK_CHANNEL_MESSAGE:
-            flags = int(data.get("flags") or 0)
-            msg = self._build_validated(
-                inter.channel_id,
-                self.bot,
-                data,
-                req.files,
-                interaction=inter,
-                msg_type=msg_type,
-                flags=flags,
-            )
-            inter.original_message_id = msg.id
-            resource = {"type": ctype, "message": self._message_payload(msg)}
-        elif ctype == CALLBACK_DEFERRED_CHANNEL_MESSAGE:
-            flags = FLAG_LOADING | (int(data.get("flags") or 0) & FLAG_EPHEMERAL)
-            msg = self._create_message(
-                inter.channel_id, self.bot, {}, interaction=inter, msg_type=msg_type, flags=flags
-            )
-            inter.original_message_id = msg.id
-            resource = {"type": ctype, "message": self._message_payload(msg)}
-        elif ctype in (CALLBACK_DEFERRED_UPDATE_MESSAGE, CALLBACK_UPDATE_MESSAGE):
-            source = self.messages.get(inter.source_message_id or 0)
-            if source is None or source.deleted:
-                raise _unknown("Message", 10008)
-            if ctype == CALLBACK_UPDATE_MESSAGE:
-                self._edit_message(source, data, req.files)
-                resource = {"type": ctype, "message": self._message_payload(source)}
-            inter.original_message_id = source.id
-        elif ctype == CALLBACK_AUTOCOMPLETE_RESULT:
-            inter.choices = list(data.get("choices") or [])
-        elif ctype == CALLBACK_MODAL:
-            if not data.get("custom_id") or not data.get("title"):
-                raise _form_error("data", "BASE_TYPE_REQUIRED", "custom_id and title are required")
-            inter.modal = data
-
+        resource = self._apply_callback(inter, ctype, data, req.files)
         inter.response_type = ctype
         inter.response_data = data
         self._changed()
@@ -2657,6 +2626,48 @@ class FakeDiscord:
         if resource is not None:
             result["resource"] = resource
         return result
+
+    def _apply_callback(self, inter: FakeInteraction, ctype: int, data: dict[str, Any],
+                        files: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """What an accepted answer does (a message, a thinking message, an edit of the
+        component's message...); the callback's ``resource`` when it made or edited one."""
+        resource: dict[str, Any] | None = None
+        msg_type = 20 if inter.type == INTERACTION_APPLICATION_COMMAND else 0
+        if ctype == CALLBACK_CHANNEL_MESSAGE:
+            flags = int(data.get("flags") or 0)
+            msg = self._build_validated(
+                inter.channel_id,
+                self.bot,
+                data,
+                files,
+                interaction=inter,
+                msg_type=msg_type,
+                flags=flags,
+            )
+            inter.original_message_id = msg.id
+            resource = {"type": ctype, "message": self._message_payload(msg)}
+        elif ctype == CALLBACK_DEFERRED_CHANNEL_MESSAGE:
+            flags = FLAG_LOADING | (int(data.get("flags") or 0) & FLAG_EPHEMERAL)
+            msg = self._create_message(
+                inter.channel_id, self.bot, {}, interaction=inter, msg_type=msg_type, flags=flags
+            )
+            inter.original_message_id = msg.id
+            resource = {"type": ctype, "message": self._message_payload(msg)}
+        elif ctype in (CALLBACK_DEFERRED_UPDATE_MESSAGE, CALLBACK_UPDATE_MESSAGE):
+            source = self.messages.get(inter.source_message_id or 0)
+            if source is None or source.deleted:
+                raise _unknown("Message", 10008)
+            if ctype == CALLBACK_UPDATE_MESSAGE:
+                self._edit_message(source, data, files)
+                resource = {"type": ctype, "message": self._message_payload(source)}
+            inter.original_message_id = source.id
+        elif ctype == CALLBACK_AUTOCOMPLETE_RESULT:
+            inter.choices = list(data.get("choices") or [])
+        elif ctype == CALLBACK_MODAL:
+            if not data.get("custom_id") or not data.get("title"):
+                raise _form_error("data", "BASE_TYPE_REQUIRED", "custom_id and title are required")
+            inter.modal = data
+        return resource
 
     async def _webhook_execute(self, req: _Request) -> Any:
         inter = self._interaction_for_token(req)
