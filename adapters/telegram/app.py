@@ -8,6 +8,7 @@ end-to-end tests point it at a fake one).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -112,25 +113,40 @@ async def set_commands(bot: Bot) -> None:
                                   language_code=code)
 
 
-async def run(settings: Settings, service: GameService, timers_loop: bool = True) -> None:
-    """Serve until cancelled: polling (or webhook), the timer loop (unless another adapter
-    of this process runs it) and the painter."""
+STOP_SECONDS = 10.0  # how long stopping may take: in-flight updates, then the painter
+
+
+async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
+    """Serve until ``stop`` is set (SIGTERM): polling (or the webhook) and the painter.
+    Then take no more updates, let the ones in hand finish, draw what is left (bounded)
+    and close the session. The composition root runs the timer loop."""
     bot = make_bot(settings)
     try:
         app = await build(bot, service, settings, SystemClock())
-        stop = asyncio.Event()
-        tasks = [asyncio.create_task(app.painter.run(stop))]
-        if timers_loop:
-            tasks.append(asyncio.create_task(service.serve_timers(stop)))
-        try:
-            if settings.webhook_url:
-                await _serve_webhook(app, settings)
-            else:
-                await app.dispatcher.start_polling(bot, handle_signals=False)
-        finally:
-            stop.set()
-            for task in tasks:
-                task.cancel()
+        painting = asyncio.Event()
+        painter = asyncio.create_task(app.painter.run(painting), name="tg-painter")
+        if settings.webhook_url:
+            serving = asyncio.create_task(_serve_webhook(app, settings, stop), name="tg-webhook")
+        else:
+            serving = asyncio.create_task(app.dispatcher.start_polling(
+                bot, handle_signals=False, close_bot_session=False), name="tg-polling")
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait([serving, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not settings.webhook_url and not serving.done():
+            with contextlib.suppress(RuntimeError):
+                await app.dispatcher.stop_polling()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(serving), STOP_SECONDS)
+        in_flight = list(app.dispatcher._handle_update_tasks)  # updates being answered
+        if in_flight:
+            await asyncio.wait(in_flight, timeout=STOP_SECONDS)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(app.painter.flush(), STOP_SECONDS)
+        painting.set()
+        painter.cancel()
+        if serving.done() and not serving.cancelled() and serving.exception() is not None:
+            raise serving.exception()  # type: ignore[misc]
     finally:
         await bot.session.close()
 
@@ -149,7 +165,7 @@ def webhook_app(app: TelegramApp, settings: Settings) -> Any:
     return web_app
 
 
-async def _serve_webhook(app: TelegramApp, settings: Settings) -> None:
+async def _serve_webhook(app: TelegramApp, settings: Settings, stop: asyncio.Event) -> None:
     from aiohttp import web
 
     web_app = webhook_app(app, settings)
@@ -160,6 +176,6 @@ async def _serve_webhook(app: TelegramApp, settings: Settings) -> None:
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()
     try:
-        await asyncio.Event().wait()
+        await stop.wait()
     finally:
         await runner.cleanup()

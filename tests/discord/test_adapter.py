@@ -473,9 +473,9 @@ async def test_run_refuses_a_missing_or_rejected_token_in_one_line(
         fake: FakeDiscord, store: Store, clock: ManualClock) -> None:
     service = GameService(store, make_settings(), clock)
     with pytest.raises(ConfigError) as missing:
-        await run(make_settings(discord_token=None), service)
+        await run(make_settings(discord_token=None), service, asyncio.Event())
     with pytest.raises(ConfigError) as rejected:
-        await run(make_settings(discord_token="not-the-token"), service)
+        await run(make_settings(discord_token="not-the-token"), service, asyncio.Event())
     for e in (missing, rejected):
         assert "\n" not in str(e.value) and "DISCORD_TOKEN" in str(e.value)
     assert "rejected" in str(rejected.value)
@@ -492,7 +492,7 @@ def test_python_m_bot_discord_without_token_says_so_in_one_line(
     assert err.count("\n") == 0 and "DISCORD_TOKEN" in err
 
 
-async def test_run_serves_commands_buttons_and_the_timer_loop(
+async def test_run_serves_commands_buttons_and_stops_cleanly(
         fake: FakeDiscord, store: Store, clock: ManualClock,
         monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[KozelClient] = []
@@ -505,7 +505,9 @@ async def test_run_serves_commands_buttons_and_the_timer_loop(
     monkeypatch.setattr(app_module, "KozelClient", QuickClient)
     settings = make_settings(discord_token=fake.token)
     service = GameService(store, settings, clock)
-    task = asyncio.create_task(run(settings, service))
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(settings, service, stop))
+    timers = asyncio.create_task(service.serve_timers(stop))  # the composition root's loop
     try:
         await fake.wait_for(lambda: made and made[0].is_ready(), what="ready")
         await fake.wait_for(lambda: fake.command("newgame"), what="commands synced")
@@ -539,10 +541,15 @@ async def test_run_serves_commands_buttons_and_the_timer_loop(
                 break
             await asyncio.sleep(0.05)
         assert await moved()
+        stop.set()  # SIGTERM: the adapter closes the gateway and returns
+        await asyncio.wait_for(task, 30)
+        await asyncio.wait_for(timers, 30)
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        stop.set()
+        for t in (task, timers):
+            t.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
     assert made[0].is_closed()
 
 

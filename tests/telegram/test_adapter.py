@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from redis.asyncio import Redis
 
+from bot import keys
 from bot.config import ConfigError
 from tests.telegram.harness import GROUP_ID, Env, play_to_end, telegram
 
@@ -108,11 +109,13 @@ async def test_stale_forged_and_foreign_callbacks_alert_and_change_nothing(redis
         assert hand is not None and mover is not None
         choice = next(c for c in hand.choices if c.kind != "declare")
         await env.play(mover, choice)
-        before = await env.redis.hgetall(f"room:{{{env.room_id}}}")
+        before = await env.redis.hgetall(keys.room(env.room_id))
         msg = env.hand_message(mover)
         assert msg is not None
+        # his own move pressed again (a double tap): answered quietly
+        answer = await env.press(mover, msg, "A|" + choice.token, check_button=False)
+        assert not answer.get("show_alert") and not answer.get("text"), answer
         bad = [
-            "A|" + choice.token,  # stale: the turn is over
             "A|garbage",
             "A|tg:-1009|1.1.0.abc.l1",  # another room's token
             "A|" + choice.token.replace("|1.", "|7."),  # an earlier/later match generation
@@ -127,7 +130,7 @@ async def test_stale_forged_and_foreign_callbacks_alert_and_change_nothing(redis
         table = env.table_message()
         answer = await env.press(other, table, "A|" + choice.token, check_button=False)
         assert answer.get("show_alert")
-        after = await env.redis.hgetall(f"room:{{{env.room_id}}}")
+        after = await env.redis.hgetall(keys.room(env.room_id))
         assert before == after
 
 
