@@ -17,7 +17,7 @@ from discord.app_commands import Choice, Range, TranslationContextLocation, loca
 
 from adapters.common.i18n import LANGUAGES, N_, translator
 from adapters.common.render import PRESET_TITLES, Text
-from adapters.discord import views
+from adapters.discord import texts, views
 from adapters.discord.handlers import Handlers
 from bot.room import FINISHED, LOBBY, PLAYING
 from engine.presets import PRESETS
@@ -30,8 +30,9 @@ UNTRANSLATED = (TranslationContextLocation.command_name, TranslationContextLocat
                 TranslationContextLocation.parameter_name)
 
 PRESET_CHOICES = [Choice(name=PRESET_TITLES.get(p, p), value=p) for p in PRESETS]
-LEVEL_CHOICES = [Choice(name=N_("Careful (plays by the rules of thumb)"), value="rules"),
-                 Choice(name=N_("Random"), value="random")]
+LEVEL_CHOICES = [Choice(name=N_("Easy (makes mistakes)"), value="easy"),
+                 Choice(name=N_("Normal (plays by the rules of thumb)"), value="normal"),
+                 Choice(name=N_("Strong (thinks ahead)"), value="hard")]
 LANGUAGE_CHOICES = [Choice(name="Русский", value="ru"), Choice(name="English", value="en")]
 
 
@@ -93,25 +94,30 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
                                                 "permission to send messages here."))
             return
         out = await svc.create("dc", str(interaction.channel_id), None, h.user(interaction),
-                               name, size=players)
+                               name, size=players, update_id=h.update_id(interaction))
         if out.ok and out.room is not None and interaction.guild_id is not None:
-            await svc.set_room_data(out.room.id, dc_guild=str(interaction.guild_id))
+            # whoever draws this table later (a timer's worker without this server in its
+            # cache) still knows its server and the server's own language
+            await svc.set_room_data(out.room.id, dc_guild=str(interaction.guild_id),
+                                    dc_locale=str(interaction.guild_locale or ""))
         await h.done(interaction, out)
 
     @tree.command(name="join", description=N_("Take a seat"))
     @app_commands.guild_only()
     @served
     async def join(interaction: Interaction) -> None:
-        await h.done(interaction, await svc.join(h.room_id(interaction), h.user(interaction)))
+        await h.done(interaction, await svc.join(h.room_id(interaction), h.user(interaction),
+                                                  update_id=h.update_id(interaction)))
 
     @tree.command(name="leave", description=N_("Leave your seat"))
     @app_commands.guild_only()
     @served
     async def leave(interaction: Interaction) -> None:
-        out = await svc.leave(h.room_id(interaction), h.user(interaction))
+        out = await svc.leave(h.room_id(interaction), h.user(interaction),
+                              update_id=h.update_id(interaction))
         if out.reason == "already_started" and out.room is not None \
                 and out.room.seat_of(h.user(interaction).id) is not None:
-            await h.say(interaction, "ℹ️ " + views.leave_mid_match_text(
+            await h.say(interaction, "ℹ️ " + texts.leave_mid_match_text(
                 h.user_text(interaction), svc.settings.missed_turns_to_bot))
             return
         await h.done(interaction, out)
@@ -120,13 +126,15 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
     @app_commands.guild_only()
     @served
     async def wait(interaction: Interaction) -> None:
-        await h.done(interaction, await svc.wait(h.room_id(interaction), h.user(interaction)))
+        await h.done(interaction, await svc.wait(h.room_id(interaction), h.user(interaction),
+                                                  update_id=h.update_id(interaction)))
 
     @tree.command(name="unwait", description=N_("Leave the queue"))
     @app_commands.guild_only()
     @served
     async def unwait(interaction: Interaction) -> None:
-        await h.done(interaction, await svc.unwait(h.room_id(interaction), h.user(interaction)))
+        await h.done(interaction, await svc.unwait(h.room_id(interaction), h.user(interaction),
+                                                  update_id=h.update_id(interaction)))
 
     @tree.command(name="addbot", description=N_("Seat a computer player"))
     @app_commands.describe(level=N_("How the computer plays"))
@@ -134,8 +142,7 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
     @app_commands.guild_only()
     @served
     async def addbot(interaction: Interaction, level: Choice[str] | None = None) -> None:
-        out = await svc.add_bot(h.room_id(interaction), h.user(interaction),
-                                level.value if level is not None else "rules")
+        out = await h.add_bot(interaction, level.value if level is not None else None)
         await h.done(interaction, out)
 
     @tree.command(name="startgame", description=N_("Deal"))
@@ -161,10 +168,10 @@ def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
         room = await h.current_room(interaction)
         if room is not None and room.state == FINISHED:
             # the service knows no open game here; say which game ended, and how
-            await h.say(interaction, "ℹ️ " + views.ended_text(h.user_text(interaction), room))
+            await h.say(interaction, "ℹ️ " + texts.ended_text(h.user_text(interaction), room))
             return
         out = await svc.cancel(h.room_id(interaction), h.user(interaction),
-                               h.is_admin(interaction))
+                               h.is_admin(interaction), update_id=h.update_id(interaction))
         await h.done(interaction, out)
 
     @tree.command(name="kick", description=N_("Remove a player"))
@@ -185,7 +192,7 @@ def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
                                          "/kick seat:2"))
             return
         out = await svc.kick(h.room_id(interaction), h.user(interaction), target,
-                             h.is_admin(interaction))
+                             h.is_admin(interaction), update_id=h.update_id(interaction))
         await h.done(interaction, out)
 
     @tree.command(name="settings", description=N_("The table's rules"))
@@ -227,8 +234,8 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
         if room is None or (room.match is None and not cancelled) or room.state == LOBBY:
             await h.refuse(interaction, "not_started" if room else "no_room", t)
             return
-        text = views.score_text(t, svc.table_of(room), cancelled)
-        await h.say(interaction, views.escape(text), ephemeral=False)
+        text = texts.score_text(t, svc.table_of(room), cancelled)
+        await h.say(interaction, texts.escape(text), ephemeral=False)
 
     @tree.command(name="series", description=N_("The series in this chat"))
     @app_commands.guild_only()
@@ -248,7 +255,7 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
                 lines.append(f"{a} {wa} : {wb} {b}")
             else:
                 lines.append(" · ".join(f"{n} {w}" for n, w in sides))
-        await h.say(interaction, views.escape("\n".join(lines)), ephemeral=False)
+        await h.say(interaction, texts.escape("\n".join(lines)), ephemeral=False)
 
     @tree.command(name="top", description=N_("The chat's leaderboard"))
     @app_commands.guild_only()
@@ -263,7 +270,7 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
         lines = [t._("Leaderboard (won / played):")]
         for i, r in enumerate(rows[:15], start=1):
             lines.append(f"{i}. {r['name']} — {r['won']}/{r['played']} ({r['rate']:.0%})")
-        await h.say(interaction, views.escape("\n".join(lines)), ephemeral=False)
+        await h.say(interaction, texts.escape("\n".join(lines)), ephemeral=False)
 
 def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
     """Words: rules, the server's language, help (in a DM too)."""
@@ -278,7 +285,7 @@ def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, 
         if name is None:
             room = await h.current_room(interaction)
             name = room.preset if room is not None else "kozel"
-        await h.say(interaction, views.rules_text(h.user_text(interaction), name))
+        await h.say(interaction, texts.rules_text(h.user_text(interaction), name))
 
     @tree.command(name="lang", description=N_("The chat's language"))
     @app_commands.describe(language=N_("The language"))
@@ -305,4 +312,4 @@ def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, 
     @tree.command(name="help", description=N_("What I can do"))
     @served
     async def help_(interaction: Interaction) -> None:
-        await h.say(interaction, views.help_text(h.user_text(interaction)))
+        await h.say(interaction, texts.help_text(h.user_text(interaction)))

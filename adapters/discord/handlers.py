@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import discord
+from discord import ui
 
 from adapters.common.i18n import N_, pick_language
 from adapters.common.render import Text
-from adapters.discord import views
+from adapters.discord import texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.painter import Painter
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
@@ -37,6 +38,7 @@ FAILED = N_("Something went wrong: nothing was changed. Try again.")
 DISCORD_REASONS = {
     "not_allowed": N_("Only the table's creator or a member with Manage Server may do that."),
 }
+NO_HINT = N_("No hint now: hints are for your own move in a game against computer players.")
 SHOKHA_LEAD = N_("A lead is cards of one suit, or the 6♠ with any suit.")
 
 
@@ -97,8 +99,23 @@ class Handlers:
         """The language belongs to the server (a DM channel outside any server)."""
         return str(interaction.guild_id or interaction.channel_id or 0)
 
+    async def chat_lang(self, interaction: Interaction) -> str:
+        """The server's language: chosen with /lang, else the server's own locale (a new
+        English server speaks English), else the bot's default."""
+        key = self.chat_key(interaction)
+        if await self.service.chat_language_set("dc", key):
+            return await self.service.chat_language("dc", key)
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            return pick_language(str(interaction.guild_locale), self.default_language)
+        return self.default_language
+
     async def chat_text(self, interaction: Interaction) -> Text:
-        return Text(await self.service.chat_language("dc", self.chat_key(interaction)))
+        return Text(await self.chat_lang(interaction))
+
+    @staticmethod
+    def update_id(interaction: Interaction) -> str:
+        """What the service claims once: the same interaction is never applied twice."""
+        return f"dc{interaction.id}"
 
     @staticmethod
     def room_id(interaction: Interaction) -> str:
@@ -138,16 +155,18 @@ class Handlers:
         await self.say(interaction, "⚠️ " + reason_text(t, reason, table))
 
     async def done(self, interaction: Interaction, out: Outcome) -> None:
-        """A lobby change from a command: the table shows it; the presser gets a short line."""
+        """A lobby change from a command: the table shows it; the presser gets a short line
+        (a repeat: just the tick, it was done before)."""
         if not out.ok:
             await self.refuse(interaction, out)
             return
         t = self.user_text(interaction)
-        text = next((s for ln in out.lines if (s := t.line(ln))), "")
-        await self.say(interaction, "✅ " + views.escape(text) if text else "✅")
+        text = next((s for ln in out.lines if (s := texts.line_text(t, ln))), "")
+        await self.say(interaction, "✅ " + texts.escape(text) if text else "✅")
 
     async def ack(self, interaction: Interaction, out: Outcome) -> None:
-        """A table button: silent when it worked (the table is redrawn), else why not."""
+        """A table button: silent when it worked or was done already (the table shows it),
+        else why not."""
         if out.ok:
             await interaction.response.defer()
         else:
@@ -157,47 +176,62 @@ class Handlers:
 
     async def table_button(self, interaction: Interaction, what: str) -> None:
         svc, rid, user = self.service, self.room_id(interaction), self.user(interaction)
-        if what == "join":
-            await self.ack(interaction, await svc.join(rid, user))
-        elif what == "leave":
-            await self.ack(interaction, await svc.leave(rid, user))
-        elif what == "bot":
-            await self.ack(interaction, await svc.add_bot(rid, user))
-        elif what == "unbot":
-            await self.ack(interaction, await svc.remove_bot(rid, user))
-        elif what == "start":
-            await self.ack(interaction, await self.start(interaction))
-        elif what == "again":
-            await self.ack(interaction, await svc.rematch(rid, user))
-        elif what == "wait":
-            await self.ack(interaction, await svc.wait(rid, user))
-        elif what == "set":
-            await self.show_settings(interaction)
-        elif what == "hand":
-            await self.show_hand(interaction)
+        upd = self.update_id(interaction)
+        changes: dict[str, Callable[[], Awaitable[Outcome]]] = {
+            "join": lambda: svc.join(rid, user, update_id=upd),
+            "leave": lambda: svc.leave(rid, user, update_id=upd),
+            "bot": lambda: self.add_bot(interaction, None),
+            "unbot": lambda: svc.remove_bot(rid, user, update_id=upd),
+            "start": lambda: self.start(interaction),
+            "again": lambda: svc.rematch(rid, user, update_id=upd),
+            "wait": lambda: svc.wait(rid, user, update_id=upd),
+        }
+        screens: dict[str, Callable[[Interaction], Awaitable[None]]] = {
+            "set": self.show_settings, "hand": self.show_hand, "seats": self.show_seats,
+        }
+        if what in changes:
+            await self.ack(interaction, await changes[what]())
+        elif what in screens:
+            await screens[what](interaction)
         else:
             await self.refuse(interaction, "bad_token")
+
+    async def add_bot(self, interaction: Interaction, level: str | None) -> Outcome:
+        """A computer player (``level`` None: the table's default), named in the server's
+        language with a name no seat uses."""
+        names = texts.bot_names(await self.chat_text(interaction))
+        return await self.service.add_bot(self.room_id(interaction), self.user(interaction),
+                                          level, names, update_id=self.update_id(interaction))
 
     async def start(self, interaction: Interaction) -> Outcome:
         """Deal. The service gives the creator the right to deal a table that is not full;
         here a member with Manage Server has the creator's rights (as for /cancel), so his
         refused start is made in the creator's name."""
-        rid, user = self.room_id(interaction), self.user(interaction)
-        out = await self.service.start(rid, user)
+        rid, user, upd = self.room_id(interaction), self.user(interaction), \
+            self.update_id(interaction)
+        out = await self.service.start(rid, user, update_id=upd)
         room = out.room
         if out.reason == "not_allowed" and self.is_admin(interaction) and room is not None:
             seat = room.seat_of(room.creator)
             creator = room.seats[seat] if seat is not None else None
             name = creator.name if creator is not None else user.name
-            out = await self.service.start(rid, User(room.creator, name, user.lang))
+            out = await self.service.start(rid, User(room.creator, name, user.lang),
+                                           update_id=upd)
         return out
 
-    async def show_settings(self, interaction: Interaction) -> None:
-        t = self.user_text(interaction)
+    async def _lobby_for(self, interaction: Interaction, t: Text) -> Room | None:
+        """The channel's lobby, or None after saying why there is none."""
         room = await self.service.room(self.room_id(interaction))
         if room is None or room.state != LOBBY:
             await self.refuse(interaction, "already_started" if room and room.state == PLAYING
                               else "no_room", t)
+            return None
+        return room
+
+    async def show_settings(self, interaction: Interaction) -> None:
+        t = self.user_text(interaction)
+        room = await self._lobby_for(interaction, t)
+        if room is None:
             return
         if room.creator != self.user(interaction).id and not self.is_admin(interaction):
             await self.refuse(interaction, "not_allowed", t)
@@ -205,21 +239,52 @@ class Handlers:
         layout = views.settings_layout(t, self.service.table_of(room))
         await interaction.response.send_message(view=layout, ephemeral=True)
 
+    async def show_seats(self, interaction: Interaction) -> None:
+        """🔀 Seats: where everyone sits (and in which team); a seated person may move to a
+        free seat, the creator or Manage Server may swap any two."""
+        t = self.user_text(interaction)
+        room = await self._lobby_for(interaction, t)
+        if room is None:
+            return
+        layout = self._seats_layout(interaction, t, room)
+        await interaction.response.send_message(view=layout, ephemeral=True)
+
+    def _seats_layout(self, interaction: Interaction, t: Text, room: Room) -> ui.LayoutView:
+        user = self.user(interaction)
+        manager = room.creator == user.id or self.is_admin(interaction)
+        return views.seats_layout(t, self.service.table_of(room), room.seat_of(user.id),
+                                  manager)
+
     async def set_option(self, interaction: Interaction, name: str,
                          values: Sequence[str]) -> None:
+        """A select of /settings or of the seats panel: the change, then the panel again."""
         t = self.user_text(interaction)
         rid, user, admin = self.room_id(interaction), self.user(interaction), \
             self.is_admin(interaction)
-        raw = values[0] if values else ""
-        if name == "size":
-            out = await self.service.set_size(rid, user, int(raw) if raw.isdigit() else 0, admin)
-        else:
-            out = await self.service.set_option(rid, user, name, views.parse_value(raw), admin)
+        upd, raw = self.update_id(interaction), values[0] if values else ""
+        out = await self._lobby_change(rid, user, admin, upd, name, raw)
         if not out.ok or out.room is None:
             await self.refuse(interaction, out, t)
             return
-        await interaction.response.edit_message(
-            view=views.settings_layout(t, self.service.table_of(out.room)))
+        if name in ("seat", "swap"):
+            layout = self._seats_layout(interaction, t, out.room)
+        else:
+            layout = views.settings_layout(t, self.service.table_of(out.room))
+        await interaction.response.edit_message(view=layout)
+
+    async def _lobby_change(self, rid: str, user: User, admin: bool, upd: str, name: str,
+                            raw: str) -> Outcome:
+        svc = self.service
+        if name == "size":
+            return await svc.set_size(rid, user, int(raw) if raw.isdigit() else 0, admin,
+                                      update_id=upd)
+        if name in ("seat", "swap"):
+            pair = views.parse_seats(raw)
+            if pair is None:
+                return Outcome(False, "bad_seat")
+            return await svc.swap_seats(rid, user, *pair, is_admin=admin, update_id=upd)
+        return await svc.set_option(rid, user, name, views.parse_value(raw), admin,
+                                    update_id=upd)
 
     # --- hands and moves ---------------------------------------------------------------------
 
@@ -286,7 +351,7 @@ class Handlers:
         self.painter.hold(rid, user.id)
         shown: Room | None = None
         try:
-            out = await self.service.act(token, user, update_id=f"dc{interaction.id}",
+            out = await self.service.act(token, user, update_id=self.update_id(interaction),
                                          room_id=rid)
             shown = await self._answer_move(interaction, out)
         finally:
@@ -300,7 +365,7 @@ class Handlers:
             self.on_hand(interaction)
         room = out.room
         hand = self.service.hand_of(room, user.id) if room is not None else None
-        if out.reason == "duplicate":  # pressed again: it is done, nothing to say
+        if out.repeat:  # pressed again: it is done, nothing to say
             await interaction.response.defer()
             if on_hand and room is not None and hand is not None and interaction.message:
                 # this press's token is the freshest way to that hand
@@ -317,9 +382,28 @@ class Handlers:
                 or not on_hand or room is None or hand is None:
             await self.refuse(interaction, out, t)
             return None
-        await self.answer_on_hand(interaction, room, hand, notice=reason_text(
+        await self.answer_on_hand(interaction, room, hand, notice="⚠️ " + reason_text(
             t, out.reason, self.service.table_of(room)))
         return room
+
+    async def hint(self, interaction: Interaction) -> None:
+        """💡 in a practice game: what a strong computer player would play, on top of the
+        pressed hand (only its owner sees it). A search may take a moment: deferred."""
+        user, rid, t = self.user(interaction), self.room_id(interaction), \
+            self.user_text(interaction)
+        if not self.on_hand(interaction) or interaction.message is None:
+            await self.refuse(interaction, "bad_token", t)
+            return
+        await interaction.response.defer()
+        found = await self.service.hint(rid, user.id)
+        room = await self.service.room(rid)
+        hand = self.service.hand_of(room, user.id) if room is not None else None
+        if room is None or hand is None:
+            return
+        note = t.hint_text(found) if found is not None else "💡 " + t._(NO_HINT)
+        await interaction.edit_original_response(view=views.hand_layout(t, hand, note))
+        await self.painter.live.remember(room, user.id, interaction, interaction.message.id,
+                                         hand, t.lang)
 
     async def select_cards(self, interaction: Interaction, stem: str,
                            values: Sequence[str]) -> None:

@@ -56,13 +56,15 @@ class LiveHands:
         self.service = service
         # the newest record this process wrote or read (the room's snapshot may be older)
         self.local: dict[tuple[str, str], LiveHand] = {}
+        # tokens given up here: an older snapshot of the room must not bring them back
+        self.dead: set[str] = set()
 
     def current(self, room: Room, user_id: str) -> LiveHand | None:
         """The person's live hand: of the record in the room's data and the one this
         process knows, the newer (a later token ends later)."""
         stored = LiveHand.from_json((room.sdata.get(user_id) or {}).get(RECORD))
         known = self.local.get((room.id, user_id))
-        newest = max((r for r in (stored, known) if r is not None),
+        newest = max((r for r in (stored, known) if r is not None and r.ref not in self.dead),
                      key=lambda r: r.expires or 0.0, default=None)
         if newest is not None:
             self.local[(room.id, user_id)] = newest
@@ -93,6 +95,9 @@ class LiveHands:
 
     async def forget(self, room_id: str, user_id: str, rec: LiveHand) -> None:
         """The hand can no longer be edited (its token ran out, Discord refused)."""
+        self.dead.add(rec.ref)
+        if len(self.dead) > 10_000:  # a long-running process: old tokens are long dead
+            self.dead.clear()
         if self.local.get((room_id, user_id)) == rec:
             del self.local[(room_id, user_id)]
         await self.service.set_seat_data(room_id, user_id, **{RECORD: None})
@@ -109,7 +114,7 @@ class LiveHands:
         out); the record as drawn. Raises ``discord.HTTPException`` if Discord refused."""
         t = Text(rec.lang)
         expiring = rec.expiring(self.service.clock.now())
-        notice = t._(EXPIRING) if expiring else None
+        notice = "⌛ " + t._(EXPIRING) if expiring else None
         await edit_original(self.client, rec.ref, views.hand_layout(t, hand, notice))
         drawn = LiveHand(rec.ref, rec.message, rec.expires, signature(hand, expiring), rec.lang)
         self.local[(room.id, user_id)] = drawn

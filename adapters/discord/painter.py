@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 
 import discord
 
+from adapters.common.i18n import pick_language
 from adapters.common.render import DEAL_END_KEYS, Text
-from adapters.discord import views
+from adapters.discord import texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.live import LiveHands, signature
-from bot.clock import Clock
 from bot.room import FINISHED, LOBBY, Room
 from bot.service import GameService
 from bot.views import Line
@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 EDITS, POSTS, WINDOW, GAP = 5, 5, 5.0, 1.2
 # an interaction token: five calls in two seconds; a hand edit at most every 0.5 s
 HAND_EDITS, HAND_WINDOW, HAND_GAP = 4, 2.0, 0.5
+BUSY_RETRY = 1.0  # another worker draws this thing: look again after this long
 
 
 @dataclass
@@ -55,10 +56,11 @@ class TableMessage:
 @dataclass
 class TableJob:
     room: Room | None = None  # the newest room this process knows
-    drawn: int = -1  # the room version on screen
+    drawn: int = -1  # the room version this process knows to be on screen
     posts: deque[tuple[Line, Room]] = field(default_factory=deque)
     running: bool = False
     dirty: bool = False
+    force: bool = False  # draw even if no newer version (a new language)
 
 
 @dataclass
@@ -68,41 +70,11 @@ class HandJob:
     dirty: bool = False
 
 
-class Budget:
-    """Writes per key in a sliding window, with a least gap between two: how long to wait
-    before the next one may go (0: it goes, and is counted). ``block`` makes every take
-    of a key wait until a time (a 429's ``retry_after``). One process's memory: a shared
-    budget across workers belongs to the service."""
-
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-        self.writes: dict[str, deque[float]] = {}
-        self.blocked: dict[str, float] = {}
-
-    def take(self, key: str, *, limit: int, window: float, gap: float = 0.0) -> float:
-        now = self.clock.now()
-        times = self.writes.setdefault(key, deque())
-        while times and times[0] <= now - window:
-            times.popleft()
-        wait = max(0.0, self.blocked.get(key, 0.0) - now)
-        if times:
-            wait = max(wait, times[-1] + gap - now)
-        if len(times) >= limit:
-            wait = max(wait, times[0] + window - now)
-        if wait <= 0:
-            times.append(now)
-        return wait
-
-    def block(self, key: str, seconds: float) -> None:
-        self.blocked[key] = max(self.blocked.get(key, 0.0), self.clock.now() + seconds)
-
-
 class Painter:
     def __init__(self, client: discord.Client, service: GameService, activity: Activity) -> None:
         self.client = client
         self.service = service
         self.activity = activity
-        self.budget = Budget(service.clock)
         self.jobs: dict[str, TableJob] = {}
         self.tables: dict[str, TableMessage] = {}
         self.live = LiveHands(client, service)
@@ -127,10 +99,18 @@ class Painter:
     def redraw(self, room: Room) -> None:
         """Draw the table again even if the room has not changed (a new language)."""
         job = self.jobs.setdefault(room.id, TableJob())
-        job.drawn = -1
+        job.force = True
         if job.room is None or room.version >= job.room.version:
             job.room = room
         self._kick_table(room.id, job)
+
+    async def redraw_stale(self) -> int:
+        """At start: the playing tables whose message is older than the room (a restart, a
+        worker that died between its commit and its drawing), with their live hands."""
+        rooms = await self.service.rooms_to_redraw("dc")
+        for room in rooms:
+            await self.changed(room, [])
+        return len(rooms)
 
     def _kick_table(self, room_id: str, job: TableJob) -> None:
         job.dirty = True
@@ -170,7 +150,8 @@ class Painter:
                 self.tables.pop(room_id, None)
 
     async def _table_step(self, room_id: str, job: TableJob) -> None:
-        """One step: the next summary, or the table (or a wait for the channel's budget)."""
+        """One step: the next summary, or the table (or a wait for the channel's budget,
+        or for another worker drawing it)."""
         room = job.room
         if room is None:
             return
@@ -180,27 +161,41 @@ class Painter:
                 await self._post(snapshot, line)
             job.dirty = True  # the table after the posts
             return
-        if room.version <= job.drawn:
+        if room.version <= job.drawn and not job.force:
             return
         if not await self._paced(f"dc:{room.chat}:edit", EDITS, GAP):
             job.dirty = True
             return
-        room = job.room  # the newest, after any wait
-        assert room is not None
+        claim = await self.service.begin_paint(room_id, "table")
+        if claim.busy:  # another worker draws it now: look again in a moment
+            job.dirty = True
+            await self.activity.sleep(BUSY_RETRY)
+            return
+        # never older than what begin_paint read; this process's newest if nothing is newer
+        # than what is on screen (a forced redraw)
+        drawing = claim.room or (job.room if job.force else None)
+        job.force = False
+        if drawing is None:
+            job.drawn = max(job.drawn, room.version)  # another worker drew it
+            return
         try:
-            drawn = await self.draw_table(room)
+            drawn = await self.draw_table(drawing)
         except discord.RateLimited as e:
-            self.budget.block(f"dc:{room.chat}:edit", e.retry_after)
+            await self.service.flood_block(f"dc:{room.chat}:edit", e.retry_after)
             drawn = False
+        # the version on screen (0 records nothing: the lease is simply given back)
+        again = await self.service.end_paint(room_id, "table",
+                                             drawing.version if drawn else 0)
         if drawn:
-            job.drawn = max(job.drawn, room.version)
-        else:
+            job.drawn = max(job.drawn, drawing.version)
+        if again or not drawn:
             job.dirty = True
 
     async def _paced(self, key: str, limit: int, gap: float, window: float = WINDOW) -> bool:
-        """Whether a write under ``key`` may go now (counted); if not, wait for the time it
-        may (on the clock) and say no: the caller looks again at what is newest."""
-        wait = self.budget.take(key, limit=limit, window=window, gap=gap)
+        """Whether a write under ``key`` may go now (counted in the budget every worker
+        shares); if not, wait for the time it may (on the clock) and say no: the caller
+        looks again at what is newest."""
+        wait = await self.service.flood_take(key, limit=limit, window=window, gap=gap)
         if wait <= 0:
             return True
         await self.activity.sleep(wait)
@@ -209,10 +204,17 @@ class Painter:
     # --- the table -------------------------------------------------------------------------
 
     async def language(self, room: Room) -> str:
+        """The server's language (as ``Handlers.chat_lang``): chosen with /lang, else the
+        server's own locale (from this process's cache, or as noted at /newgame), else the
+        bot's default."""
         channel = self.client.get_channel(int(room.chat))
         guild = getattr(channel, "guild", None)
         key = str(guild.id) if guild is not None else str(room.pdata.get("dc_guild") or room.chat)
-        return await self.service.chat_language("dc", key)
+        if await self.service.chat_language_set("dc", key):
+            return await self.service.chat_language("dc", key)
+        locale = str(guild.preferred_locale) if guild is not None else \
+            str(room.pdata.get("dc_locale") or "")
+        return pick_language(locale or None, self.service.settings.default_language)
 
     async def draw_table(self, room: Room) -> bool:
         """Edit the table message (or post one for a new match); False: not drawn now (the
@@ -283,7 +285,7 @@ class Painter:
                 Line(e["key"], e.get("params", {})) for e in room.events])
         channel = self.client.get_partial_messageable(int(room.chat))
         try:
-            await channel.send(views.escape(text))
+            await channel.send(texts.escape(text))
         except discord.HTTPException as e:
             log.warning("summary for %s: %s", room.id, e)
 
@@ -317,28 +319,53 @@ class Painter:
             job.running = False
 
     async def _draw_hand(self, key: tuple[str, str], job: HandJob) -> None:
-        room = job.room
-        if room is None or room.state == LOBBY:
+        """One look at a person's live hand: drawn when what it shows has changed, within
+        its token's budget, by one worker at a time, never older than what it shows."""
+        room_id, user_id = key
+        local = job.room
+        if local is None or local.state == LOBBY or not self._owed(local, user_id):
             return
-        rec = self.live.current(room, key[1])
-        if rec is None:
-            return
-        if not rec.usable(self.service.clock.now()):
-            await self.live.forget(room.id, key[1], rec)  # the token ran out
-            return
-        hand = self.service.hand_of(room, key[1])
-        if hand is None or signature(hand, rec.expiring(self.service.clock.now())) == rec.sig:
-            return
-        if not await self._paced(f"dc:hand:{room.id}:{key[1]}", HAND_EDITS, HAND_GAP,
+        if not await self._paced(f"dc:hand:{room_id}:{user_id}", HAND_EDITS, HAND_GAP,
                                  HAND_WINDOW):
             job.dirty = True  # a moment later, with whatever is newest then
             return
-        room = job.room  # the newest, after any wait
-        hand = self.service.hand_of(room, key[1]) if room is not None else None
-        if room is None or hand is None:
+        what = f"hand:{user_id}"
+        claim = await self.service.begin_paint(room_id, what)
+        if claim.busy:
+            job.dirty = True
+            await self.activity.sleep(BUSY_RETRY)
             return
+        if claim.room is None:
+            return  # nothing newer than what it shows
+        drawn = 0
         try:
-            await self.live.draw(room, key[1], rec, hand)
-        except discord.HTTPException as e:
-            log.info("hand of %s in %s: %s", key[1], room.id, e)
-            await self.live.forget(room.id, key[1], rec)
+            drawn = await self._draw_live_hand(claim.room, user_id)
+        finally:
+            if await self.service.end_paint(room_id, what, drawn):
+                job.dirty = True
+
+    def _owed(self, room: Room, user_id: str) -> bool:
+        """Whether the person's live hand shows something other than ``room`` would."""
+        rec = self.live.current(room, user_id)
+        hand = self.service.hand_of(room, user_id) if rec is not None else None
+        return rec is not None and hand is not None and \
+            signature(hand, rec.expiring(self.service.clock.now())) != rec.sig
+
+    async def _draw_live_hand(self, room: Room, user_id: str) -> int:
+        """Draw the person's live hand as of ``room``: the version settled (drawn, or
+        nothing to draw for it), 0 if it is still owed (Discord refused)."""
+        rec = self.live.current(room, user_id)
+        hand = self.service.hand_of(room, user_id)
+        if rec is None or hand is None:
+            return room.version
+        if not rec.usable(self.service.clock.now()):
+            await self.live.forget(room.id, user_id, rec)  # its token ran out: left alone
+            return room.version
+        if signature(hand, rec.expiring(self.service.clock.now())) != rec.sig:
+            try:
+                await self.live.draw(room, user_id, rec, hand)
+            except discord.HTTPException as e:
+                # gone, or its token refused: "Show my hand" gives a new one
+                log.info("hand of %s in %s: %s", user_id, room.id, e)
+                await self.live.forget(room.id, user_id, rec)
+        return room.version

@@ -9,7 +9,6 @@ hand layout, which is sent ephemerally to its owner.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, cast
@@ -23,30 +22,34 @@ from adapters.common.hands import (
     in_display_order,
     several_card_moves,
 )
-from adapters.common.i18n import N_
 from adapters.common.render import (
     OPTION_TITLES,
-    SUIT,
     Text,
     option_values,
     value_title,
 )
-from bot.room import Room
+from adapters.discord.texts import (
+    TABLE_LEVELS,
+    escape,
+    hand_text,
+    level_word,
+    lobby_text,
+    table_text,
+)
 from bot.views import Choice, HandView, TableView
 from engine.presets import PRESETS
 
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
-TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "start", "hand", "again", "wait")
+TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "seats", "start", "hand", "again",
+                 "wait")
 
 TABLE_TEMPLATE = r"kz:t:(?P<what>" + "|".join(TABLE_BUTTONS) + ")"
 MOVE_TEMPLATE = r"kz:a:(?P<token>[!-~]{1,64})"  # printable ASCII: the service's token
 SELECT_TEMPLATE = r"kz:s:(?P<stem>[!-~]{1,64})"
 REFRESH_ID = "kz:h"
+HINT_ID = "kz:n"  # a hint in a practice game
 OPTION_TEMPLATE = r"kz:o:(?P<name>[a-z_]{1,24})"
-
-#: event lines kept under the table even when later ones of the same change follow
-MATTERS = ("declared", "timeout", "handed_to_bot", "back", "side_out", "cards_returned")
 
 GREEN = discord.Colour(0x2E7D32)
 GREY = discord.Colour(0x607D8B)
@@ -70,6 +73,8 @@ class Handlers(Protocol):
                            values: Sequence[str]) -> None: ...
 
     async def refresh_hand(self, interaction: Interaction) -> None: ...
+
+    async def hint(self, interaction: Interaction) -> None: ...
 
     async def set_option(self, interaction: Interaction, name: str,
                          values: Sequence[str]) -> None: ...
@@ -171,12 +176,28 @@ class RefreshButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape
         await serve(interaction, lambda h: h.refresh_hand(interaction))
 
 
+class HintButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(HINT_ID)):
+    def __init__(self, label: str = "💡") -> None:
+        super().__init__(ui.Button(label=_clip(label), style=discord.ButtonStyle.secondary,
+                                   custom_id=HINT_ID))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> HintButton:
+        return cls()
+
+    async def callback(self, interaction: Interaction) -> None:
+        await serve(interaction, lambda h: h.hint(interaction))
+
+
 class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEMPLATE):
     """One rule of the lobby (or its size), from /settings."""
 
-    def __init__(self, name: str, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(self, name: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
         opts = options or [discord.SelectOption(label="·", value="0")]
-        super().__init__(ui.Select(custom_id=f"kz:o:{name}", options=opts))
+        super().__init__(ui.Select(custom_id=f"kz:o:{name}", options=opts,
+                                   placeholder=_clip(placeholder, 150) if placeholder else None))
         self.name = name
 
     @classmethod
@@ -190,7 +211,7 @@ class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEM
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
-    TableButton, MoveButton, CardsSelect, RefreshButton, OptionSelect,
+    TableButton, MoveButton, CardsSelect, RefreshButton, HintButton, OptionSelect,
 )
 
 
@@ -210,97 +231,7 @@ def custom_ids_of(message: discord.Message | None) -> set[str]:
     return out
 
 
-# --- texts -------------------------------------------------------------------------------
-
-
-def escape(text: str) -> str:
-    """Names are the players' own: no markdown or mention tricks in the table."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-
-
-def table_text(t: Text, table: TableView) -> str:
-    """The public table; a person's time limit as a Discord timestamp the client counts
-    down itself (so the message needs no edit every second)."""
-    if table.state == "finished" and not table.finished:  # cancelled, or the lobby closed
-        rows = [f"🐐 {t.title(table)}"]
-        if table.lines:
-            rows.append("❌ " + t.line(table.lines[-1], table))
-        return escape("\n".join(rows))
-    text = escape(_with_events(t, table))
-    to_move = table.to_move
-    if (table.state == "playing" and table.deadline is not None and to_move is not None
-            and 0 <= to_move < len(table.seats)):
-        seat = table.seats[to_move]
-        if seat is not None and not seat.computer:
-            text += "\n⏳ " + t._("{name}: time runs out {when}").format(
-                name=escape(t.seat_name(table, to_move)), when=f"<t:{int(table.deadline)}:R>")
-    return text
-
-
-def _with_events(t: Text, table: TableView) -> str:
-    """``Text.table`` (without ``now``: no countdown in seconds), where the events that
-    matter stay even when a computer player's moves came after them in the same change."""
-    if table.state == "lobby" or not table.lines:
-        return t.table(table)
-    rows = t.table(dataclasses.replace(table, lines=[])).split("\n")
-    shown = [ln for ln in table.lines[:-3] if ln.key in MATTERS] + table.lines[-3:]
-    events = ["• " + s for ln in shown if (s := t.line(ln, table))]
-    at = len(rows) - 1 if table.finished else len(rows)
-    rows[at:at] = events
-    return "\n".join(rows)
-
-
-def hand_text(t: Text, hand: HandView) -> str:
-    """The hand's words: the cards as a player reads them (trumps last), what to do now.
-    A hand with no cards left (the match over) has no empty "Your cards:" line."""
-    table = hand.table
-    rows = [f"🐐 {t.title(table)} · " + t._("deal {n}").format(n=table.deal_no)]
-    if hand.cards:
-        cards = [hand.cards[i] for i in display_order(hand)]
-        rows.append(t._("Your cards: {cards}").format(cards=t.cards(cards)))
-        rows.append(t.trump_label(table.preset, SUIT.get(hand.trump, "?")) + " · "
-                    + t.prompt(hand))
-    else:
-        rows.append(t.prompt(hand))
-    if table.trick:
-        rows.append(t._("On the table: {plays}").format(
-            plays=" · ".join(t.play(table, p) for p in table.trick)))
-    return escape("\n".join(rows))
-
-
-def score_text(t: Text, table: TableView, cancelled: bool) -> str:
-    """/score: the match's score and deal; a cancelled game says so, and when."""
-    if cancelled and not table.scores:
-        return "❌ " + t._("The game was cancelled before the first deal.")
-    scores = " · ".join(f"{t.side_name(table, i)} {v}" for i, v in enumerate(table.scores))
-    score = t._("Score: {score} (to {target})").format(score=scores, target=table.target)
-    if cancelled:
-        return "❌ " + t._("The game was cancelled during deal {n}.").format(n=table.deal_no) \
-            + "\n" + score
-    return score + "\n" + t._("deal {n}").format(n=table.deal_no)
-
-
-def ended_text(t: Text, room: Room) -> str:
-    """/cancel of a game that is over already: which way it ended, and what now."""
-    if room.result and room.result.get("cancelled"):
-        return t._("This game was cancelled already. /newgame opens a new table.")
-    return t._("This match is over already: “Another match” on the table starts the next "
-               "one, /newgame opens a new table.")
-
-
-def leave_mid_match_text(t: Text, missed_turns: int) -> str:
-    """/leave while a match is on: a seat is not left mid-match; the ways out."""
-    return t.n("The match is on: a seat cannot be left now. Just stop playing: after {n} "
-               "missed turn a computer player plays for you. The creator or a member with "
-               "Manage Server may end the game with /cancel.",
-               "The match is on: a seat cannot be left now. Just stop playing: after {n} "
-               "missed turns a computer player plays for you. The creator or a member with "
-               "Manage Server may end the game with /cancel.", missed_turns
-               ).format(n=missed_turns)
-
-
-def rules_text(t: Text, preset: str) -> str:
-    return t.rules_card(preset, bold=True)
+# --- option values ---------------------------------------------------------------------
 
 
 def value_code(v: object) -> str:
@@ -337,6 +268,7 @@ def table_layout(t: Text, table: TableView) -> ui.LayoutView:
             TableButton("start", "▶️ " + t._("Start"), b),
             TableButton("leave", "🚪 " + t._("Leave"), s),
             TableButton("unbot", "➖ " + t._("Remove a bot"), s),
+            TableButton("seats", "🔀 " + t._("Seats"), s),
             TableButton("set", "⚙️ " + t._("Settings"), s),
         ]
     elif table.state == "playing":
@@ -415,10 +347,11 @@ def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
 
 
 def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.LayoutView:
-    """A player's own hand with the legal moves (send it ephemerally only)."""
+    """A player's own hand with the legal moves (send it ephemerally only); ``notice``: a
+    line on top (a refusal's warning, a hint, the token's end), its icon included."""
     items: list[ui.Item[Any]] = []
     if notice:
-        items.append(ui.TextDisplay("⚠️ " + escape(notice)))
+        items.append(ui.TextDisplay(escape(notice)))
     items.append(ui.TextDisplay(hand_text(t, hand)))
     place = {hand.cards[i]: n for n, i in enumerate(display_order(hand))}
     for kind in _STYLE:
@@ -435,8 +368,12 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
     # moves without cards: a cut, a redeal request, pass, keep, finish, skip
     items.extend(_rows([MoveButton(c.token, t.bare_choice(c), discord.ButtonStyle.secondary)
                         for c in hand.choices if not c.mask and c.kind != "declare"]))
+    tools: list[ui.Item[Any]] = []
+    if hand.hint_allowed and hand.on_move:  # a practice game: what a strong player would do
+        tools.append(HintButton("💡 " + t._("Hint")))
     if hand.prompt != "over":
-        items.append(ui.ActionRow(RefreshButton("🔄 " + t._("Refresh"))))
+        tools.append(RefreshButton("🔄 " + t._("Refresh")))
+    items.extend(_rows(tools))
     colour = GREEN if hand.on_move else GREY
     return _layout(*items, colour=colour)
 
@@ -480,7 +417,45 @@ def settings_layout(t: Text, table: TableView) -> ui.LayoutView:
         items.append(ui.ActionRow(OptionSelect("size", [
             discord.SelectOption(label=t.n("{n} player", "{n} players", n).format(n=n),
                                  value=str(n), default=n == table.size) for n in players])))
+    # issue 15: the level of computer players seated without one ("+ Bot")
+    items.append(ui.ActionRow(OptionSelect("bot_level", [
+        discord.SelectOption(label=_clip(t._("Computer players: {level}").format(
+            level=level_word(t, level)), 100), value=level, default=level == table.bot_level)
+        for level in TABLE_LEVELS])))
     return _layout(*items, colour=GREY)
+
+
+def seats_layout(t: Text, table: TableView, mine: int | None, manager: bool) -> ui.LayoutView:
+    """Who sits where (and in which team), and the moves this person may make: to a free
+    seat if he is seated; any two seats swapped if he runs the table. Values "a-b"."""
+    items: list[ui.Item[Any]] = [ui.TextDisplay(escape(lobby_text(t, table)))]
+    free = [i for i, s in enumerate(table.seats) if s is None]
+    if mine is not None and free:
+        items.append(ui.ActionRow(OptionSelect("seat", [
+            discord.SelectOption(label=t._("Move to seat {n}").format(n=i + 1),
+                                 value=f"{mine}-{i}") for i in free][:MAX_OPTIONS],
+            placeholder=t._("Move to a free seat…"))))
+    if manager and table.size > 1:
+        pairs = [(a, b) for a in range(table.size) for b in range(a + 1, table.size)]
+        items.append(ui.ActionRow(OptionSelect("swap", [
+            discord.SelectOption(label=_clip(f"{a + 1} ↔ {b + 1}: {_seat(t, table, a)} ↔ "
+                                             f"{_seat(t, table, b)}", 100), value=f"{a}-{b}")
+            for a, b in pairs][:MAX_OPTIONS], placeholder=t._("Swap two seats…"))))
+    return _layout(*items, colour=GREY)
+
+
+def _seat(t: Text, table: TableView, i: int) -> str:
+    return t.seat_name(table, i) if table.seats[i] is not None else "—"
+
+
+def parse_seats(raw: str) -> tuple[int, int] | None:
+    """A seats panel's value "a-b" (two seat indexes), or None for anything else."""
+    a, sep, b = raw.partition("-")
+    if not sep or not (a.isascii() and a.isdigit() and b.isascii() and b.isdigit()):
+        return None
+    if len(a) > 2 or len(b) > 2:
+        return None
+    return int(a), int(b)
 
 
 def invite_layout(t: Text, name: str, table: TableView, jump_url: str | None) -> ui.LayoutView:
@@ -491,25 +466,3 @@ def invite_layout(t: Text, name: str, table: TableView, jump_url: str | None) ->
     if jump_url:
         buttons.append(ui.Button(label=t._("To the table"), url=jump_url))
     return _layout(ui.TextDisplay(text), *_rows(buttons), colour=GREY)
-
-
-HELP = [
-    N_("/newgame — open a table in this channel (a thread is a table of its own)"),
-    N_("/join, /leave — take or leave a seat"),
-    N_("/addbot — seat a computer player"),
-    N_("/startgame — deal"),
-    N_("/hand or the “Show my hand” button — my cards, only I see them"),
-    N_("/settings — the table's rules, before the start (creator or Manage Server)"),
-    N_("/invite — ask the channel to join"),
-    N_("/kick — remove a player (creator or Manage Server)"),
-    N_("/cancel — end the game (creator or Manage Server)"),
-    N_("/wait, /unwait — queue for a seat at a table played with elimination"),
-    N_("/score, /series, /top — the match, the series, the leaderboard"),
-    N_("/rules — a short rules card"),
-    N_("/lang — the server's language"),
-]
-
-
-def help_text(t: Text) -> str:
-    return "\n".join(["🐐 " + t._("Kozel bot: card games with friends in this chat."), "",
-                      *(t._(h) for h in HELP)])

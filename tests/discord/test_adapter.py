@@ -96,7 +96,7 @@ async def test_people_and_computer_players_play_a_whole_match(
     ch = fake.games
     await h.command(fake.alice, ch, "newgame", {"players": 4})
     await h.command(fake.bob, ch, "join")
-    await h.command(fake.alice, ch, "addbot", {"level": "random"})
+    await h.command(fake.alice, ch, "addbot", {"level": "easy"})
     table = await h.table(ch)
     await h.press(fake.alice, table, "kz:t:bot")
     assert table.text().count("🤖") == 2

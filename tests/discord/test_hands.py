@@ -11,7 +11,7 @@ import pytest
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
-from adapters.discord import views
+from adapters.discord import texts
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import User
@@ -86,7 +86,7 @@ async def test_one_live_hand_per_person_per_table(h: Harness, fake: FakeDiscord)
         await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"))
     assert len(first.edits) == edits
     hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
-    assert hand is not None and views.hand_text(Text("en"), hand) in second.text()
+    assert hand is not None and texts.hand_text(Text("en"), hand) in second.text()
     assert len(hand_messages(fake, fake.bob)) == 2
 
 
@@ -118,15 +118,18 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
     await h.advance(13 * 60)  # thirteen quiet minutes: Bob's token nears its end
     await until(fake.bob)  # the game goes on, Bob's hand follows it, saying so
     assert "stops updating in a few minutes" in bob.text() and "kz:h" in bob.custom_ids()
-    stale = [c for c in bob.custom_ids() if c.startswith("kz:a:")]
+    stale = [c for c in bob.custom_ids() if c.startswith(("kz:a:", "kz:s:"))]
     assert stale
+    select = bob.component(stale[0]) or {}
+    picks = [o["value"] for o in select.get("options", [])][:select.get("min_values", 1)]
     await h.advance(3 * 60)  # past the token's 15 minutes: Bob's time ran out too
     shown, mark = bob.text(), len(fake.calls)
     assert await h.service.run_timers() == 1  # a computer player moves for Bob
     await h.flush()
     assert bob.text() == shown  # left alone...
     assert not [c for c in fake.calls[mark:] if c.status == 401]  # ...never a dead token
-    inter = await h.press(fake.bob, bob, stale[0])  # a button of the moment before
+    # a button (or a select) of the moment before
+    inter = await h.press(fake.bob, bob, stale[0], picks or None)
     assert inter.response_type == 7  # answered on the pressed hand itself
     assert bob.text().startswith("⚠️") and "no longer possible" in bob.text()
     assert len(hand_messages(fake, fake.bob)) == msgs  # no copy beside it
@@ -139,7 +142,7 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
         await until(fake.bob)
     assert hand_calls(fake, mark) and "stops updating" not in bob.text()  # live again
     hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
-    assert hand is not None and views.hand_text(Text("en"), hand) in bob.text()
+    assert hand is not None and texts.hand_text(Text("en"), hand) in bob.text()
 
 
 async def test_open_hands_follow_the_game_after_a_restart(
@@ -171,7 +174,7 @@ async def test_open_hands_follow_the_game_after_a_restart(
             for u in (fake.alice, fake.bob):
                 hand = service.hand_of(room, uid(u))
                 assert hand is not None
-                assert views.hand_text(Text("en"), hand) in hands[u.id].text()
+                assert texts.hand_text(Text("en"), hand) in hands[u.id].text()
         finally:
             await h2.stop()
     finally:

@@ -10,7 +10,7 @@ import pytest
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
-from adapters.discord import views
+from adapters.discord import texts
 from bot.clock import ManualClock
 from bot.service import GameService
 from bot.store import Store
@@ -66,9 +66,9 @@ async def test_table_edits_are_paced_and_coalesced(quick: Harness, fake: FakeDis
     assert all(sum(1 for t in times if a <= t < a + 5.0) <= 5 for a in times)
     assert not fake.limited  # never past Discord's limits, the hand's included
     room = await h.room(ch)  # the newest state is on screen: the table, the hand
-    assert views.table_text(Text("en"), h.service.table_of(room)) == table.text()
+    assert texts.table_text(Text("en"), h.service.table_of(room)) == table.text()
     own = h.service.hand_of(room, uid(fake.alice))
-    assert own is not None and views.hand_text(Text("en"), own) in hand.text()
+    assert own is not None and texts.hand_text(Text("en"), own) in hand.text()
     assert 2 <= len(hand.edits) < changes
 
 
@@ -102,5 +102,5 @@ async def test_a_429_on_the_table_holds_back_no_hand(h: Harness, fake: FakeDisco
     edits = table_edits(fake, table.id, mark)
     assert len(edits) == 1 and edits[0].at >= limited[0].at + 40.0  # the newest, in one edit
     final = h.service.table_of(await h.room(ch))
-    assert views.table_text(Text("en"), final) == table.text()
+    assert texts.table_text(Text("en"), final) == table.text()
     assert not fake.limited
