@@ -9,7 +9,6 @@ commands. The service's changes reach the painter through ``service.on_change``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any, cast
 
@@ -57,6 +56,10 @@ class KozelClient(discord.Client):
         await self.tree.set_translator(commands.CatalogTranslator())
         if self.sync_commands:
             await self.tree.sync()
+        # tables (and their live hands) that changed while no process drew them
+        redrawn = await self.painter.redraw_stale()
+        if redrawn:
+            log.info("redrawing %d Discord tables at start", redrawn)
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """A component our items will not answer: a custom id no item parses, or one that
@@ -74,9 +77,22 @@ class KozelClient(discord.Client):
             if go:
                 await self.handlers.refuse(interaction, "bad_token")
 
+    async def stop_serving(self, grace: float) -> None:
+        """Stopping (SIGTERM): no new interaction is served (each gets a short "restarting"
+        answer while the gateway is still open), those in flight finish, drawings end; what
+        still waits after ``grace`` seconds is given up (a room is redrawn at the next
+        start: ``rooms_to_redraw``)."""
+        self.doing.stopping = True
+        try:
+            await asyncio.wait_for(self.doing.idle(), grace)
+        except TimeoutError:
+            log.warning("stopping: %d Discord drawings given up", self.doing.sleeping
+                        + self.doing.running)
+            self.doing.cancel_sleepers()
+
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.painter.drain(), STOP_SECONDS)
+        if not self.is_closed():
+            await self.stop_serving(STOP_SECONDS)
         await super().close()
 
 

@@ -90,6 +90,8 @@ class LiveHands:
                        hand_signature(hand), lang)
         self.local[(room.id, user_id)] = rec
         await self.service.set_seat_data(room.id, user_id, **{RECORD: rec.to_json()})
+        # this version is on screen: no worker's painter draws it again
+        await self.service.end_paint(room.id, f"hand:{user_id}", room.version)
         if previous is not None and not rec.same_message(previous) and previous.usable(now):
             await self.retire(previous)
 

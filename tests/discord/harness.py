@@ -356,6 +356,18 @@ class Harness:
         await (self.flush() if look else self.settle())
         return inter
 
+    async def new_server(self, name: str, locale: str) -> FakeChannel:
+        """A server the bot joins now (its own language setting), with a channel: once the
+        bot has it (discord.py's own "guild_join" event)."""
+        # discord.py registers the listener right away (before the server appears)
+        joined = self.client.wait_for("guild_join", check=lambda g: g.name == name, timeout=10)
+        guild = self.fake.add_guild(name, locale=locale)
+        channel = self.fake.add_text_channel(guild, "cards")
+        await self.fake.flush()
+        await joined
+        await self.settle()
+        return channel
+
     def reply(self, inter: FakeInteraction) -> FakeMessage:
         msg = self.fake.original_message(inter)
         assert msg is not None, inter

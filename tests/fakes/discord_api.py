@@ -698,10 +698,13 @@ class FakeDiscord:
             self.add_member(guild, user)
         return user
 
-    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
-        """New guild containing the bot and every existing non-bot user."""
+    def add_guild(
+        self, name: str, *, owner: FakeUser | None = None, locale: str = "en-US"
+    ) -> FakeGuild:
+        """New guild containing the bot and every existing non-bot user; ``locale`` is its
+        preferred locale (the server's language setting)."""
         owner = owner or self.app_owner
-        guild = FakeGuild(self._ids.next(), name, owner.id)
+        guild = FakeGuild(self._ids.next(), name, owner.id, locale=locale)
         guild.roles[guild.id] = {"name": "@everyone", "permissions": DEFAULT_MEMBER_PERMISSIONS}
         self.guilds[guild.id] = guild
         guild.member_ids.append(self.bot.id)
@@ -711,8 +714,15 @@ class FakeDiscord:
         if owner.id not in guild.member_ids:
             guild.member_ids.append(owner.id)
         if self._live_session() is not None:
+            # a server joined now: Discord's payload has no "unavailable" (discord.py tells
+            # a join, "guild_join", from a server coming back, "guild_available", by it)
             self._dispatch_soon(
-                "GUILD_CREATE", lambda: self._guild_create_payload(guild, self._intents())
+                "GUILD_CREATE",
+                lambda: {
+                    k: v
+                    for k, v in self._guild_create_payload(guild, self._intents()).items()
+                    if k != "unavailable"
+                },
             )
         return guild
 
