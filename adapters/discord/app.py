@@ -64,7 +64,9 @@ class KozelClient(discord.Client):
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """A component our items will not answer: a custom id no item parses, or one that
         is not on the message it claims to come from (discord.py drops those silently).
-        Forged or retired, it gets a refusal rather than "interaction failed"."""
+        A move pressed twice is one of those (the first press's answer already redrew the
+        hand): the service tells it from a forgery. Anything else gets a refusal rather
+        than "interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
             return
         data = cast(dict[str, Any], interaction.data or {})
@@ -73,9 +75,10 @@ class KozelClient(discord.Client):
                    for item in views.DYNAMIC_ITEMS)
         if ours and custom_id in views.custom_ids_of(interaction.message):
             return
+        values = [str(v) for v in data.get("values") or []]
         async with self.handlers.handling(interaction) as go:
             if go:
-                await self.handlers.refuse(interaction, "bad_token")
+                await self.handlers.off_message(interaction, custom_id, values)
 
     async def stop_serving(self, grace: float) -> None:
         """Stopping (SIGTERM): no new interaction is served (each gets a short "restarting"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import discord
@@ -346,13 +347,31 @@ class Handlers:
         await self.painter.live.remember(room, self.user(interaction).id, interaction,
                                          interaction.message.id, hand, t.lang)
 
-    async def move(self, interaction: Interaction, token: str) -> None:
+    async def off_message(self, interaction: Interaction, custom_id: str,
+                          values: Sequence[str]) -> None:
+        """A custom id that is not on its message. On the presser's own hand a move may be
+        one he saw a moment ago (a second press lands after the first press's answer
+        redrew the hand): the service knows a repeat, or a legal move, from a forgery.
+        Anything else is not valid."""
+        move = re.fullmatch(views.MOVE_TEMPLATE, custom_id)
+        select = re.fullmatch(views.SELECT_TEMPLATE, custom_id)
+        if self.on_hand(interaction) and move is not None:
+            await self.move(interaction, move["token"], seen=False)
+        elif self.on_hand(interaction) and select is not None:
+            await self.select_cards(interaction, select["stem"], values, seen=False)
+        else:
+            await self.refuse(interaction, "bad_token")
+
+    async def move(self, interaction: Interaction, token: str, *, seen: bool = True) -> None:
+        """A move from a button (``seen``: it is on the message pressed)."""
         user, rid = self.user(interaction), self.room_id(interaction)
         self.painter.hold(rid, user.id)
         shown: Room | None = None
         try:
             out = await self.service.act(token, user, update_id=self.update_id(interaction),
                                          room_id=rid)
+            if not seen and not out.ok:
+                out = Outcome(False, "bad_token")  # not a move he saw: a forgery
             shown = await self._answer_move(interaction, out)
         finally:
             self.painter.release(shown, rid, user.id)
@@ -406,7 +425,7 @@ class Handlers:
                                          hand, t.lang)
 
     async def select_cards(self, interaction: Interaction, stem: str,
-                           values: Sequence[str]) -> None:
+                           values: Sequence[str], *, seen: bool = True) -> None:
         mask = 0
         for v in values:
             if not (v.isascii() and v.isdigit()) or not 0 < int(v) < MAX_MASK:
@@ -420,7 +439,7 @@ class Handlers:
         if tok is None or bare(tok.kind) or tok.kind == "cut" or not values:
             await self.refuse(interaction, "bad_token")
             return
-        await self.move(interaction, str(dataclasses.replace(tok, mask=mask)))
+        await self.move(interaction, str(dataclasses.replace(tok, mask=mask)), seen=seen)
 
     # --- for the commands -------------------------------------------------------------------
 

@@ -233,10 +233,12 @@ class ClockSleeper:
         self.woken: set[asyncio.Future[None]] = set()
         self.resumed = asyncio.Event()
         self.resumed.set()
+        self.asleep = asyncio.Event()  # someone went to sleep (since it was cleared)
 
     async def sleep(self, seconds: float) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.sleepers.append((self.clock.now() + max(0.0, seconds), fut))
+        self.asleep.set()
         self.wake()
         try:
             await fut

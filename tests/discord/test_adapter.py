@@ -4,18 +4,15 @@ websocket, the real service on the real Redis, a manual clock for computer playe
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
-from typing import Any
 
 import discord
 import pytest
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
-from adapters.discord import app as app_module
 from adapters.discord import views
-from adapters.discord.app import KozelClient, run
+from adapters.discord.app import run
 from bot.clock import ManualClock
 from bot.config import ConfigError, Settings
 from bot.room import Room, User
@@ -32,7 +29,6 @@ from tests.fakes.discord_api import (
 )
 
 from .harness import (
-    DELAY,
     TURN,
     Harness,
     check_limits,
@@ -490,67 +486,6 @@ def test_python_m_bot_discord_without_token_says_so_in_one_line(
     assert main(["discord"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "DISCORD_TOKEN" in err
-
-
-async def test_run_serves_commands_buttons_and_stops_cleanly(
-        fake: FakeDiscord, store: Store, clock: ManualClock,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    made: list[KozelClient] = []
-
-    class QuickClient(KozelClient):
-        def __init__(self, *args: Any, **kw: Any) -> None:
-            super().__init__(*args, guild_ready_timeout=0.01, **kw)
-            made.append(self)
-
-    monkeypatch.setattr(app_module, "KozelClient", QuickClient)
-    settings = make_settings(discord_token=fake.token)
-    service = GameService(store, settings, clock)
-    stop = asyncio.Event()
-    task = asyncio.create_task(run(settings, service, stop))
-    timers = asyncio.create_task(service.serve_timers(stop))  # the composition root's loop
-    try:
-        await fake.wait_for(lambda: made and made[0].is_ready(), what="ready")
-        await fake.wait_for(lambda: fake.command("newgame"), what="commands synced")
-        inter = await fake.interaction_command(fake.alice, fake.games, "newgame", {"players": 2})
-        await fake.wait_for_response(inter)
-        inter = await fake.interaction_command(fake.alice, fake.games, "addbot")
-        await fake.wait_for_response(inter)
-        inter = await fake.interaction_command(fake.alice, fake.games, "startgame")
-        await fake.wait_for_response(inter)
-        room = await service.room(rid(fake.games))
-        assert room is not None and room.state == "playing"
-        moves = sum(d.count(",") for d in room.log)
-        for _ in range(3):  # the computer player moves from run()'s own timer loop
-            clock.advance(DELAY)
-            seat = room.seats[room.load_match().to_act()[0]]
-            if seat is not None and seat.computer:
-                break
-            hand = service.hand_of(room, uid(fake.alice))
-            assert hand is not None
-            assert (await service.act(hand.choices[0].token, User(uid(fake.alice), "A"))).ok
-            room = await service.room(rid(fake.games))
-            assert room is not None
-            moves += 1
-
-        async def moved() -> bool:
-            r = await service.room(rid(fake.games))
-            return r is not None and sum(d.count(",") for d in r.log) > moves
-
-        for _ in range(100):
-            if await moved():
-                break
-            await asyncio.sleep(0.05)
-        assert await moved()
-        stop.set()  # SIGTERM: the adapter closes the gateway and returns
-        await asyncio.wait_for(task, 30)
-        await asyncio.wait_for(timers, 30)
-    finally:
-        stop.set()
-        for t in (task, timers):
-            t.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
-    assert made[0].is_closed()
 
 
 @pytest.mark.parametrize("preset", ["kozel-nn", "petukh"])

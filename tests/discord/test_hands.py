@@ -179,3 +179,48 @@ async def test_open_hands_follow_the_game_after_a_restart(
             await h2.stop()
     finally:
         await store.close()
+
+
+async def test_a_double_press_is_quiet(h: Harness, fake: FakeDiscord) -> None:
+    """Item 1: the same move pressed twice at once: the second press is answered quietly
+    (no warning, no new message); the hand shows the game as it is."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    room = await until_person_moves(h, ch)
+    user = person(room, fake)
+    msg = await h.open_hand(user, ch)
+    hand = h.service.hand_of(room, uid(user))
+    assert hand is not None
+    choice = next(c for c in hand.choices if c.kind != "declare" and len(c.cards) == 1)
+    button = f"kz:a:{choice.token}"
+    first = await h.press(user, msg, button, look=False)
+    again = await h.press(user, msg, button, pace=0, check=False)  # the same finger, again
+    assert first.response_type == 7 and again.response_type == 6
+    assert "⚠️" not in msg.text() and len(hand_messages(fake, user)) == 1
+    now = h.service.hand_of(await h.room(ch), uid(user))
+    assert now is not None and texts.hand_text(Text("en"), now) in msg.text()
+
+
+async def test_a_hint_in_a_practice_game(h: Harness, fake: FakeDiscord, seeded: None) -> None:
+    """Issue 15: at a table of one person and computer players, the hand offers "Hint":
+    what a strong player would play there, on top of the hand (its owner's eyes only);
+    a table with another person offers none."""
+    ch = fake.games
+    await h.command(fake.alice, ch, "newgame", {"players": 4})
+    table = await h.table(ch)
+    for _ in range(3):
+        await h.press(fake.alice, table, "kz:t:bot")
+    await h.press(fake.alice, table, "kz:t:start")
+    room = await until_person_moves(h, ch)
+    msg = await h.open_hand(fake.alice, ch)
+    assert "kz:n" in msg.custom_ids()
+    inter = await h.press(fake.alice, msg, "kz:n")
+    assert inter.response_type == 6 and msg.text().startswith("💡 Hint: ")
+    hint = await h.service.hint(room.id, uid(fake.alice))
+    assert hint is not None and Text("en").hint_text(hint) in msg.text()
+    assert msg.ephemeral and msg.ephemeral_for == fake.alice.id
+    await h.play(fake.alice, ch, hint.choice, msg)  # and it is a move like any other
+    other = fake.channel  # a table with two people: no hint
+    await people_and_bots(h, fake, other)
+    room = await until_person_moves(h, other)
+    assert "kz:n" not in (await h.open_hand(person(room, fake), other)).custom_ids()

@@ -1,0 +1,164 @@
+"""Running the Discord adapter as the composition root does (issue 12, items 8 and 10;
+issue 17's start-up): ``run(settings, service, stop)`` serves until ``stop`` is set, then
+serves no new interaction, draws what is left and closes; tables that changed while no
+process drew them are redrawn at start; Discord mode never imports aiogram."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+
+from adapters.common.render import Text
+from adapters.discord import app as app_module
+from adapters.discord import texts
+from adapters.discord.app import KozelClient, run
+from bot.clock import ManualClock
+from bot.config import Settings
+from bot.room import User
+from bot.service import GameService
+from bot.store import Store
+from tests.fakes.discord_api import FakeDiscord
+
+from .harness import (
+    DELAY,
+    ClockSleeper,
+    Harness,
+    make_settings,
+    people_and_bots,
+    person,
+    refusal_text,
+    rid,
+    snapshot,
+    uid,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
+        fake: FakeDiscord, store: Store, clock: ManualClock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[KozelClient] = []
+    born = asyncio.Event()
+    sleeper = ClockSleeper(clock)
+
+    class QuickClient(KozelClient):
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            super().__init__(*args, guild_ready_timeout=0.01, sleep=sleeper.sleep, **kw)
+            made.append(self)
+            born.set()
+
+    monkeypatch.setattr(app_module, "KozelClient", QuickClient)
+    settings = make_settings(discord_token=fake.token)
+    service = GameService(store, settings, clock)
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(settings, service, stop))
+    try:
+        await asyncio.wait_for(born.wait(), 10)
+        client = made[0]
+        await asyncio.wait_for(client.wait_until_ready(), 10)
+        for name, options in (("newgame", {"players": 2}), ("addbot", None),
+                              ("startgame", None)):
+            clock.advance(1.5)
+            inter = await fake.interaction_command(fake.alice, fake.games, name, options)
+            await fake.wait_for_response(inter)
+        # the root's timer loop makes the computer's moves: here by hand, on the clock
+        for _ in range(6):
+            room = await service.room(rid(fake.games))
+            assert room is not None
+            seat = room.seats[room.load_match().to_act()[0]]
+            assert seat is not None
+            clock.advance(DELAY)
+            if seat.computer:
+                assert await service.run_timers() == 1
+            else:
+                hand = service.hand_of(room, uid(fake.alice))
+                assert hand is not None
+                assert (await service.act(hand.choices[0].token,
+                                          User(uid(fake.alice), "Alice"))).ok
+        stop.set()  # SIGTERM: no new interaction served, the last change still drawn
+        async with asyncio.timeout(30):
+            while not task.done():
+                due = sleeper.next_due()
+                if due is not None:  # a paced drawing waits: time passes for it
+                    clock.advance(max(0.0, due - clock.now()))
+                    sleeper.wake()
+                sleeper.asleep.clear()
+                asleep = asyncio.create_task(sleeper.asleep.wait())
+                await asyncio.wait({task, asleep}, return_when=asyncio.FIRST_COMPLETED)
+                asleep.cancel()
+        await task
+    finally:
+        stop.set()
+        if not task.done():
+            task.cancel()
+    assert client.is_closed()
+    room = await service.room(rid(fake.games))
+    assert room is not None and await service.drawn_version(room.id, "table") == room.version
+
+
+async def test_a_press_while_stopping_gets_a_word_and_changes_nothing(
+        h: Harness, fake: FakeDiscord, redis: Redis) -> None:
+    ch = fake.games
+    await h.command(fake.alice, ch, "newgame")
+    table = await h.table(ch)
+    before = await snapshot(redis)
+    h.client.doing.stopping = True  # SIGTERM came: the gateway is still open a moment
+    inter = await h.press(fake.bob, table, "kz:t:join")
+    assert "restarting" in refusal_text(h, inter)
+    assert await snapshot(redis) == before
+    await asyncio.wait_for(h.client.stop_serving(5.0), 10)  # nothing in flight: at once
+    h.client.doing.stopping = False
+
+
+async def test_tables_changed_while_nobody_drew_them_are_redrawn_at_start(
+        h: Harness, fake: FakeDiscord, redis: Redis, redis_url: str, settings: Settings,
+        clock: ManualClock) -> None:
+    """A worker that died between its commit and its drawing (or moves made while no
+    Discord process ran): the next start redraws the table and the live hands."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    table = await h.table(ch)
+    hands = {u.id: await h.open_hand(u, ch) for u in (fake.alice, fake.bob)}
+    await h.stop()
+    store = Store(Redis.from_url(redis_url))
+    try:
+        headless = GameService(store, settings, clock)  # commits, draws nothing
+        room = await headless.room(rid(ch))
+        assert room is not None
+        user = person(room, fake)
+        hand = headless.hand_of(room, uid(user))
+        assert hand is not None
+        choice = next(c for c in hand.choices if c.kind != "declare")
+        assert (await headless.act(choice.token, User(uid(user), user.username))).ok
+        shown = table.text()
+        h2 = await Harness.start(fake, redis, settings, clock, GameService(store, settings,
+                                                                           clock), after=h)
+        try:
+            await h2.flush()
+            room = await h2.room(ch)
+            assert table.text() != shown
+            assert texts.table_text(Text("en"), h2.service.table_of(room)) == table.text()
+            for u in (fake.alice, fake.bob):
+                view = h2.service.hand_of(room, uid(u))
+                assert view is not None
+                assert texts.hand_text(Text("en"), view) in hands[u.id].text()
+        finally:
+            await h2.stop()
+    finally:
+        await store.close()
+
+
+def test_discord_mode_does_not_import_aiogram() -> None:
+    """Issue 17: aiogram costs seconds of CPU to import; Discord mode never loads it."""
+    code = ("import sys, bot.__main__, adapters.discord.app; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiogram'))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "[]", out.stdout
