@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+
+import orjson
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
@@ -95,11 +97,11 @@ class Room:
         # (a millisecond a move); only the seats are dataclasses inside a room
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_STORED}
         d["seats"] = [None if s is None else dict(vars(s)) for s in self.seats]
-        return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+        return orjson.dumps(d).decode()
 
     @classmethod
     def from_json(cls, text: str | bytes, version: int) -> Room:
-        d = json.loads(text)
+        d = orjson.loads(text)
         d.setdefault("queue", [])
         for name in _NOT_STORED:
             d.pop(name, None)  # documents written before platform data had its own hash
@@ -110,8 +112,13 @@ class Room:
 
     @property
     def rules(self) -> Rules:
-        return _rules(self.preset, self.players or self.size,
-                      json.dumps(self.options, sort_keys=True))
+        at = (self.preset, self.players or self.size)
+        cached = self.__dict__.get("_rules")
+        if cached is not None and cached[0] == at and cached[1] is self.options:
+            return cached[2]  # type: ignore[no-any-return]
+        rules = _rules(*at, json.dumps(self.options, sort_keys=True))
+        self.__dict__["_rules"] = (at, self.options, rules)
+        return rules
 
     def load_match(self) -> Game:
         """The match of ``self.match`` (built once per state)."""

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ from bot import keys, lobby, play
 from bot.changes import Change, Now, Refused, Repeat
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
+from bot.metrics import Metrics
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
 from bot.stats import leaderboard_rows, match_record, series_rows
 from bot.store import PaintClaim, Store, claim_of
@@ -34,7 +36,8 @@ log = logging.getLogger(__name__)
 
 BOT_LEVELS = lobby.BOT_LEVELS
 RETRIES = 20
-LEASE = 2.5  # seconds a worker holds a claimed deadline: a dead worker delays a room this much
+LEASE = 2.0  # seconds a worker holds a claimed deadline: a dead worker delays a room this much
+TIMER_CONCURRENCY = 16  # due rooms a worker moves at once
 MAX_LINES = play.MAX_LINES
 
 
@@ -59,10 +62,12 @@ Transition = Callable[[Room | None], Change | None]
 
 
 class GameService:
-    def __init__(self, store: Store, settings: Settings, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, settings: Settings, clock: Clock | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
+        self.metrics = metrics or Metrics()
         self.listeners: list[Listener] = []
         # who paints and who holds timer leases: one id per service (process)
         self.worker_id = secrets.token_hex(6)
@@ -93,6 +98,7 @@ class GameService:
             try:
                 change = transition(room)
             except Refused as r:
+                self.metrics.refused(r.reason)
                 return Outcome(False, r.reason, room, data=r.data)
             except Repeat:
                 return Outcome(True, None, room, repeat=True)
@@ -113,12 +119,14 @@ class GameService:
             written = await self.store.cas(new, claim, self.settings.update_ttl_seconds, ttl,
                                            now.t, record)
             if written.version:
+                self.metrics.move_committed(new.platform)
                 new.version = written.version
                 new.pdata, new.sdata = pdata, sdata
                 await self._after_commit(new, change, record, notify)
                 return Outcome(True, None, new, change.lines)
             if written.seen:
                 return Outcome(True, None, written.room, repeat=True)
+            self.metrics.cas_conflict()
             room = written.room
             if room is not None:
                 room.pdata, room.sdata = pdata, sdata
@@ -256,20 +264,28 @@ class GameService:
     # --- timers and computer players -------------------------------------------------------
 
     async def run_timers(self, limit: int = 50) -> int:
-        """Make every due move (computer players, timed-out people). Returns moves made."""
+        """Make every due move (computer players, timed-out people). Returns moves made.
+        Rooms are independent: their due moves are made side by side (after a Redis
+        restart a worker has many rooms to catch up on at once)."""
         now = self.clock.now()
-        done = 0
-        for rid in await self.store.due(now, limit):
-            lease = await self.store.claim_deadline(rid, now, LEASE)
-            if lease is None:
-                continue
-            try:
-                out = await self._on_deadline(rid, lease)
-            except Exception:  # this room's move failed; its entry is due again already
-                log.exception("due move in room %s", rid)
-                continue
-            done += int(out.ok and out.room is not None)
-        return done
+        due = await self.store.due(now, limit)
+        if not due:
+            return 0
+        gate = asyncio.Semaphore(TIMER_CONCURRENCY)
+
+        async def one(rid: str) -> int:
+            async with gate:
+                lease = await self.store.claim_deadline(rid, now, LEASE)
+                if lease is None:
+                    return 0
+                try:
+                    out = await self._on_deadline(rid, lease)
+                except Exception:  # this room's move failed; its entry is due again already
+                    log.exception("due move in room %s", rid)
+                    return 0
+                return int(out.ok and out.room is not None)
+
+        return sum(await asyncio.gather(*(one(rid) for rid in due)))
 
     async def serve_timers(self, stop: asyncio.Event, interval: float = 0.25) -> None:
         """The worker's timer loop: make due moves until ``stop`` is set. Also finishes the
@@ -313,6 +329,8 @@ class GameService:
                 assert room is not None
                 choices = await self._choices(room, plan)
                 out = await self._mutate(room_id, _due_transition(now, plan, choices))
+                if out.ok and out.lines and room.deadline is not None:
+                    self.metrics.timer_lag(self.clock.now() - room.deadline)
                 if out.reason != "moved":
                     break
         except Exception:
@@ -340,6 +358,7 @@ class GameService:
     def _bot_choice(self, room: Room, match: Game, seat: int, on_move: bool) -> Action | None:
         st = room.seats[seat]
         assert st is not None
+        started = time.perf_counter()
         bot = make_bot(engine_level(st.level))
         legal = match.legal_actions(seat)
         rng = random.Random(play.bot_seed(room, seat))
@@ -347,6 +366,7 @@ class GameService:
         act = bot.choose(obs, legal, rng, on_move)
         if act is None and on_move:
             act = legal[0]
+        self.metrics.think_time(st.level, time.perf_counter() - started)
         return act
 
     # --- views ----------------------------------------------------------------------------

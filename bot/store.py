@@ -41,11 +41,23 @@ local function sync_ttl(room, other)
 end
 """
 
+# KEYS: 1 update claims, 2 room, 3 platform data; ARGV[1] a claim ('' none)
+# returns {seen (0/1), version, doc or false, platform data (flat)}: one command a load
+_LOAD = """
+local seen = 0
+if ARGV[1] ~= '' and redis.call('ZSCORE', KEYS[1], ARGV[1]) then seen = 1 end
+local v = redis.call('HMGET', KEYS[2], 'v', 'doc')
+if not v[2] then return {seen, 0, false, {}} end
+return {seen, v[1], v[2], redis.call('HGETALL', KEYS[3])}
+"""
+
 # KEYS: 1 room, 2 update claims, 3 deadline index (the shard's), 4 platform data,
-#       5 chat matches, 6 chat series, 7 chat players, 8 chat names, 9 person-stats to-do
+#       and when a match ended: 5 chat matches, 6 chat series, 7 chat players, 8 chat names,
+#       9 person-stats to-do
 # ARGV: 1 expected version, 2 document, 3 claim ttl, 4 room ttl (0: keep for ever),
 #       5 update claim ('' none), 6 now, 7 claims kept, 8 deadline ('' none), 9 room id,
-#       10 match record ('' none), 11 counter ops (json), 12 matches kept, 13 to-do item
+#       and with a match record: 10 the record, 11 counter ops (json), 12 matches kept,
+#       13 to-do item
 # returns {1, new version} | {0, version, doc} on a conflict | {-1, version, doc} when the
 # update was already claimed
 _CAS = """
@@ -78,7 +90,7 @@ if ARGV[5] ~= '' then
   redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[7]) + 1))
   redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
-if ARGV[10] ~= '' then
+if #KEYS > 4 then
   redis.call('LPUSH', KEYS[5], ARGV[10])
   redis.call('LTRIM', KEYS[5], 0, tonumber(ARGV[12]) - 1)
   for _, op in ipairs(cjson.decode(ARGV[11])) do
@@ -263,6 +275,7 @@ class Store:
     def __init__(self, redis: Redis, owner: Any = None) -> None:
         self.redis = redis
         self._owner = owner  # an embedded server to stop on close
+        self._load = redis.register_script(_LOAD)
         self._cas = redis.register_script(_CAS)
         self._claim = redis.register_script(_CLAIM)
         self._settle = redis.register_script(_SETTLE)
@@ -306,18 +319,14 @@ class Store:
 
     async def load(self, room_id: str, claim: str | None = None) -> Loaded:
         """The room with its platform data, and whether ``claim`` was already seen: one
-        round trip."""
-        pipe = self.redis.pipeline(transaction=False)
-        if claim is not None:
-            pipe.zscore(keys.update_claims(room_id), claim)
-        pipe.hmget(keys.room(room_id), ["v", "doc"])
-        pipe.hgetall(keys.platform_data(room_id))
-        res = await pipe.execute()
-        seen = claim is not None and res[0] is not None
-        (version, doc), data = res[-2], res[-1]
-        if doc is None:
-            return Loaded(None, seen)
-        return Loaded(_room(doc, int(version or 0), data), seen)
+        command."""
+        seen, version, doc, flat = await self._load(
+            keys=[keys.update_claims(room_id), keys.room(room_id), keys.platform_data(room_id)],
+            args=[claim or ""])
+        if not doc:
+            return Loaded(None, bool(seen))
+        data = {flat[i]: flat[i + 1] for i in range(0, len(flat), 2)}
+        return Loaded(_room(doc, int(version), data), bool(seen))
 
     async def room(self, room_id: str) -> Room | None:
         return (await self.load(room_id)).room
@@ -343,15 +352,14 @@ class Store:
         ``record`` to the chat's statistics."""
         chat = keys.chat_of(room.id)
         ks = [keys.room(room.id), keys.update_claims(room.id), keys.deadlines_of(room.id),
-              keys.platform_data(room.id), keys.chat_matches(chat), keys.chat_series(chat),
-              keys.chat_players(chat), keys.chat_names(chat),
-              keys.user_stats_todo(keys.shard_of(chat))]
+              keys.platform_data(room.id)]
         args: list[str | int] = [room.version, room.to_json(), claim_ttl, room_ttl, claim or "",
-                repr(float(now)), KEEP_CLAIMS,
-                "" if room.deadline is None else repr(float(room.deadline)), room.id]
-        if record is None:
-            args += ["", "[]", KEEP_MATCHES, ""]
-        else:
+                                 repr(float(now)), KEEP_CLAIMS,
+                                 "" if room.deadline is None else repr(float(room.deadline)),
+                                 room.id]
+        if record is not None:  # the chat's statistics too: keys of the same shard
+            ks += [keys.chat_matches(chat), keys.chat_series(chat), keys.chat_players(chat),
+                   keys.chat_names(chat), keys.user_stats_todo(keys.shard_of(chat))]
             args += [json.dumps(record.record, ensure_ascii=False),
                      json.dumps(record.chat_ops, ensure_ascii=False), KEEP_MATCHES,
                      json.dumps({"id": record.id, "people": record.people})]
