@@ -117,6 +117,7 @@ class Painter:
         if not job.running:
             job.running = True
             self.activity.spawn(self._run_table(room_id, job), name=f"dc-table-{room_id}")
+            self.service.metrics.painter_queue("dc", sum(j.running for j in self.jobs.values()))
 
     def _kick_hand(self, key: tuple[str, str], room: Room) -> None:
         job = self.hand_jobs.setdefault(key, HandJob())
@@ -181,6 +182,7 @@ class Painter:
         try:
             drawn = await self.draw_table(drawing)
         except discord.RateLimited as e:
+            self.service.metrics.platform_429("dc", e.retry_after)
             await self.service.flood_block(f"dc:{room.chat}:edit", e.retry_after)
             drawn = False
         # the version on screen (0 records nothing: the lease is simply given back)
