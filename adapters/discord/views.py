@@ -22,6 +22,7 @@ from adapters.common.hands import (
     in_display_order,
     several_card_moves,
 )
+from adapters.common.i18n import N_
 from adapters.common.render import (
     OPTION_TITLES,
     Text,
@@ -39,6 +40,7 @@ from adapters.discord.texts import (
 from bot.views import Choice, HandView, TableView
 from engine.presets import PRESETS
 
+AWAY = N_("A computer player plays for you while you are away.")
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
 TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "seats", "start", "hand", "again",
@@ -49,6 +51,7 @@ MOVE_TEMPLATE = r"kz:a:(?P<token>[!-~]{1,64})"  # printable ASCII: the service's
 SELECT_TEMPLATE = r"kz:s:(?P<stem>[!-~]{1,64})"
 REFRESH_ID = "kz:h"
 HINT_ID = "kz:n"  # a hint in a practice game
+BACK_ID = "kz:b"  # "I'm back": a person takes his seat back from the computer player
 OPTION_TEMPLATE = r"kz:o:(?P<name>[a-z_]{1,24})"
 
 GREEN = discord.Colour(0x2E7D32)
@@ -75,6 +78,8 @@ class Handlers(Protocol):
     async def refresh_hand(self, interaction: Interaction) -> None: ...
 
     async def hint(self, interaction: Interaction) -> None: ...
+
+    async def back(self, interaction: Interaction) -> None: ...
 
     async def set_option(self, interaction: Interaction, name: str,
                          values: Sequence[str]) -> None: ...
@@ -190,6 +195,20 @@ class HintButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(HI
         await serve(interaction, lambda h: h.hint(interaction))
 
 
+class BackButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(BACK_ID)):
+    def __init__(self, label: str = "🙋") -> None:
+        super().__init__(ui.Button(label=_clip(label), style=discord.ButtonStyle.success,
+                                   custom_id=BACK_ID))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> BackButton:
+        return cls()
+
+    async def callback(self, interaction: Interaction) -> None:
+        await serve(interaction, lambda h: h.back(interaction))
+
+
 class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEMPLATE):
     """One rule of the lobby (or its size), from /settings."""
 
@@ -211,7 +230,7 @@ class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEM
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
-    TableButton, MoveButton, CardsSelect, RefreshButton, HintButton, OptionSelect,
+    TableButton, MoveButton, CardsSelect, RefreshButton, HintButton, BackButton, OptionSelect,
 )
 
 
@@ -352,6 +371,11 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
     items: list[ui.Item[Any]] = []
     if notice:
         items.append(ui.TextDisplay(escape(notice)))
+    mine = hand.table.seats[hand.seat] if hand.seat < len(hand.table.seats) else None
+    away = mine is not None and mine.auto and hand.prompt != "over"
+    if away:  # missed turns handed the seat to a computer player: one press takes it back
+        items.append(ui.TextDisplay("🤖 " + t._(AWAY)))
+        items.append(ui.ActionRow(BackButton("🙋 " + t._("I'm back"))))
     items.append(ui.TextDisplay(hand_text(t, hand)))
     place = {hand.cards[i]: n for n, i in enumerate(display_order(hand))}
     for kind in _STYLE:

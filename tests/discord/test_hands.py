@@ -14,12 +14,12 @@ from adapters.common.render import Text
 from adapters.discord import texts
 from bot.clock import ManualClock
 from bot.config import Settings
-from bot.room import User
+from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
 from tests.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, RecordedCall
 
-from .harness import TURN, Harness, mover, people_and_bots, person, uid, until_person_moves
+from .harness import DELAY, TURN, Harness, mover, people_and_bots, person, uid, until_person_moves
 
 
 def seed_match(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -224,3 +224,65 @@ async def test_a_hint_in_a_practice_game(h: Harness, fake: FakeDiscord, seeded: 
     await people_and_bots(h, fake, other)
     room = await until_person_moves(h, other)
     assert "kz:n" not in (await h.open_hand(person(room, fake), other)).custom_ids()
+
+
+async def _play_until(h: Harness, fake: FakeDiscord, who: FakeUser, *,
+                      absent: bool = False) -> Room:
+    """The others play (people from their hands, computer players on the clock) until
+    ``who``'s seat is on move; ``absent``: he lets his time run out meanwhile."""
+    ch = fake.games
+    for _ in range(80):
+        room = await h.room(ch)
+        seat_no = room.load_match().to_act()[0]
+        seat = room.seats[seat_no]
+        assert seat is not None
+        if seat.user == uid(who) and not absent:
+            await h.flush()
+            return room
+        if seat.user is not None and seat.user != uid(who) and not seat.auto:
+            user = person(room, fake)
+            hand = h.service.hand_of(room, uid(user))
+            assert hand is not None
+            await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"),
+                         h.hands.get(user.id))
+            continue
+        await h.advance(TURN if seat.user == uid(who) and not seat.auto else DELAY)
+        await h.service.run_timers()
+        await h.settle()
+        if absent:
+            room = await h.room(ch)
+            mine = room.seats[room.seat_of(uid(who)) or 0]
+            if mine is not None and mine.auto:  # handed to a computer player
+                await h.flush()
+                return room
+    raise AssertionError("never came to that")
+
+
+async def test_im_back_on_the_hand_of_an_absent_person(h: Harness, fake: FakeDiscord) -> None:
+    """Item 4: while a computer player plays for Bob (missed turns), his hand says so and
+    offers "I'm back", and the table says so; pressed, his hand is live again; his seat is
+    his own again (at once when the service offers ``come_back``; else at his next move,
+    which the hand tells him) and the table says he is back."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    bob = await h.open_hand(fake.bob, ch)
+    await _play_until(h, fake, fake.bob, absent=True)
+    table = await h.table(ch)
+    assert "a computer player plays for them" in table.text()
+    assert "kz:b" in bob.custom_ids() and "plays for you while you are away" in bob.text()
+    inter = await h.press(fake.bob, bob, "kz:b")
+    assert inter.response_type == 7  # on his hand itself
+    room = await h.room(ch)
+    seat = room.seats[room.seat_of(uid(fake.bob)) or 0]
+    assert seat is not None
+    if seat.auto:  # the service has no come_back yet: his next move takes the seat back
+        assert "next move takes your seat back" in bob.text()
+        room = await _play_until(h, fake, fake.bob)
+        hand = h.service.hand_of(room, uid(fake.bob))
+        assert hand is not None and hand.on_move
+        await h.play(fake.bob, ch, next(c for c in hand.choices if c.kind != "declare"), bob)
+        room = await h.room(ch)
+        seat = room.seats[room.seat_of(uid(fake.bob)) or 0]
+        assert seat is not None
+    assert not seat.auto and "Bob is back" in table.text()
+    assert "kz:b" not in bob.custom_ids()
