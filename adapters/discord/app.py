@@ -1,9 +1,13 @@
 """Running the Discord adapter: ``python -m bot discord`` (or ``all`` with Telegram).
 
-A plain ``discord.Client`` with default intents (nothing privileged: slash commands and
-components need none) and a ``CommandTree``. ``setup_hook`` registers the dynamic items (so
-buttons of any earlier process keep working), the catalog translator, and syncs the
-commands. The service's changes reach the painter through ``service.on_change``.
+An ``AutoShardedClient`` with default intents (nothing privileged: slash commands and
+components need none) and a ``CommandTree``. Discord sends a server's interactions to its
+shard's gateway connection, so the bot scales by shards: one process runs every shard
+Discord asks for; several processes split them (``shard_ids``, ``shard_count``) and share
+Redis, each drawing any table under the service's paint leases. ``setup_hook`` registers
+the dynamic items (so buttons of any earlier process keep working), the catalog translator,
+syncs the commands and redraws the tables that changed while nobody drew them. The
+service's changes reach the painter through ``service.on_change``.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-class KozelClient(discord.Client):
+class KozelClient(discord.AutoShardedClient):
     def __init__(self, service: GameService, settings: Settings, *, sync_commands: bool = True,
                  sleep: Sleep = asyncio.sleep, **options: Any) -> None:
         options.setdefault("intents", discord.Intents.default())

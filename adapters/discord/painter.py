@@ -22,7 +22,7 @@ edit it, for 15 minutes) in the room's platform data.
 from __future__ import annotations
 
 import logging
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 import discord
@@ -80,6 +80,7 @@ class Painter:
         self.live = LiveHands(client, service)
         self.hand_jobs: dict[tuple[str, str], HandJob] = {}
         self.busy: set[tuple[str, str]] = set()
+        self.drawn: Counter[str] = Counter()  # what this process drew: table, hand, post
 
     # --- what the service tells us -----------------------------------------------------
 
@@ -230,6 +231,7 @@ class Painter:
         if known is not None and known.gen == room.gen:
             try:
                 await channel.get_partial_message(known.message).edit(view=layout)
+                self.drawn["table"] += 1
                 return True
             except discord.NotFound:
                 pass  # deleted by someone: a new one below
@@ -366,6 +368,7 @@ class Painter:
         if signature(hand, rec.expiring(self.service.clock.now())) != rec.sig:
             try:
                 await self.live.draw(room, user_id, rec, hand)
+                self.drawn["hand"] += 1
             except discord.HTTPException as e:
                 # gone, or its token refused: "Show my hand" gives a new one
                 log.info("hand of %s in %s: %s", user_id, room.id, e)

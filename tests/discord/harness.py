@@ -283,15 +283,19 @@ class Harness:
     @classmethod
     async def start(cls, fake: FakeDiscord, redis: Redis, settings: Settings,
                     clock: ManualClock, service: GameService,
-                    after: Harness | None = None) -> Harness:
-        """``after``: the harness of an earlier process (its leak guard's knowledge goes on)."""
+                    after: Harness | None = None, sleeper: ClockSleeper | None = None,
+                    **options: Any) -> Harness:
+        """``after``: the harness of an earlier process (its leak guard's knowledge goes on);
+        ``sleeper``: one shared with another process of the same test (one clock);
+        ``options``: the client's (a shard, say)."""
         guard = LeakGuard(fake, service)
         if after is not None:
             old = after.guard
             guard.public, guard.previous = old.public, old.previous
             guard.hands_seen, guard.checked = old.hands_seen, old.checked
-        sleeper = ClockSleeper(clock)
-        client = KozelClient(service, settings, guild_ready_timeout=0.01, sleep=sleeper.sleep)
+        sleeper = sleeper or ClockSleeper(clock)
+        client = KozelClient(service, settings, guild_ready_timeout=0.01, sleep=sleeper.sleep,
+                             **options)
         task = await start_client(client, fake)
         return cls(fake, redis, settings, clock, service, client, task, guard, sleeper)
 

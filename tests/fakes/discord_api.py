@@ -498,6 +498,26 @@ class _SessionState:
     seq: int = 0
     backlog: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def shard(self) -> tuple[int, int]:
+        shard = self.identify.get("shard") or [0, 1]
+        return int(shard[0]), max(1, int(shard[1]))
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this session's shard receives that server's events (DMs: shard 0)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
+
+
+def _guild_of(data: Mapping[str, Any]) -> int | None:
+    """The server an event belongs to, if it names one."""
+    gid = data.get("guild_id")
+    if gid is None and "members" in data and "channels" in data:  # GUILD_CREATE
+        gid = data.get("id")
+    return int(gid) if gid is not None else None
+
 
 class GatewayConnection:
     """One websocket connection from discord.py."""
@@ -1040,9 +1060,14 @@ class FakeDiscord:
         return await self.wait_for(self._live_connection, timeout, "gateway session")
 
     # ------------------------------------------------------------------ gateway: test side
-    def _live_connection(self) -> GatewayConnection | None:
+    def _live_connection(self, guild_id: int | None = None) -> GatewayConnection | None:
+        """The newest identified connection; with ``guild_id``, of the shard that server
+        belongs to (Discord: ``(guild_id >> 22) % shard_count``; DMs go to shard 0)."""
         for conn in reversed(self.connections):
-            if conn.session is not None and not conn.closed and not conn.ws.closed:
+            session = conn.session
+            if session is None or conn.closed or conn.ws.closed:
+                continue
+            if guild_id is None or session.serves(guild_id):
                 return conn
         return None
 
@@ -1059,9 +1084,12 @@ class FakeDiscord:
         session = self._live_session()
         return session.intents if session else 0
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a raw DISPATCH (op 0) to the current gateway session."""
-        conn = self._live_connection()
+    async def dispatch(
+        self, event: str, data: dict[str, Any], guild_id: int | None = None
+    ) -> None:
+        """Send a raw DISPATCH (op 0) to the current gateway session (of that server's
+        shard)."""
+        conn = self._live_connection(guild_id if guild_id is not None else _guild_of(data))
         if conn is None or conn.session is None:
             raise FakeDiscordError("no identified gateway session; is the client connected?")
         await self._send_dispatch(conn, event, data)
@@ -1426,7 +1454,7 @@ class FakeDiscord:
         message: FakeMessage | None = None,
     ) -> FakeInteraction:
         await self.idle()
-        conn = self._live_connection()
+        conn = self._live_connection(channel.guild_id)
         if conn is None:
             raise FakeDiscordError("no identified gateway session; is the client connected?")
         iid = self._ids.next()
@@ -1788,8 +1816,9 @@ class FakeDiscord:
         self._changed()
 
     async def _echo_message(self, event: str, msg: FakeMessage) -> None:
-        """Gateway echo of a message, as Discord does (never for ephemerals)."""
-        conn = self._live_connection()
+        """Gateway echo of a message, as Discord does (never for ephemerals), to the shard of
+        its server."""
+        conn = self._live_connection(msg.guild_id)
         if conn is None or conn.session is None or msg.ephemeral:
             return
         intents = conn.session.intents
@@ -2806,7 +2835,11 @@ class FakeDiscord:
         ready = {
             "v": API_VERSION,
             "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
+            "guilds": [
+                {"id": str(g.id), "unavailable": True}
+                for g in self.guilds.values()
+                if session.serves(g.id)
+            ],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -2821,6 +2854,8 @@ class FakeDiscord:
         }
         await self._send_dispatch(conn, "READY", ready)
         for guild in self.guilds.values():
+            if not session.serves(guild.id):
+                continue  # another shard's server
             await self._send_dispatch(
                 conn, "GUILD_CREATE", self._guild_create_payload(guild, intents)
             )
@@ -2997,7 +3032,11 @@ async def start_client(
         ready.cancel()
         task.cancel()
         raise TimeoutError("discord.py client did not become ready")
+    count = client.shard_count or 1
+    shards = getattr(client, "shard_ids", None) or [client.shard_id or 0]
     for guild_id in fake.guilds:
+        if (guild_id >> 22) % count not in shards:
+            continue  # another shard's server
         guild = client.get_guild(guild_id)
         if guild is None or guild.unavailable:
             await client.wait_for(

@@ -1,0 +1,92 @@
+"""Scaling Discord (issue 12, items 5 and 10): Discord sends a server's interactions to one
+gateway connection, its shard's, so the bot scales with one process per shard. Any process
+may draw any table: a worker whose timer loop made a computer player's move draws it, the
+shard's worker answers the people; one of them draws a thing at a time, never an older
+version after a newer one, and a hand stays live whichever of them last drew it."""
+
+from __future__ import annotations
+
+from redis.asyncio import Redis
+
+from adapters.common.render import Text
+from adapters.discord import texts
+from bot.clock import ManualClock
+from bot.config import Settings
+from bot.service import GameService
+from bot.store import Store
+from tests.fakes.discord_api import FakeChannel, FakeDiscord
+
+from .harness import DELAY, ClockSleeper, Harness, person, rid, uid
+
+
+def two_shard_servers(fake: FakeDiscord) -> tuple[FakeChannel, FakeChannel]:
+    """A channel in a server of shard 0 and one in a server of shard 1 (of two)."""
+    found: dict[int, FakeChannel] = {}
+    while len(found) < 2:
+        guild = fake.add_guild(f"Club {len(fake.guilds)}")
+        found.setdefault((guild.id >> 22) % 2, fake.add_text_channel(guild, "cards"))
+    return found[0], found[1]
+
+
+async def settle_all(*hs: Harness) -> None:
+    """Until every process is quiet, and time has passed for every paced drawing."""
+    for _ in range(3):
+        for h in hs:
+            await h.flush()
+
+
+async def test_two_shard_processes_share_every_table(
+        fake: FakeDiscord, redis: Redis, redis_url: str, store: Store, settings: Settings,
+        clock: ManualClock) -> None:
+    ch0, ch1 = two_shard_servers(fake)
+    other = Store(Redis.from_url(redis_url))  # the second process's own Redis pool
+    sleeper = ClockSleeper(clock)  # one clock for the test, so one sleeper
+    a = await Harness.start(fake, redis, settings, clock, GameService(store, settings, clock),
+                            sleeper=sleeper, shard_ids=[0], shard_count=2)
+    b = await Harness.start(fake, redis, settings, clock, GameService(other, settings, clock),
+                            sleeper=sleeper, shard_ids=[1], shard_count=2, sync_commands=False)
+    try:
+        assert a.client.get_channel(ch0.id) and not a.client.get_channel(ch1.id)
+        assert b.client.get_channel(ch1.id) and not b.client.get_channel(ch0.id)
+        assert a.service.worker_id != b.service.worker_id
+        # a table in shard 0's server: its people's presses reach process A only
+        await a.command(fake.alice, ch0, "newgame", {"players": 4})
+        await a.command(fake.bob, ch0, "join")
+        table = await a.table(ch0)
+        for _ in range(2):
+            await a.press(fake.alice, table, "kz:t:bot")
+        await a.press(fake.alice, table, "kz:t:start")
+        hands = {u.id: await a.open_hand(u, ch0) for u in (fake.alice, fake.bob)}
+        moved = {"a": 0, "b": 0}
+        for step in range(30):
+            room = await a.room(ch0)
+            seat = room.seats[room.load_match().to_act()[0]]
+            assert seat is not None
+            if seat.computer:  # process B's timer loop makes it (and draws it)
+                clock.advance(DELAY)
+                moved["b"] += await b.service.run_timers()
+            else:
+                user = person(room, fake)
+                hand = a.service.hand_of(room, uid(user))
+                assert hand is not None
+                choice = next(c for c in hand.choices if c.kind != "declare")
+                await a.play(user, ch0, choice, hands[user.id], look=False)
+                moved["a"] += 1
+            await settle_all(a, b)
+            if step % 5 == 4:  # what people see is the newest state, drawn once
+                room = await a.room(ch0)
+                assert texts.table_text(Text("en"), a.service.table_of(room)) == table.text()
+        assert moved["a"] >= 3 and moved["b"] >= 3
+        room = await a.room(ch0)
+        assert await a.service.drawn_version(room.id, "table") == room.version
+        for h in (a, b):  # both processes drew this table and these hands
+            assert h.client.painter.drawn["table"] > 0 and h.client.painter.drawn["hand"] > 0
+        for u in (fake.alice, fake.bob):
+            view = a.service.hand_of(room, uid(u))
+            assert view is not None and texts.hand_text(Text("en"), view) in hands[u.id].text()
+        assert not fake.limited and not [c for c in fake.calls if c.status >= 400]
+        assert rid(ch0) == room.id
+    finally:
+        await a.stop()
+        await b.stop()
+        await other.close()
