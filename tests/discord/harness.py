@@ -87,11 +87,17 @@ def payload_strings(body: Any) -> Iterator[str]:
 
 
 def _rule_phrases() -> list[str]:
-    """Texts that name a card as a rule, not as anybody's card (the 6♠ shokha)."""
+    """Texts that name a card as a rule, not as anybody's card: the shokha option, the
+    rules cards (/rules), the lead's rule of the shokha presets (longest first, so a
+    phrase inside another is not cut out of it first)."""
     from adapters.common.i18n import LANGUAGES
-    from adapters.common.render import OPTION_TITLES, Text
+    from adapters.common.render import OPTION_TITLES, RULES_SUMMARIES, Text
+    from adapters.discord.handlers import SHOKHA_LEAD
 
-    return [Text(lang)._(OPTION_TITLES["shokha"]) for lang in LANGUAGES]
+    sources = [OPTION_TITLES["shokha"], SHOKHA_LEAD, *RULES_SUMMARIES.values(),
+               "Lead several cards: one suit, or the 6♠ with any suit…"]
+    phrases = {Text(lang)._(x) for lang in LANGUAGES for x in sources}
+    return sorted(phrases, key=len, reverse=True)
 
 
 RULE_PHRASES = _rule_phrases()
@@ -300,8 +306,14 @@ class Harness:
         return cls(fake, redis, settings, clock, service, client, task, guard, sleeper)
 
     async def stop(self) -> None:
-        await self.flush()
-        await stop_client(self.client, self.task)
+        """Stop this process (once: a test may stop it before its fixture does)."""
+        if self.client.is_closed():
+            return
+        try:
+            await self.flush()
+            self.guard.check()  # every test: no hidden card in anything the bot sent
+        finally:
+            await stop_client(self.client, self.task)
 
     async def advance(self, seconds: float) -> None:
         """Time passes: the clock moves, drawings waiting for that time go on."""

@@ -130,6 +130,7 @@ async def test_tables_changed_while_nobody_drew_them_are_redrawn_at_start(
     store = Store(Redis.from_url(redis_url))
     try:
         headless = GameService(store, settings, clock)  # commits, draws nothing
+        headless.on_change(h.guard.listener)  # (what it makes public, the guard learns)
         room = await headless.room(rid(ch))
         assert room is not None
         user = person(room, fake)

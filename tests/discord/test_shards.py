@@ -45,6 +45,9 @@ async def test_two_shard_processes_share_every_table(
                             sleeper=sleeper, shard_ids=[0], shard_count=2)
     b = await Harness.start(fake, redis, settings, clock, GameService(other, settings, clock),
                             sleeper=sleeper, shard_ids=[1], shard_count=2, sync_commands=False)
+    # each process's leak guard learns what is public from both services' changes
+    b.service.on_change(a.guard.listener)
+    a.service.on_change(b.guard.listener)
     try:
         assert a.client.get_channel(ch0.id) and not a.client.get_channel(ch1.id)
         assert b.client.get_channel(ch1.id) and not b.client.get_channel(ch0.id)
@@ -87,6 +90,10 @@ async def test_two_shard_processes_share_every_table(
         assert not fake.limited and not [c for c in fake.calls if c.status >= 400]
         assert rid(ch0) == room.id
     finally:
-        await a.stop()
-        await b.stop()
-        await other.close()
+        try:
+            await a.stop()
+        finally:
+            try:
+                await b.stop()
+            finally:
+                await other.close()
