@@ -173,9 +173,9 @@ class Painter:
             job.dirty = True
             await self.activity.sleep(BUSY_RETRY)
             return
-        # never older than what begin_paint read; this process's newest if nothing is newer
-        # than what is on screen (a forced redraw)
-        drawing = claim.room or (job.room if job.force else None)
+        # never older than what begin_paint read; for a forced redraw (nothing newer than
+        # what is on screen, but new words) the room as it is now
+        drawing = claim.room or (await self.service.room(room_id) if job.force else None)
         job.force = False
         if drawing is None:
             job.drawn = max(job.drawn, room.version)  # another worker drew it
