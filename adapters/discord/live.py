@@ -80,6 +80,11 @@ class LiveHands:
                 out.append(seat.user)
         return out
 
+    def drop_room(self, room_id: str) -> None:
+        """An ended room: this process keeps nothing of its hands (Redis has the records)."""
+        for key in [k for k in self.local if k[0] == room_id]:
+            del self.local[key]
+
     async def remember(self, room: Room, user_id: str, interaction: discord.Interaction[Any],
                        message_id: int, hand: HandView, lang: str) -> None:
         """This interaction's message now shows the person's hand: it is the live one; an

@@ -129,10 +129,6 @@ class Painter:
             job.running = True
             self.activity.spawn(self._run_hand(key, job), name=f"dc-hand-{key[0]}-{key[1]}")
 
-    async def drain(self) -> None:
-        """Until every drawing is done (shutdown; tests)."""
-        await self.activity.idle()
-
     # --- the table job -----------------------------------------------------------------------
 
     async def _run_table(self, room_id: str, job: TableJob) -> None:
@@ -150,6 +146,7 @@ class Painter:
                 # an ended room needs no memory here: a rematch reads its table from pdata
                 del self.jobs[room_id]
                 self.tables.pop(room_id, None)
+                self.live.drop_room(room_id)
 
     async def _table_step(self, room_id: str, job: TableJob) -> None:
         """One step: the next summary, or the table (or a wait for the channel's budget,
@@ -290,6 +287,7 @@ class Painter:
         channel = self.client.get_partial_messageable(int(room.chat))
         try:
             await channel.send(texts.escape(text))
+            self.drawn["post"] += 1
         except discord.HTTPException as e:
             log.warning("summary for %s: %s", room.id, e)
 
@@ -321,6 +319,9 @@ class Painter:
                     log.exception("drawing the hand of %s in %s", key[1], key[0])
         finally:
             job.running = False
+            if job.room is not None and job.room.state == FINISHED and not job.dirty \
+                    and self.hand_jobs.get(key) is job:
+                del self.hand_jobs[key]  # the final hand is drawn: nothing more to follow
 
     async def _draw_hand(self, key: tuple[str, str], job: HandJob) -> None:
         """One look at a person's live hand: drawn when what it shows has changed, within
