@@ -2,7 +2,8 @@
 
 Long polling by default; webhook mode when ``WEBHOOK_URL`` is set (the secret token header
 is checked). ``TELEGRAM_API_URL`` points the bot at a self-hosted Bot API server (the
-end-to-end tests point it at a fake one).
+end-to-end tests point it at a fake one). The service, the painter and the words reach the
+handlers as Dispatcher keyword arguments; the middlewares give them who and where.
 """
 
 from __future__ import annotations
@@ -20,22 +21,24 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 
 from adapters.common.i18n import LANGUAGES, N_
 from adapters.common.render import Text
-from adapters.telegram.handlers import Context, build_router
+from adapters.telegram.handlers import build_router
+from adapters.telegram.middleware import Answer, Context
 from adapters.telegram.painter import Painter
-from bot.clock import Clock, SystemClock
+from adapters.telegram.words import Words
+from bot.clock import Clock
 from bot.config import ConfigError, Settings
-from bot.room import Room
 from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
+# commands registered with ``is_ephemeral``: the client sends them so that only the bot
+# sees them, and their answers are ephemeral too (nothing in the group, no group budget)
+EPHEMERAL = frozenset({"hand", "score", "settings", "rules", "help", "invite"})
 GROUP_COMMANDS = [
-    ("newgame", N_("Open a table: /newgame and a game's name (see /rules)")),
-    ("kozel", N_("Open a table of classic Kozel")),
-    ("petukh", N_("Open a table of Petukh")),
+    ("newgame", N_("Open a table: a list of games")),
     ("join", N_("Take a seat")),
     ("leave", N_("Leave your seat")),
-    ("addbot", N_("Seat a computer player")),
+    ("addbot", N_("Seat a computer player: easy, normal or hard")),
     ("startgame", N_("Deal")),
     ("hand", N_("Show my cards (only I see them)")),
     ("settings", N_("The table's rules")),
@@ -51,8 +54,15 @@ GROUP_COMMANDS = [
     ("lang", N_("The chat's language")),
     ("help", N_("What I can do")),
 ]
-PRIVATE_COMMANDS = [("hand", N_("Show my cards")), ("rules", N_("A short rules card")),
-                    ("help", N_("What I can do"))]
+PRIVATE_COMMANDS = [
+    ("newgame", N_("A practice game against computer players")),
+    ("hand", N_("Show my cards")),
+    ("cancel", N_("End the practice game")),
+    ("rules", N_("A short rules card")),
+    ("lang", N_("My language")),
+    ("help", N_("What I can do")),
+]
+DRAIN_SECONDS = 10.0  # at shutdown: handlers in flight, then the painter's held writes
 
 
 @dataclass
@@ -61,6 +71,7 @@ class TelegramApp:
     dispatcher: Dispatcher
     painter: Painter
     context: Context
+    words: Words
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -76,34 +87,30 @@ async def build(bot: Bot, service: GameService, settings: Settings,
                 clock: Clock | None = None) -> TelegramApp:
     """Check the token (one clear line if rejected), wire the routers, register commands."""
     try:
-        me = await bot.me()
+        await bot.me()
     except TelegramUnauthorizedError:
         raise ConfigError("BOT_TOKEN was rejected by Telegram (Unauthorized)") from None
     except TelegramNetworkError as e:
         where = settings.telegram_api_url or "api.telegram.org"
         raise ConfigError(f"cannot reach the Telegram Bot API at {where}: {e.message}") from None
-    texts: dict[str, Text] = {}
-
-    def text_for(room: Room) -> Text:
-        lang = room.lang or settings.default_language
-        if lang not in texts:
-            texts[lang] = Text(lang)
-        return texts[lang]
-
-    painter = Painter(bot, service, clock or service.clock, text_for)
+    words = Words(service, settings.default_language)
+    painter = Painter(bot, service, clock or service.clock, words, settings.idle_seconds)
     service.on_change(painter.changed)
-    ctx = Context(service, painter, me.username or "bot", settings.default_language)
-    dp = Dispatcher()
-    dp.include_router(build_router(ctx))
+    dp = Dispatcher(service=service, painter=painter, words=words)
+    context = Context(words, painter)
+    dp.message.outer_middleware(context)
+    dp.callback_query.outer_middleware(context)
+    dp.callback_query.middleware(Answer())
+    dp.include_router(build_router())
     await set_commands(bot)
-    return TelegramApp(bot, dp, painter, ctx)
+    return TelegramApp(bot, dp, painter, context, words)
 
 
 async def set_commands(bot: Bot) -> None:
     """setMyCommands per language and scope."""
     for lang in LANGUAGES:
         t = Text(lang)
-        group = [BotCommand(command=c, description=t._(d), is_ephemeral=(c == "hand") or None)
+        group = [BotCommand(command=c, description=t._(d), is_ephemeral=(c in EPHEMERAL) or None)
                  for c, d in GROUP_COMMANDS]
         private = [BotCommand(command=c, description=t._(d)) for c, d in PRIVATE_COMMANDS]
         code = None if lang == "en" else lang
@@ -112,27 +119,40 @@ async def set_commands(bot: Bot) -> None:
                                   language_code=code)
 
 
-async def run(settings: Settings, service: GameService, timers_loop: bool = True) -> None:
-    """Serve until cancelled: polling (or webhook), the timer loop (unless another adapter
-    of this process runs it) and the painter."""
+async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
+    """Serve until ``stop``: then take no more updates, let the handlers in flight finish,
+    write what the painter holds (at most ``DRAIN_SECONDS`` in all) and close the session."""
     bot = make_bot(settings)
     try:
-        app = await build(bot, service, settings, SystemClock())
-        stop = asyncio.Event()
-        tasks = [asyncio.create_task(app.painter.run(stop))]
-        if timers_loop:
-            tasks.append(asyncio.create_task(service.serve_timers(stop)))
+        app = await build(bot, service, settings)
+        await app.painter.redraw_stale()
+        painting = asyncio.Event()  # stops the painter's loop only once the drain begins
+        painter_task = asyncio.create_task(app.painter.run(painting))
         try:
             if settings.webhook_url:
-                await _serve_webhook(app, settings)
+                await _serve_webhook(app, settings, stop)
             else:
-                await app.dispatcher.start_polling(bot, handle_signals=False)
+                await _poll(app, stop)
+            await app.context.idle(DRAIN_SECONDS / 2)
         finally:
-            stop.set()
-            for task in tasks:
-                task.cancel()
+            painting.set()
+            await painter_task
+            await app.painter.drain(DRAIN_SECONDS / 2)
     finally:
         await bot.session.close()
+
+
+async def _poll(app: TelegramApp, stop: asyncio.Event) -> None:
+    polling = asyncio.create_task(app.dispatcher.start_polling(
+        app.bot, handle_signals=False, close_bot_session=False))
+    stopping = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait({polling, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if polling in done:
+        stopping.cancel()
+        polling.result()  # polling ended by itself: say why
+        return
+    await app.dispatcher.stop_polling()
+    await polling
 
 
 def webhook_app(app: TelegramApp, settings: Settings) -> Any:
@@ -149,7 +169,7 @@ def webhook_app(app: TelegramApp, settings: Settings) -> Any:
     return web_app
 
 
-async def _serve_webhook(app: TelegramApp, settings: Settings) -> None:
+async def _serve_webhook(app: TelegramApp, settings: Settings, stop: asyncio.Event) -> None:
     from aiohttp import web
 
     web_app = webhook_app(app, settings)
@@ -160,6 +180,6 @@ async def _serve_webhook(app: TelegramApp, settings: Settings) -> None:
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()
     try:
-        await asyncio.Event().wait()
+        await stop.wait()
     finally:
         await runner.cleanup()

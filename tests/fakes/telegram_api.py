@@ -281,6 +281,7 @@ class FakeMessage:
     callback_query_id: str | None = None  # ephemeral: callback that triggered it
     replaces: FakeMessage | None = None  # ephemeral shown in place of this message
     versions: list[Version] = field(default_factory=list)
+    seq: int = 0  # order of creation across every chat of the fake
 
     @property
     def is_ephemeral(self) -> bool:
@@ -397,6 +398,7 @@ class Call:
     done: bool = False
     started_at: float = field(default_factory=time.monotonic)
     finished_at: float | None = None
+    at: float = 0.0  # the fake's clock when the call arrived (a test's manual clock)
 
     @property
     def ok(self) -> bool:
@@ -562,6 +564,7 @@ class FakeTelegram:
         self._pending: list[_Update] = []
         self._update_ids = itertools.count(1)
         self._callback_ids = itertools.count(1)
+        self._seq = itertools.count(1)
         self._last_update_id = 0
         self._delivered_up_to = 0
         self._confirmed_up_to = 0
@@ -874,6 +877,7 @@ class FakeTelegram:
             message.ephemeral_message_id = self._next_ephemeral_id(state)
             message.receiver = self.bot
         message.versions.append(Version("user", text, None, message.date))
+        message.seq = next(self._seq)
         state.messages.append(message)
         self.push_update("message", message.to_api())
         return message
@@ -1123,7 +1127,7 @@ class FakeTelegram:
         method = self._canonical.get(request.match_info["method"].lower())
         method = method or request.match_info["method"]
         params = await self._read_params(request)
-        call = Call(method, params, token=token)
+        call = Call(method, params, token=token, at=self.clock())
         self.calls.append(call)
         self.notify()
         flood_chat: int | None = None
@@ -1509,6 +1513,7 @@ class FakeTelegram:
                 if message.message_thread_id is None and callback.message is not None:
                     message.message_thread_id = callback.message.message_thread_id
         message.versions.append(Version("sendMessage", text, message.reply_markup, message.date))
+        message.seq = next(self._seq)
         state.messages.append(message)
         return message.to_api()
 
