@@ -1,15 +1,27 @@
-"""``python -m bot play|telegram|discord|all``: the bot's entry point."""
+"""``python -m bot play|telegram|discord|all``: the bot's entry point (the composition root).
+
+The root makes the store, the service and the process's one timer loop, and hands the
+adapters a ``stop`` event. SIGTERM (``docker stop``) or SIGINT sets it: the adapters stop
+taking updates, finish what is in flight and drain their painters (bounded); the timer loop
+gives its leases back; the pools close; the process exits 0.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 
 from bot.config import ConfigError, Settings, load_settings
+
+log = logging.getLogger(__name__)
+
+STOP_SECONDS = 10.0  # how long a stopping adapter may take to drain
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -32,21 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=logging.WARNING)
     if args.command == "play":
-        from adapters.console.app import play
-
-        try:
-            options = json.loads(args.options) if args.options else None
-        except json.JSONDecodeError:
-            print("error: --options must be JSON", file=sys.stderr)
-            return 2
-        lang = args.lang or settings.default_language
-        try:
-            return asyncio.run(play(settings, args.preset, args.players, args.seed, lang, options))
-        except KeyboardInterrupt:
-            return 130
-        except (OSError, RuntimeError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 1
+        return _play(settings, args)
     try:
         return asyncio.run(_serve(settings, args.command))
     except ConfigError as e:
@@ -56,32 +54,74 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _play(settings: Settings, args: argparse.Namespace) -> int:
+    from adapters.console.app import play
+
+    try:
+        options = json.loads(args.options) if args.options else None
+    except json.JSONDecodeError:
+        print("error: --options must be JSON", file=sys.stderr)
+        return 2
+    lang = args.lang or settings.default_language
+    try:
+        return asyncio.run(play(settings, args.preset, args.players, args.seed, lang, options))
+    except KeyboardInterrupt:
+        return 130
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except (OSError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
 async def _serve(settings: Settings, which: str) -> int:
     """The platform adapters share one service, one store and one timer loop."""
     from bot.service import GameService
-    from bot.store import Store
+    from bot.store import open_store
 
     if which in ("telegram", "all") and not settings.bot_token:
         raise ConfigError("BOT_TOKEN is not set: the Telegram adapter needs the bot's token")
     if which in ("discord", "all") and not settings.discord_token:
         raise ConfigError("DISCORD_TOKEN is not set: the Discord adapter needs the bot's token")
-    store = await Store.connect(settings.redis_url, settings.data_dir, settings.redis_cluster)
+    store = await open_store(settings)
+    service = GameService(store, settings)
+    stop = asyncio.Event()
+    _on_signals(stop)
+    runs = []
+    if which in ("telegram", "all"):
+        from adapters.telegram.app import run as run_telegram
+
+        runs.append(asyncio.create_task(run_telegram(settings, service, stop), name="telegram"))
+    if which in ("discord", "all"):
+        from adapters.discord.app import run as run_discord
+
+        runs.append(asyncio.create_task(run_discord(settings, service, stop), name="discord"))
+    timers = asyncio.create_task(service.serve_timers(stop), name="timers")
     try:
-        service = GameService(store, settings)
-        runs = []
-        if which in ("telegram", "all"):
-            from adapters.telegram.app import run as run_telegram
-
-            runs.append(run_telegram(settings, service))
-        if which in ("discord", "all"):
-            from adapters.discord.app import run as run_discord
-
-            # one timer loop a process: the Telegram side runs it in "all"
-            runs.append(run_discord(settings, service, timers_loop=which == "discord"))
-        await asyncio.gather(*runs)
+        # an adapter that ends (a fatal start-up error) stops the others
+        done, _pending = await asyncio.wait(runs, return_when=asyncio.FIRST_COMPLETED)
+        stop.set()
+        results = await asyncio.gather(*runs, return_exceptions=True)
+        for r in results:
+            if isinstance(r, ConfigError):
+                raise r
+            if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError):
+                log.error("adapter stopped: %r", r)
+                return 1
         return 0
     finally:
-        await store.close()
+        stop.set()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(timers, STOP_SECONDS)
+        await service.close()
+
+
+def _on_signals(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
 
 
 if __name__ == "__main__":

@@ -1,22 +1,72 @@
 """Every Redis key the service uses, in one place.
 
-A room's keys share the hash tag ``{room id}`` so one Lua script may touch them all on a
-Redis Cluster; a chat's statistics share the tag ``{chat}``.
+A room, its neighbours (update claims, platform data, paint leases), its chat's statistics
+and the deadline index that holds its due time all share one hash tag: the chat's **shard**
+(``{s7}``). So one Lua script writes a room, its deadline entry and, when a match ends, the
+chat's record of it, in one atomic step, on one Redis or on a Cluster (a shard is one slot).
+A person's keys carry the person's own tag.
 """
 
 from __future__ import annotations
 
+from zlib import crc32
+
+# Deadline index shards: the timer loop reads them all in one round trip; on a Cluster they
+# spread over the nodes like any other slots.
+SHARDS = 16
+
+
+def chat_of(room_id: str) -> str:
+    """The chat part of a room id (``tg:-100/55`` -> ``tg:-100``): a chat's rooms (one per
+    forum topic) and its statistics live on one shard."""
+    return room_id.split("/", 1)[0]
+
+
+def shard_of(chat: str) -> int:
+    return crc32(chat.encode()) % SHARDS
+
+
+def _tag(chat: str) -> str:
+    return f"{{s{shard_of(chat)}}}"
+
 
 def room(room_id: str) -> str:
-    return f"room:{{{room_id}}}"
+    """The room: a hash of its version ``v`` and its document ``doc``."""
+    return f"room:{_tag(chat_of(room_id))}{room_id}"
 
 
 def update_claims(room_id: str) -> str:
     """The room's recently claimed platform update ids (a sorted set by time)."""
-    return f"upd:{{{room_id}}}"
+    return f"upd:{_tag(chat_of(room_id))}{room_id}"
 
 
-DEADLINES = "deadlines"
+def platform_data(room_id: str) -> str:
+    """Adapters' records of the room (``r:<name>``), of each person (``s:<user>:<name>``)
+    and the last drawn version of each painted thing (``draw:<what>``): a hash."""
+    return f"pd:{_tag(chat_of(room_id))}{room_id}"
+
+
+def paint_lease(room_id: str, what: str) -> str:
+    """Which worker paints ``what`` of the room now (a string with an expiry)."""
+    return f"paint:{_tag(chat_of(room_id))}{room_id}|{what}"
+
+
+def deadlines(shard: int) -> str:
+    """Due times of the playing rooms of one shard (a sorted set: room id -> time)."""
+    return f"deadlines:{{s{shard}}}"
+
+
+def deadlines_of(room_id: str) -> str:
+    return deadlines(shard_of(chat_of(room_id)))
+
+
+def all_deadlines() -> list[str]:
+    return [deadlines(s) for s in range(SHARDS)]
+
+
+def user_stats_todo(shard: int) -> str:
+    """Finished matches whose per-person counters are still to be added (a list)."""
+    return f"ustodo:{{s{shard}}}"
 
 
 def user_rooms(user_id: str) -> str:
@@ -26,25 +76,21 @@ def user_rooms(user_id: str) -> str:
 
 def chat_matches(chat: str) -> str:
     """The chat's finished matches, newest first (capped list)."""
-    return f"matches:{{{chat}}}"
+    return f"matches:{_tag(chat)}{chat}"
 
 
 def chat_series(chat: str) -> str:
     """Per line-up counters: ``<lineup>|n`` played, ``<lineup>|w<side>`` won."""
-    return f"series:{{{chat}}}"
+    return f"series:{_tag(chat)}{chat}"
 
 
 def chat_players(chat: str) -> str:
     """Per person counters in a chat: ``<user>|played``, ``<user>|won``."""
-    return f"players:{{{chat}}}"
+    return f"players:{_tag(chat)}{chat}"
 
 
 def chat_names(chat: str) -> str:
-    return f"names:{{{chat}}}"
-
-
-def user_stats(user_id: str) -> str:
-    return f"ustats:{{{user_id}}}"
+    return f"names:{_tag(chat)}{chat}"
 
 
 def chat_prefs(chat: str) -> str:
@@ -52,6 +98,20 @@ def chat_prefs(chat: str) -> str:
     return f"chat:{{{chat}}}"
 
 
-def match_recorded(chat: str, match_id: str) -> str:
-    """Marks a finished match as recorded (expires): recording is idempotent."""
-    return f"recorded:{{{chat}}}:{match_id}"
+def user_stats(user_id: str) -> str:
+    return f"ustats:{{{user_id}}}"
+
+
+def user_stats_done(user_id: str, match_id: str) -> str:
+    """Marks a match as counted in the person's statistics (expires)."""
+    return f"ustatsm:{{{user_id}}}{match_id}"
+
+
+def flood(key: str) -> str:
+    """A platform's write budget (a sorted set of write times) for one chat or person."""
+    return f"flood:{{{key}}}"
+
+
+def flood_block(key: str) -> str:
+    """Until when the platform asked us to stop writing under ``key`` (after a 429)."""
+    return f"floodb:{{{key}}}"

@@ -29,6 +29,7 @@ class Seat:
     bot: str | None = None  # computer level for a computer player
     auto: bool = False  # a person's seat handed to a computer player after missed turns
     missed: int = 0
+    done: str = ""  # a short mark of the last move token this person played (a double tap)
 
     @property
     def computer(self) -> bool:
@@ -36,7 +37,11 @@ class Seat:
 
     @property
     def level(self) -> str:
-        return self.bot or "rules"
+        return self.bot or "normal"
+
+
+# the store's version, and the platform data (a hash of its own)
+_NOT_STORED = frozenset({"version", "pdata", "sdata"})
 
 
 @lru_cache(maxsize=256)
@@ -71,13 +76,16 @@ class Room:
     turn_started: float | None = None
     asked: str | None = None  # the turn at which off-turn computer players were asked
     lang: str | None = None
-    pdata: dict[str, Any] = field(default_factory=dict)  # adapters' per-room records
-    sdata: dict[str, dict[str, Any]] = field(default_factory=dict)  # per user id
+    # adapters' records of the room and of each person (user id -> records): kept beside
+    # the room in their own hash (bot/store.py), a snapshot as of the room's load
+    pdata: dict[str, Any] = field(default_factory=dict)
+    sdata: dict[str, dict[str, Any]] = field(default_factory=dict)
     created: float = 0.0
     updated: float = 0.0
     result: dict[str, Any] | None = None
     # people waiting for a seat (Petukh ``elimination``): [{"user": id, "name": name}]
     queue: list[dict[str, str]] = field(default_factory=list)
+    bot_level: str = "normal"  # the level of computer players seated without one
     version: int = 0  # not stored in the document: the store's compare-and-set version
 
     # --- serialisation: the only place a room becomes text ---------------------------------
@@ -85,7 +93,7 @@ class Room:
     def to_json(self) -> str:
         # the same text as json.dumps(asdict(self)) without asdict's deep copy of the match
         # (a millisecond a move); only the seats are dataclasses inside a room
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "version"}
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_STORED}
         d["seats"] = [None if s is None else dict(vars(s)) for s in self.seats]
         return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
 
@@ -93,6 +101,8 @@ class Room:
     def from_json(cls, text: str | bytes, version: int) -> Room:
         d = json.loads(text)
         d.setdefault("queue", [])
+        for name in _NOT_STORED:
+            d.pop(name, None)  # documents written before platform data had its own hash
         d["seats"] = [None if s is None else Seat(**s) for s in d["seats"]]
         return cls(**d, version=version)
 

@@ -1,34 +1,75 @@
 """The one store: real Redis through ``redis.asyncio``.
 
-Every room change is one compare-and-set (a Lua script) against the room's version; the
-platform update that caused it is claimed in the same script, so a redelivered update
-changes nothing. Turn deadlines live in a sorted set that any worker may claim from.
+Every room change is one compare-and-set (a Lua script) against the room's version. The
+same script claims the platform update that caused it (a redelivered update changes
+nothing), writes the room's entry in the deadline index (so no interleaving of writers and
+timer loops can leave a room without its due time), and, when a match ends, records it in
+the chat's statistics. All of those keys share the chat's shard tag (``bot/keys.py``): one
+slot, so the same script runs on a Redis Cluster.
+
+Connections are retried with backoff on connection errors (a Redis restart closes every
+pooled connection): every command here is safe to send twice. A compare-and-set sent twice
+finds its own version already written and reports a conflict; the caller reloads and sees
+its own update claimed (``repeat``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
+import secrets
+from base64 import b64encode
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
 
 from bot import keys
 from bot.room import Room
 
-# KEYS[1] room, KEYS[2] the room's claimed update ids (a sorted set): one hash tag, one slot
-# ARGV[1] expected version, ARGV[2] document, ARGV[3] claim ttl, ARGV[4] room ttl (0: keep),
-# ARGV[5] update id ('' for none), ARGV[6] now, ARGV[7] claims kept
-# returns the new version, 0 on a version conflict, -1 for an update already seen
+# Keeps the chat's and the room's TTLs in step: the platform data lives as long as the room.
+_SYNC_TTL = """
+local function sync_ttl(room, other)
+  local ttl = redis.call('PTTL', room)
+  if ttl > 0 then redis.call('PEXPIRE', other, ttl)
+  elseif ttl == -1 then redis.call('PERSIST', other) end
+end
+"""
+
+# KEYS: 1 room, 2 update claims, 3 deadline index (the shard's), 4 platform data,
+#       5 chat matches, 6 chat series, 7 chat players, 8 chat names, 9 person-stats to-do
+# ARGV: 1 expected version, 2 document, 3 claim ttl, 4 room ttl (0: keep for ever),
+#       5 update claim ('' none), 6 now, 7 claims kept, 8 deadline ('' none), 9 room id,
+#       10 match record ('' none), 11 counter ops (json), 12 matches kept, 13 to-do item
+# returns {1, new version} | {0, version, doc} on a conflict | {-1, version, doc} when the
+# update was already claimed
 _CAS = """
-if ARGV[5] ~= '' and redis.call('ZSCORE', KEYS[2], ARGV[5]) then return -1 end
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if v ~= tonumber(ARGV[1]) then return 0 end
-v = v + 1
-redis.call('HSET', KEYS[1], 'v', v, 'doc', ARGV[2])
-if tonumber(ARGV[4]) > 0 then
-  redis.call('EXPIRE', KEYS[1], ARGV[4])
+local v = redis.call('HMGET', KEYS[1], 'v', 'doc')
+if ARGV[5] ~= '' and redis.call('ZSCORE', KEYS[2], ARGV[5]) then
+  return {-1, v[1] or '0', v[2] or ''}
+end
+local version = tonumber(v[1] or '0')
+if version ~= tonumber(ARGV[1]) then return {0, v[1] or '0', v[2] or ''} end
+if version == 0 then redis.call('DEL', KEYS[4]) end  -- a new room: nothing drawn of it yet
+version = version + 1
+redis.call('HSET', KEYS[1], 'v', version, 'doc', ARGV[2])
+local ttl = tonumber(ARGV[4])
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[4], ttl)
 else
   redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[4])
+end
+if ARGV[8] == '' then
+  redis.call('ZREM', KEYS[3], ARGV[9])
+else
+  redis.call('ZADD', KEYS[3], ARGV[8], ARGV[9])
 end
 if ARGV[5] ~= '' then
   -- the newest claims, for as long as a platform may redeliver: small and bounded
@@ -37,12 +78,24 @@ if ARGV[5] ~= '' then
   redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[7]) + 1))
   redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
-return v
+if ARGV[10] ~= '' then
+  redis.call('LPUSH', KEYS[5], ARGV[10])
+  redis.call('LTRIM', KEYS[5], 0, tonumber(ARGV[12]) - 1)
+  for _, op in ipairs(cjson.decode(ARGV[11])) do
+    if op[1] == 'i' then
+      redis.call('HINCRBY', KEYS[op[2]], op[3], op[4])
+    else
+      redis.call('HSET', KEYS[op[2]], op[3], op[4])
+    end
+  end
+  redis.call('RPUSH', KEYS[9], ARGV[13])
+end
+return {1, version}
 """
 
-# KEYS[1] deadlines; ARGV[1] room id, ARGV[2] now, ARGV[3] lease until
-# A worker claims a due deadline by pushing it a lease into the future: two workers never
-# both get it, and a worker that dies mid-move leaves it to be claimed again later.
+# KEYS[1] a shard's deadline index; ARGV[1] room id, ARGV[2] now, ARGV[3] lease until.
+# A worker claims a due entry by pushing it a short lease into the future: two workers never
+# both get it, and a worker that dies mid-move leaves it to be claimed again a moment later.
 _CLAIM = """
 local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not s or tonumber(s) > tonumber(ARGV[2]) then return 0 end
@@ -50,9 +103,9 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return 1
 """
 
-# KEYS[1] deadlines; ARGV[1] room id, ARGV[2] the lease this worker set, ARGV[3] new score
-# ('' drops the entry). Only while the entry still holds this worker's lease: a commit in
-# between has written an earlier deadline of its own, and that one must stay.
+# KEYS[1] a shard's deadline index; ARGV[1] room id, ARGV[2] the lease this worker set,
+# ARGV[3] new score ('' drops the entry). Only while the entry still holds this worker's
+# lease: any commit since has written the room's own deadline, and that one must stay.
 _SETTLE = """
 local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not s or tonumber(s) ~= tonumber(ARGV[2]) then return 0 end
@@ -64,9 +117,146 @@ end
 return 1
 """
 
+# KEYS: 1 room, 2 platform data; ARGV: field, value ('\\0' deletes), field, value, ...
+# Only for a room that exists; the platform data expires with the room.
+_SET_DATA = _SYNC_TTL + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for i = 1, #ARGV, 2 do
+  if ARGV[i + 1] == '\\0' then
+    redis.call('HDEL', KEYS[2], ARGV[i])
+  else
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  end
+end
+sync_ttl(KEYS[1], KEYS[2])
+return 1
+"""
+
+# KEYS: 1 paint lease, 2 platform data, 3 room; ARGV: owner, lease ms, what
+# {-1}: another worker paints it now; {0}: nothing newer than drawn (or no room);
+# {1, version, doc, platform data...}: this owner holds the lease, draw this room
+_BEGIN_PAINT = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return {-1} end
+local v = redis.call('HMGET', KEYS[3], 'v', 'doc')
+if not v[2] then return {0} end
+local drawn = tonumber(redis.call('HGET', KEYS[2], 'draw:' .. ARGV[3]) or '0')
+if tonumber(v[1]) <= drawn then return {0} end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return {1, v[1], v[2], redis.call('HGETALL', KEYS[2])}
+"""
+
+# KEYS: 1 paint lease, 2 platform data, 3 room; ARGV: owner, what, version drawn
+# 1 when the room has moved past the version drawn (paint again), else 0
+_END_PAINT = _SYNC_TTL + """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+local v = tonumber(redis.call('HGET', KEYS[3], 'v') or '0')
+if v == 0 then return 0 end
+local field = 'draw:' .. ARGV[2]
+local drawn = tonumber(redis.call('HGET', KEYS[2], field) or '0')
+if tonumber(ARGV[3]) > drawn then
+  redis.call('HSET', KEYS[2], field, ARGV[3])
+  sync_ttl(KEYS[3], KEYS[2])
+end
+if v > tonumber(ARGV[3]) then return 1 end
+return 0
+"""
+
+# KEYS: 1 write times (sorted set), 2 blocked-until; ARGV: now, limit, window, gap, reserve,
+# a unique member. Returns '0' when the write is allowed now (and counted), else the seconds
+# to wait (as text: Lua numbers come back as integers).
+_FLOOD_TAKE = """
+local now = tonumber(ARGV[1])
+local limit, window = tonumber(ARGV[2]), tonumber(ARGV[3])
+local gap, reserve = tonumber(ARGV[4]), tonumber(ARGV[5])
+local blocked = tonumber(redis.call('GET', KEYS[2]) or '0')
+if blocked > now then return tostring(blocked - now) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+local cap = math.max(1, limit - reserve)
+local wait = 0
+if n >= cap then
+  -- the write that must leave the window before one more fits under the cap
+  local e = redis.call('ZRANGE', KEYS[1], n - cap, n - cap, 'WITHSCORES')
+  wait = tonumber(e[2]) + window - now
+end
+if gap > 0 and n > 0 then
+  local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+  local w = tonumber(last[2]) + gap - now
+  if w > wait then wait = w end
+end
+if wait > 0 then return tostring(wait) end
+redis.call('ZADD', KEYS[1], now, ARGV[6])
+redis.call('EXPIRE', KEYS[1], math.ceil(window) + 1)
+return '0'
+"""
+
+# KEYS: 1 blocked-until; ARGV: until, seconds (the key's life)
+_FLOOD_BLOCK = """
+local blocked = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > blocked then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', math.ceil(tonumber(ARGV[2])) + 1)
+end
+return 1
+"""
+
+# KEYS: 1 the person's counters, 2 the marker of this match; ARGV: marker ttl, then
+# field, increment pairs. Counts a match in a person's statistics once.
+_USER_STATS = """
+if not redis.call('SET', KEYS[2], 1, 'NX', 'EX', ARGV[1]) then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1
+"""
 
 # Claimed update ids kept per room: redeliveries come within minutes, a few at a time.
-KEEP_CLAIMS = 64
+KEEP_CLAIMS = 48
+# Finished matches kept per chat.
+KEEP_MATCHES = 200
+_DELETE = "\0"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    room: Room | None
+    seen: bool  # the update id was already claimed
+
+
+@dataclass(frozen=True)
+class Written:
+    """A compare-and-set's answer: ``version`` > 0 written; else the room as it is now
+    (``seen``: the update was already claimed)."""
+
+    version: int
+    room: Room | None = None
+    seen: bool = False
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A finished match for the chat's statistics, written with the room's change."""
+
+    id: str
+    chat: str
+    record: dict[str, Any]
+    chat_ops: list[list[Any]]  # ["i"|"s", key (5-8), field, value]
+    people: dict[str, dict[str, int]]  # user -> counter increments
+
+
+@dataclass(frozen=True)
+class PaintClaim:
+    """``busy``: another worker paints it now. ``room``: this worker holds the lease and the
+    room is newer than drawn. Neither: nothing new to draw."""
+
+    room: Room | None
+    busy: bool = False
+
+
+def claim_of(update_id: str | None) -> str | None:
+    """A short fixed-size claim for a platform update id (a room keeps dozens of them)."""
+    if update_id is None:
+        return None
+    digest = hashlib.blake2s(update_id.encode(), digest_size=6).digest()
+    return b64encode(digest).decode()
 
 
 class Store:
@@ -76,6 +266,12 @@ class Store:
         self._cas = redis.register_script(_CAS)
         self._claim = redis.register_script(_CLAIM)
         self._settle = redis.register_script(_SETTLE)
+        self._set_data = redis.register_script(_SET_DATA)
+        self._begin_paint = redis.register_script(_BEGIN_PAINT)
+        self._end_paint = redis.register_script(_END_PAINT)
+        self._flood_take = redis.register_script(_FLOOD_TAKE)
+        self._flood_block = redis.register_script(_FLOOD_BLOCK)
+        self._user_stats = redis.register_script(_USER_STATS)
 
     @classmethod
     async def connect(cls, url: str | None, data_dir: Any = None, cluster: bool = False) -> Store:
@@ -84,15 +280,15 @@ class Store:
         if url and cluster:
             from redis.asyncio.cluster import RedisCluster
 
-            return cls(RedisCluster.from_url(url))  # type: ignore[arg-type]
+            return cls(RedisCluster.from_url(url, retry=_retry()))  # type: ignore[arg-type]
         if url:
-            return cls(_client(url))
+            return cls(client(url))
         from pathlib import Path
 
         from bot.embedded_redis import start_embedded_redis
 
         server = await start_embedded_redis(Path(data_dir or "data"))
-        return cls(_client(server.url), owner=server)
+        return cls(client(server.url), owner=server)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -103,80 +299,179 @@ class Store:
         info: dict[str, Any] = await self.redis.info("server")
         return info
 
+    async def ping(self) -> bool:
+        return bool(await self.redis.ping())
+
     # --- rooms ----------------------------------------------------------------------------
 
-    async def load(self, room_id: str) -> Room | None:
-        version, doc = await self.redis.hmget(keys.room(room_id), ["v", "doc"])
-        if doc is None:
-            return None
-        return Room.from_json(doc, int(version or 0))
-
-    async def load_unless_seen(self, room_id: str, update_id: str | None) -> Room | None | bool:
-        """The room, or True if ``update_id`` was already claimed (one round trip)."""
-        if update_id is None:
-            return await self.load(room_id)
+    async def load(self, room_id: str, claim: str | None = None) -> Loaded:
+        """The room with its platform data, and whether ``claim`` was already seen: one
+        round trip."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zscore(keys.update_claims(room_id), update_id)
+        if claim is not None:
+            pipe.zscore(keys.update_claims(room_id), claim)
         pipe.hmget(keys.room(room_id), ["v", "doc"])
-        claimed, (version, doc) = await pipe.execute()
-        if claimed is not None:
-            return True
-        return None if doc is None else Room.from_json(doc, int(version or 0))
+        pipe.hgetall(keys.platform_data(room_id))
+        res = await pipe.execute()
+        seen = claim is not None and res[0] is not None
+        (version, doc), data = res[-2], res[-1]
+        if doc is None:
+            return Loaded(None, seen)
+        return Loaded(_room(doc, int(version or 0), data), seen)
+
+    async def room(self, room_id: str) -> Room | None:
+        return (await self.load(room_id)).room
+
+    async def rooms(self, room_ids: Sequence[str]) -> list[Room | None]:
+        pipe = self.redis.pipeline(transaction=False)
+        for rid in room_ids:
+            pipe.hmget(keys.room(rid), ["v", "doc"])
+            pipe.hgetall(keys.platform_data(rid))
+        res = await pipe.execute()
+        out: list[Room | None] = []
+        for i in range(0, len(res), 2):
+            (version, doc), data = res[i], res[i + 1]
+            out.append(None if doc is None else _room(doc, int(version or 0), data))
+        return out
 
     async def cas(
-        self, room: Room, update_id: str | None, claim_ttl: int, room_ttl: int,
-        now: float = 0.0,
-    ) -> int:
-        """Write ``room`` if its stored version is still ``room.version``, claiming
-        ``update_id`` in the same step (the room's keys only: one Cluster slot).
-
-        Returns the new version, 0 on a conflict, -1 if ``update_id`` was already claimed.
-        """
-        ks = [keys.room(room.id), keys.update_claims(room.id)]
-        result = await self._cas(keys=ks, args=[room.version, room.to_json(), claim_ttl,
-                                                room_ttl, update_id or "", repr(float(now)),
-                                                KEEP_CLAIMS])
-        return int(result)
+        self, room: Room, claim: str | None, claim_ttl: int, room_ttl: int, now: float,
+        record: MatchRecord | None = None,
+    ) -> Written:
+        """Write ``room`` if its stored version is still ``room.version``; in the same step
+        claim ``claim``, set the room's deadline entry (``room.deadline``) and write
+        ``record`` to the chat's statistics."""
+        chat = keys.chat_of(room.id)
+        ks = [keys.room(room.id), keys.update_claims(room.id), keys.deadlines_of(room.id),
+              keys.platform_data(room.id), keys.chat_matches(chat), keys.chat_series(chat),
+              keys.chat_players(chat), keys.chat_names(chat),
+              keys.user_stats_todo(keys.shard_of(chat))]
+        args: list[str | int] = [room.version, room.to_json(), claim_ttl, room_ttl, claim or "",
+                repr(float(now)), KEEP_CLAIMS,
+                "" if room.deadline is None else repr(float(room.deadline)), room.id]
+        if record is None:
+            args += ["", "[]", KEEP_MATCHES, ""]
+        else:
+            args += [json.dumps(record.record, ensure_ascii=False),
+                     json.dumps(record.chat_ops, ensure_ascii=False), KEEP_MATCHES,
+                     json.dumps({"id": record.id, "people": record.people})]
+        res = await self._cas(keys=ks, args=args)
+        status = int(res[0])
+        if status == 1:
+            return Written(int(res[1]))
+        version, doc = int(res[1]), res[2]
+        current = _room(doc, version, {}) if doc else None
+        return Written(0, current, seen=status == -1)
 
     async def delete(self, room_id: str) -> None:
-        await self.redis.delete(keys.room(room_id))
+        await self.redis.delete(keys.room(room_id), keys.platform_data(room_id))
 
     async def room_keys(self, room_id: str) -> list[str]:
         """Every key that belongs to one room (for memory accounting)."""
-        found = [keys.room(room_id)]
-        if await self.redis.exists(keys.update_claims(room_id)):
-            found.append(keys.update_claims(room_id))
-        return found
+        candidates = [keys.room(room_id), keys.update_claims(room_id),
+                      keys.platform_data(room_id), keys.paint_lease(room_id, "table")]
+        pipe = self.redis.pipeline(transaction=False)
+        for k in candidates:
+            pipe.exists(k)
+        found = await pipe.execute()
+        return [k for k, n in zip(candidates, found, strict=True) if n]
+
+    # --- platform data --------------------------------------------------------------------
+
+    async def set_platform_data(self, room_id: str, fields: dict[str, Any]) -> bool:
+        """Write fields of the room's platform data (None deletes); False: no such room."""
+        args: list[str] = []
+        for name, value in fields.items():
+            args += [name, _DELETE if value is None else json.dumps(value, ensure_ascii=False)]
+        return bool(await self._set_data(
+            keys=[keys.room(room_id), keys.platform_data(room_id)], args=args))
+
+    async def platform_data(self, room_id: str) -> dict[str, Any]:
+        raw = await self.redis.hgetall(keys.platform_data(room_id))
+        return {_s(k): _s(v) for k, v in raw.items()}
+
+    # --- painting ------------------------------------------------------------------------
+
+    async def begin_paint(self, room_id: str, what: str, owner: str, ttl: float) -> PaintClaim:
+        res = await self._begin_paint(
+            keys=[keys.paint_lease(room_id, what), keys.platform_data(room_id),
+                  keys.room(room_id)],
+            args=[owner, max(1, int(ttl * 1000)), what])
+        status = int(res[0])
+        if status != 1:
+            return PaintClaim(None, busy=status == -1)
+        flat = res[3]
+        data = {flat[i]: flat[i + 1] for i in range(0, len(flat), 2)}
+        return PaintClaim(_room(res[2], int(res[1]), data))
+
+    async def end_paint(self, room_id: str, what: str, owner: str, version: int) -> bool:
+        res = await self._end_paint(
+            keys=[keys.paint_lease(room_id, what), keys.platform_data(room_id),
+                  keys.room(room_id)],
+            args=[owner, what, version])
+        return bool(res)
+
+    async def drawn_version(self, room_id: str, what: str) -> int:
+        v = await self.redis.hget(keys.platform_data(room_id), f"draw:{what}")
+        return int(v or 0)
+
+    # --- flood budgets -------------------------------------------------------------------
+
+    async def flood_take(self, key: str, now: float, limit: int, window: float, gap: float,
+                         reserve: int) -> float:
+        member = f"{now!r}:{secrets.token_hex(4)}"
+        res = await self._flood_take(
+            keys=[keys.flood(key), keys.flood_block(key)],
+            args=[repr(float(now)), limit, repr(float(window)), repr(float(gap)), reserve,
+                  member])
+        return max(0.0, float(_s(res)))
+
+    async def flood_block(self, key: str, until: float, seconds: float) -> None:
+        await self._flood_block(keys=[keys.flood_block(key)],
+                                args=[repr(float(until)), repr(float(seconds))])
 
     # --- deadlines ------------------------------------------------------------------------
-    # The deadline set is an index of hints; each room's own document holds its deadline.
-    # Invariant: an entry is never later than its room's deadline (but while a worker holds
-    # it on lease), so no due move is missed, and no script touches keys of two slots.
+    # Each room's document holds its deadline; the index holds the same time, written by
+    # the same script, except while a worker holds the entry on a short lease.
 
     async def set_deadline(self, room_id: str, at: float) -> None:
         """Unconditionally (tests and repairs)."""
-        await self.redis.zadd(keys.DEADLINES, {room_id: at})
+        await self.redis.zadd(keys.deadlines_of(room_id), {room_id: at})
 
-    async def hint_deadline(self, room_id: str, at: float) -> None:
-        """Before a room is written with deadline ``at``: add it, or move it earlier (LT)."""
-        await self.redis.zadd(keys.DEADLINES, {room_id: at}, lt=True)
+    async def deadline_of(self, room_id: str) -> float | None:
+        score = await self.redis.zscore(keys.deadlines_of(room_id), room_id)
+        return None if score is None else float(score)
 
     async def settle_deadline(self, room_id: str, lease: float, at: float | None) -> bool:
-        """After a claim found nothing due: move the entry to ``at`` (None: drop it), but
-        only while it still holds this worker's lease."""
+        """Move the entry to ``at`` (None: drop it), but only while it still holds this
+        worker's lease."""
         arg = "" if at is None else repr(float(at))
-        return bool(await self._settle(keys=[keys.DEADLINES],
+        return bool(await self._settle(keys=[keys.deadlines_of(room_id)],
                                        args=[room_id, repr(float(lease)), arg]))
 
     async def due(self, now: float, limit: int = 50) -> list[str]:
-        ids = await self.redis.zrangebyscore(keys.DEADLINES, "-inf", now, start=0, num=limit)
-        return [_s(i) for i in ids if isinstance(i, bytes | str)]
+        """Due room ids of every shard, soonest first (one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for k in keys.all_deadlines():
+            pipe.zrangebyscore(k, "-inf", now, start=0, num=limit, withscores=True)
+        found: list[tuple[float, str]] = []
+        for rows in await pipe.execute():
+            found.extend((float(score), _s(member)) for member, score in rows)
+        found.sort()
+        return [rid for _score, rid in found[:limit]]
+
+    async def playing(self) -> list[str]:
+        """Every room id in the deadline index (the playing rooms)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for k in keys.all_deadlines():
+            pipe.zrange(k, 0, -1)
+        return [_s(m) for rows in await pipe.execute() for m in rows]
 
     async def claim_deadline(self, room_id: str, now: float, lease: float) -> float | None:
         """Lease a due entry to this worker until ``now + lease``: that score, or None."""
         until = now + lease
-        ok = await self._claim(keys=[keys.DEADLINES], args=[room_id, repr(float(now)),
-                                                            repr(float(until))])
+        ok = await self._claim(keys=[keys.deadlines_of(room_id)],
+                               args=[room_id, repr(float(now)), repr(float(until))])
         return until if ok else None
 
     # --- people's rooms -------------------------------------------------------------------
@@ -189,43 +484,36 @@ class Store:
 
     async def user_rooms(self, user_id: str) -> list[str]:
         ids = await self.redis.smembers(keys.user_rooms(user_id))
-        return sorted(i.decode() if isinstance(i, bytes) else i for i in ids)
+        return sorted(_s(i) for i in ids)
 
     # --- chat settings --------------------------------------------------------------------
 
     async def chat_pref(self, chat: str, name: str) -> str | None:
         v = await self.redis.hget(keys.chat_prefs(chat), name)
-        return v.decode() if isinstance(v, bytes) else v
+        return None if v is None else _s(v)
 
     async def set_chat_pref(self, chat: str, name: str, value: str) -> None:
         await self.redis.hset(keys.chat_prefs(chat), name, value)
 
     # --- statistics -----------------------------------------------------------------------
 
-    async def record_match(self, chat: str, record: dict[str, Any], keep: int = 200) -> bool:
-        """Record a finished match once (``record["id"]`` makes it idempotent)."""
-        marker = keys.match_recorded(chat, record["id"])
-        if not await self.redis.set(marker, 1, nx=True, ex=30 * 24 * 3600):
-            return False
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.lpush(keys.chat_matches(chat), json.dumps(record, ensure_ascii=False))
-        pipe.ltrim(keys.chat_matches(chat), 0, keep - 1)
-        lineup = record["lineup"]
-        pipe.hincrby(keys.chat_series(chat), f"{lineup}|n", 1)
-        for side in record["winning_sides"]:
-            pipe.hincrby(keys.chat_series(chat), f"{lineup}|w{side}", 1)
-        winners = set(record["winners"])
-        for user, name in record["people"].items():
-            pipe.hset(keys.chat_names(chat), user, name)
-            pipe.hincrby(keys.chat_players(chat), f"{user}|played", 1)
-            pipe.hincrby(keys.user_stats(user), "played", 1)
-            pipe.hincrby(keys.user_stats(user), f"played:{record['preset']}", 1)
-            if user in winners:
-                pipe.hincrby(keys.chat_players(chat), f"{user}|won", 1)
-                pipe.hincrby(keys.user_stats(user), "won", 1)
-                pipe.hincrby(keys.user_stats(user), f"won:{record['preset']}", 1)
-        await pipe.execute()
-        return True
+    async def apply_user_stats(self, item: str, ttl: int = 30 * 24 * 3600) -> None:
+        """Add one finished match to each person's own counters (once each), then drop
+        the to-do entry. A worker that dies half way leaves the entry for the timer loop."""
+        todo = json.loads(item)
+        for user, counters in todo["people"].items():
+            args: list[Any] = [ttl]
+            for field, n in counters.items():
+                args += [field, n]
+            await self._user_stats(keys=[keys.user_stats(user),
+                                         keys.user_stats_done(user, todo["id"])], args=args)
+
+    async def finish_user_stats(self, shard: int, item: str) -> None:
+        await self.apply_user_stats(item)
+        await self.redis.lrem(keys.user_stats_todo(shard), 1, item)
+
+    async def user_stats_todo(self, shard: int, limit: int = 20) -> list[str]:
+        return [_s(i) for i in await self.redis.lrange(keys.user_stats_todo(shard), 0, limit - 1)]
 
     async def matches(self, chat: str, limit: int = 20) -> list[dict[str, Any]]:
         raw = await self.redis.lrange(keys.chat_matches(chat), 0, limit - 1)
@@ -236,8 +524,10 @@ class Store:
         return {_s(k): int(v) for k, v in raw.items()}
 
     async def players(self, chat: str) -> tuple[dict[str, int], dict[str, str]]:
-        raw = await self.redis.hgetall(keys.chat_players(chat))
-        names = await self.redis.hgetall(keys.chat_names(chat))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(keys.chat_players(chat))
+        pipe.hgetall(keys.chat_names(chat))
+        raw, names = await pipe.execute()
         return ({_s(k): int(v) for k, v in raw.items()}, {_s(k): _s(v) for k, v in names.items()})
 
     async def user_stats(self, user_id: str) -> dict[str, int]:
@@ -245,10 +535,89 @@ class Store:
         return {_s(k): int(v) for k, v in raw.items()}
 
 
-def _client(url: str) -> Redis:
-    """A client whose pool makes a busy worker wait for a free connection: redis-py's
-    default pool raises "Too many connections" once 100 commands are in flight."""
-    return Redis.from_pool(BlockingConnectionPool.from_url(url, max_connections=100, timeout=30))
+async def open_store(settings: Any) -> Store:
+    """The store of ``settings`` (a ``bot.config.Settings``), answering: or one clear line
+    (``ConfigError``) when Redis does not answer, never a traceback."""
+    from redis.exceptions import RedisError
+
+    from bot.config import ConfigError
+
+    where = settings.redis_url or "the embedded Redis"
+    try:
+        if settings.redis_url and not settings.redis_cluster:
+            # once, without the retries a running bot uses to ride out a restart
+            probe = Redis.from_url(settings.redis_url, socket_connect_timeout=5,
+                                   retry=Retry(NoBackoff(), 0))
+            try:
+                await asyncio.wait_for(probe.ping(), 10.0)
+            finally:
+                await probe.aclose()
+        store = await Store.connect(settings.redis_url, settings.data_dir, settings.redis_cluster)
+    except (RedisError, OSError, RuntimeError, TimeoutError, ValueError) as e:
+        raise ConfigError(f"cannot reach Redis at {where}: {_first_line(e)}") from None
+    try:
+        await asyncio.wait_for(store.ping(), 15.0)
+    except (RedisError, OSError, TimeoutError) as e:
+        await store.close()
+        raise ConfigError(f"cannot reach Redis at {where}: {_first_line(e)}") from None
+    return store
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0]
+
+
+def _retry() -> Retry:
+    # about 8 s of tries in all: a Redis restart (AOF loaded) is back well within that
+    return Retry(ExponentialWithJitterBackoff(base=0.05, cap=1.0), retries=12,
+                 supported_errors=(ConnectionError, TimeoutError, BusyLoadingError))
+
+
+class _Pool(ConnectionPool):
+    """A pool that makes a busy worker wait for a free connection (redis-py's default pool
+    raises "Too many connections"), through a plain semaphore: its blocking pool pays a
+    timer per command."""
+
+    def __init__(self, max_connections: int, **kwargs: Any) -> None:
+        super().__init__(max_connections=max_connections, **kwargs)
+        self._free = asyncio.Semaphore(max_connections)
+
+    async def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        await self._free.acquire()
+        try:
+            return await super().get_connection(*args, **kwargs)
+        except BaseException:
+            self._free.release()
+            raise
+
+    async def release(self, connection: Any) -> None:
+        try:
+            await super().release(connection)
+        finally:
+            self._free.release()
+
+
+def client(url: str, max_connections: int = 64) -> Redis:
+    """A client that retries a command on a fresh connection after a connection error."""
+    pool = _Pool.from_url(url, max_connections=max_connections, retry=_retry(),
+                          health_check_interval=0)
+    return Redis.from_pool(pool)
+
+
+def _room(doc: bytes | str, version: int, data: dict[Any, Any]) -> Room:
+    room = Room.from_json(doc, version)
+    pdata: dict[str, Any] = {}
+    sdata: dict[str, dict[str, Any]] = {}
+    for k, v in data.items():
+        name = _s(k)
+        if name.startswith("r:"):
+            pdata[name[2:]] = json.loads(v)
+        elif name.startswith("s:"):
+            user, _, field = name[2:].rpartition(":")
+            sdata.setdefault(user, {})[field] = json.loads(v)
+    room.pdata, room.sdata = pdata, sdata
+    return room
 
 
 def _s(v: bytes | str) -> str:

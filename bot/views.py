@@ -12,7 +12,8 @@ from typing import Any
 
 from bot.room import LOBBY, Room
 from bot.tokens import bare, make_token
-from engine.cards import CARD_TEXT, SUIT_LETTERS
+from engine.actions import Action
+from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 from engine.events import Event
 from engine.game import Game
 from engine.observe import Observation, SeenPlay, observe
@@ -31,6 +32,7 @@ class SeatView:
     may_act: bool
     side: int
     out: bool
+    level: str | None = None  # a computer player's level (easy, normal, hard...)
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,10 @@ class TableView:
     phase: str = "play"
     info: dict[str, Any] = field(default_factory=dict)  # a family's public extras
     queue: list[str] = field(default_factory=list)  # names waiting for a seat (elimination)
+    partnership: bool = False  # two teams: ``sides`` are the teams (lobby included)
+    multi_lead: bool = False  # leads of several cards (kozel, kozel-4)
+    players_allowed: list[int] = field(default_factory=list)  # table sizes the preset allows
+    bot_level: str = "normal"  # the level of computer players seated without one
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,20 @@ class HandView:
     choices: list[Choice]
     table: TableView
     trick: int = 0  # the trick number (selections belong to one trick)
+    # card -> reason code, for each card the seat on move may not play now on its own
+    why_not: dict[str, str] = field(default_factory=dict)
+    single: Choice | None = None  # the only legal choice, when there is exactly one
+    hint_allowed: bool = False  # a practice game: every other seat is a computer player
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What a strong computer player would do: a choice of the hand, and why (a locale key
+    and its parameters)."""
+
+    choice: Choice
+    reason: str
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 def _plays(ps: tuple[SeenPlay, ...]) -> list[PlayView]:
@@ -124,19 +144,18 @@ def table_view(room: Room, match: Game | None, now: float,
     spec = PRESETS[room.preset]
     obs: Observation | None = observe(match, None) if match is not None else None
     seats: list[SeatView | None] = []
-    rules = room.rules if match is not None else None
+    rules = room.rules  # the lobby's too: for its size, the teams it will play in
     for i, s in enumerate(room.seats):
         if s is None:
             seats.append(None)
             continue
-        side = rules.side_of(i) if rules else (i % 2 if room.size == 4 and spec.name != "kozel-60"
-                                               else i)
         seats.append(SeatView(
             index=i, name=s.name, user=s.user, computer=s.computer, auto=s.auto,
             hand_size=obs.hand_sizes[i] if obs and i < len(obs.hand_sizes) else 0,
             on_move=bool(obs and not obs.finished and obs.to_move == i),
             may_act=bool(obs and i in obs.to_act),
-            side=side, out=bool(obs and rules and obs.out[rules.side_of(i)]),
+            side=rules.side_of(i), out=bool(obs and obs.out[rules.side_of(i)]),
+            level=s.level if s.computer else None,
         ))
     base: dict[str, Any] = {
         "room": room.id, "preset": room.preset, "options": room.options, "state": room.state,
@@ -145,8 +164,11 @@ def table_view(room: Room, match: Game | None, now: float,
         "can_start": room.state == LOBBY and room.valid_count(room.occupied),
         "lines": [Line(e["key"], e.get("params", {})) for e in room.events],
         "gen": room.gen, "queue": [q["name"] for q in room.queue],
+        "sides": [list(rules.side_seats(s)) for s in range(rules.sides)],
+        "partnership": rules.partnership, "multi_lead": rules.multi,
+        "players_allowed": list(spec.players), "bot_level": room.bot_level,
     }
-    if obs is None or rules is None:
+    if obs is None:
         return TableView(**base)
     target = {"sixty": 60, "halves": 60, "record": 0}.get(rules.scoring, 12)
     return TableView(
@@ -155,7 +177,6 @@ def table_view(room: Room, match: Game | None, now: float,
         trump_card=None if obs.trump_card is None else CARD_TEXT[obs.trump_card],
         stock=obs.stock, trick=_plays(obs.trick),
         winning_seat=obs.win_seat if obs.trick else None, declared=obs.declared,
-        sides=[list(rules.side_seats(s)) for s in range(rules.sides)],
         scores=list(obs.scores), target=target,
         last_trick=None if obs.last_trick is None else (obs.last_trick[0],
                                                         _plays(obs.last_trick[1])),
@@ -220,11 +241,30 @@ def hand_view(room: Room, match: Game, seat: int, now: float,
         prompt = "answer" if room.rules.multi else "play"
     if prompt == "answer":
         need = len(obs.win_cards)
+    others = [s for i, s in enumerate(room.seats) if i != seat]
     return HandView(
         room=room.id, seat=seat, cards=[CARD_TEXT[c] for c in hand],
         trump=SUIT_LETTERS[obs.trump], on_move=on_move, prompt=prompt, need=need,
         choices=choices, table=table_view(room, match, now, deadline), trick=obs.trick_no,
+        why_not=_why_not(match, seat, hand, legal) if on_move else {},
+        single=choices[0] if len(choices) == 1 else None,
+        hint_allowed=bool(others) and all(s is not None and s.bot is not None for s in others),
     )
+
+
+def _why_not(match: Game, seat: int, hand: tuple[Card, ...], legal: list[Action]) -> dict[str, str]:
+    """Why each card that cannot be played alone now cannot, where moves are one card of one
+    kind (a toast for a tapped card); the engine's own refusal code."""
+    kinds = {a.kind for a in legal if a.cards}
+    if len(kinds) != 1 or any(len(a.cards) != 1 for a in legal if a.cards):
+        return {}
+    kind = kinds.pop()
+    playable = {a.cards[0] for a in legal if a.cards}
+    out = {}
+    for c in hand:
+        if c not in playable:
+            out[CARD_TEXT[c]] = match.check(seat, Action(kind, (c,))) or "wrong_action"
+    return out
 
 
 def event_lines(room: Room, events: list[Event]) -> list[Line]:

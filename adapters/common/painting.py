@@ -31,17 +31,20 @@ K = TypeVar("K", bound=Hashable)
 
 @dataclass(frozen=True)
 class Pace:
-    """At most ``limit`` writes in any ``window`` seconds to one chat; routine redraws leave
-    ``reserve`` of them to writes that must not wait (a match's result, a reply)."""
+    """At most ``limit`` writes in any ``window`` seconds to one chat. Routine redraws never
+    take the last ``reserve`` of them (a match's result, a reply always finds one), and are
+    spread so that ``spare`` more are left on average for other writes: a burst of those
+    (a lobby filling up, a few replies) then does not fill the window and stall the table."""
 
     limit: int
     window: float
     reserve: int = 0
+    spare: int = 0
 
     @property
     def gap(self) -> float:
         """Seconds between two routine redraws, so that they never come in a burst."""
-        return self.window / max(1, self.limit - self.reserve)
+        return self.window / max(1, self.limit - self.reserve - self.spare)
 
 
 class Budget(Protocol):

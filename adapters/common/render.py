@@ -10,7 +10,7 @@ import gettext
 from typing import Any
 
 from adapters.common.i18n import N_, translator
-from bot.views import Choice, HandView, Line, PlayView, SeatView, TableView
+from bot.views import Choice, HandView, Hint, Line, PlayView, SeatView, TableView
 from engine.presets import PRESETS
 
 SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -80,6 +80,7 @@ LINES = {
     "bot_added": N_("A computer player sat down"),
     "bot_removed": N_("A computer player left"),
     "kicked": N_("{name} was removed from the table"),
+    "seats_swapped": N_("Seats {a} and {b} swapped"),
     "option_set": N_("Rules changed"),
     "size_set": N_("Table for {size}"),
     "cancelled": N_("{name} cancelled the game"),
@@ -132,8 +133,14 @@ LINES = {
     "back": N_("{name} is back"),
 }
 
+# why a strong computer player would make the move it suggests (bot/service.py hint)
+HINTS = {
+    "hint_plain": N_("a sound move here"),
+}
+
 REASONS = {
-    "duplicate": N_("Already done."),
+    "kick_self": N_("You cannot remove yourself: leave with /leave."),
+    "bad_seat": N_("There is no such seat at this table."),
     "bad_token": N_("This button is not valid."),
     "foreign_token": N_("This button belongs to another table."),
     "stale": N_("This move is no longer possible."),
@@ -366,6 +373,8 @@ class Text:
                 p["name"] = self.seat_name(table, p["leader"])
         if "choice" in p:
             p["choice"] = self._(KINDS.get(p["choice"], p["choice"]))
+        if line.key == "seats_swapped":  # seats are numbered from 1 on screen
+            p["a"], p["b"] = int(p["a"]) + 1, int(p["b"]) + 1
         p.setdefault("name", "?")
         p.setdefault("names", "?")
         try:
@@ -515,6 +524,17 @@ class Text:
         icon = {"redeal": "🔄", "pass": "🚪", "keep": "✋", "reboast": "👖", "finish": "🏆",
                 "skip": "⏭"}.get(c.kind, "✔")
         return f"{icon} {self._(KINDS.get(c.kind, c.kind))}"
+
+    def hint_text(self, hint: Hint) -> str:
+        """What a strong computer player would play here, and why."""
+        c = hint.choice
+        move = self.bare_choice(c) if not c.cards else self.choice(c.kind, c.cards)
+        why = self._(HINTS.get(hint.reason, HINTS["hint_plain"]))
+        try:
+            why = why.format(**hint.params)
+        except (KeyError, IndexError, ValueError):
+            pass
+        return "💡 " + self._("Hint: {move} — {why}").format(move=move, why=why)
 
     def choice(self, kind: str, cards: list[str]) -> str:
         return f"{self._(KINDS.get(kind, kind))} {self.cards(cards)}".strip()

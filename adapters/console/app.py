@@ -15,7 +15,7 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.room import FINISHED, PLAYING, User
 from bot.service import GameService
-from bot.store import Store
+from bot.store import open_store
 from bot.views import Choice, HandView, Line
 from engine.actions import KINDS
 from engine.cards import CardError, parse_card
@@ -160,7 +160,7 @@ async def play(settings: Settings, preset: str, players: int, seed: int | None, 
                out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
     # computer players move at once and a person is never hurried at the console
     settings = settings.model_copy(update={"bot_delay_seconds": 0.0, "turn_seconds": 10**9})
-    store = await Store.connect(settings.redis_url, settings.data_dir, settings.redis_cluster)
+    store = await open_store(settings)  # one clear line when Redis does not answer
     try:
         service = GameService(store, settings, SystemClock())
         console = Console(service, Text(lang), out, inp)

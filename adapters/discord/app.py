@@ -62,19 +62,21 @@ class KozelClient(discord.Client):
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.painter.drain(), 5.0)
+            await asyncio.wait_for(self.painter.drain(), STOP_SECONDS)
         await super().close()
 
 
-async def run(settings: Settings, service: GameService, timers_loop: bool = True) -> None:
-    """Serve until cancelled: the gateway, the timer loop (unless another adapter of this
-    process runs it) and the painter."""
+STOP_SECONDS = 10.0  # how long stopping may take to draw what is left
+
+
+async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
+    """Serve until ``stop`` is set (SIGTERM): the gateway and the painter; then close the
+    gateway (no more interactions), draw what is left (bounded) and close. The composition
+    root runs the timer loop."""
     token = (settings.discord_token or "").strip()
     if not token:
         raise ConfigError("DISCORD_TOKEN is not set: the Discord adapter needs the bot's token")
     client = KozelClient(service, settings)
-    stop = asyncio.Event()
-    timers: asyncio.Task[None] | None = None
     try:
         try:
             await client.login(token)
@@ -82,12 +84,11 @@ async def run(settings: Settings, service: GameService, timers_loop: bool = True
             raise ConfigError("DISCORD_TOKEN was rejected by Discord (401 Unauthorized)") from None
         except (aiohttp.ClientError, OSError) as e:
             raise ConfigError(f"cannot reach Discord: {e}") from None
-        if timers_loop:
-            timers = asyncio.create_task(service.serve_timers(stop), name="dc-timers")
-        await client.connect()
+        gateway = asyncio.create_task(client.connect(), name="dc-gateway")
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait([gateway, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if gateway.done() and gateway.exception() is not None:
+            raise gateway.exception()  # type: ignore[misc]
     finally:
-        stop.set()
-        if timers is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(timers, 5.0)
-        await client.close()
+        await client.close()  # drains the painter (bounded) first

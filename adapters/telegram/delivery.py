@@ -88,15 +88,17 @@ def hand_content(room: Room, hand: HandView | None, t: Text, where: Where,
         cancelled = bool(room.result and room.result.get("cancelled"))
         table = hand.table if hand is not None else None
         return texts.hand_over_text(t, table, cancelled, group), None
-    hint = bool(getattr(hand, "hint_allowed", False)) and hand.on_move
+    hint = hand.hint_allowed and hand.on_move
     markup = keyboards.hand_markup(t, hand, selected, placement(room, where), hint)
     return texts.hand_text(t, hand, group, notice), markup
 
 
 async def edit_hand(painter: Painter, room: Room, user: str, rec: Any, hand: HandView | None,
-                    t: Text, notice: str | None = None, selected: int = 0) -> bool | None:
+                    t: Text, notice: str | None = None, selected: int = 0,
+                    paced: bool = True) -> bool | None:
     """Edit a person's hand message. True: done; False: the message is gone (forget it);
-    None: Telegram asked to wait (try again later)."""
+    None: wait (the private chat's budget, or Telegram asked to). Not ``paced``: the answer
+    to the person's own tap, which paces itself."""
     where = Where.of(rec)
     if where is None:
         return False
@@ -108,8 +110,8 @@ async def edit_hand(painter: Painter, room: Room, user: str, rec: Any, hand: Han
                 chat_id=where.chat, receiver_user_id=uid, ephemeral_message_id=where.msg,
                 text=text, reply_markup=markup))
         else:
-            wait = await take(painter.service, budget_key(where.chat), PRIVATE_PACE, False)
-            if wait > 0:
+            if paced and await take(painter.service, budget_key(where.chat), PRIVATE_PACE,
+                                    False) > 0:
                 return None
             await painter.bot(EditMessageText(chat_id=where.chat, message_id=where.msg,
                                               text=text, reply_markup=markup))

@@ -97,7 +97,7 @@ def _current(table: TableView, name: str) -> object:
     if name == "size":
         return table.size
     if name == "bot_level":
-        return getattr(table, "bot_level", None) or "normal"
+        return table.bot_level
     return table.options.get(name)
 
 
@@ -154,10 +154,7 @@ def _action_label(t: Text, c: Choice) -> str:
 
 def _single_card_move(hand: HandView) -> Choice | None:
     """The only legal move when it plays one card: its card's button makes it at once."""
-    single = getattr(hand, "single", None)
-    if single is None:
-        moves = [c for c in hand.choices if c.kind != "declare"]
-        single = moves[0] if hand.on_move and len(moves) == 1 else None
+    single = hand.single
     if single is not None and single.mask and len(single.cards) == 1:
         return single
     return None

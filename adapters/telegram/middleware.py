@@ -2,8 +2,9 @@
 
 ``Context`` (outer, on messages and callback queries) gives every handler what it needs
 about who and where: ``user`` (the service's user), ``room_id`` (the chat's or topic's
-room), ``t`` (words for the person: toasts, hands, private answers), ``chat_t`` (words
-for the chat) and ``update_key`` (the platform update id the service uses to apply an
+room), ``t`` (the words of whoever sees the answer: the person for a toast, an ephemeral or
+private answer; the chat for a plain command in a group), ``chat_t`` (the chat's words)
+and ``update_key`` (the platform update id the service uses to apply an
 update once). It also keeps any failure from reaching a person as silence or a traceback:
 it is logged and answered with one plain line.
 
@@ -80,6 +81,8 @@ class Context(BaseMiddleware):
                 data["chat_t"] = await self.words.chat(chat.id)
             if isinstance(event, Message) and event.message_id:
                 self.painter.saw(chat.id, event.message_id)
+                if chat.type != "private":
+                    data["t"] = data["chat_t"]  # a plain command's answer: the group sees it
         update: Update | None = data.get("event_update")
         data["update_key"] = f"cb{event.id}" if isinstance(event, CallbackQuery) else (
             f"u{update.update_id}" if update is not None else None)

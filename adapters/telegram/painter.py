@@ -111,9 +111,7 @@ class Painter:
         if room.platform != "tg":
             return
         await self._remember(room, lines)
-        ending = room.state == FINISHED or any(
-            ln.key in ("match_ended", "cancelled", "room_created") for ln in lines)
-        self.tables.mark(room.id, room.version, urgent=ending)
+        self.tables.mark(room.id, room.version, urgent=not routine(room, lines))
         if any(ln.key == "cancelled" for ln in lines):
             self._drop_posts(room.id, room.gen)
         for user in room.sdata:
@@ -334,7 +332,8 @@ class Painter:
         text = self._table_text(t, room, now)
         markup = None if _closed(room) else keyboards.table_markup(t, table)
         msg = room.pdata.get("tg_table")
-        fresh = msg is not None and room.pdata.get("tg_table_gen") == room.gen
+        old_gen = room.pdata.get("tg_table_gen")
+        fresh = msg is not None and old_gen == room.gen
         far = msg is not None and fresh and self.tails.get(chat, 0) - int(msg) > REPOST_AFTER
         try:
             if fresh and not far:
@@ -346,8 +345,9 @@ class Painter:
                 self.saw(chat, sent.message_id)
                 await self.service.set_room_data(room.id, tg_table=sent.message_id,
                                                   tg_table_gen=room.gen)
+                room.pdata.update(tg_table=sent.message_id, tg_table_gen=room.gen)
                 if msg is not None:
-                    await self._retire_table(room, t, chat, int(msg), moved=bool(far))
+                    await self._retire_table(room, t, chat, int(msg), old_gen, moved=bool(far))
             if room.state == LOBBY:
                 self._watch_lobby(room, chat)
             return True
@@ -385,7 +385,7 @@ class Painter:
             text += "\n\n" + t.match_result(line, table, extra)
         return text
 
-    async def _retire_table(self, room: Room, t: Text, chat: int, msg: int,
+    async def _retire_table(self, room: Room, t: Text, chat: int, msg: int, old_gen: Any,
                             moved: bool) -> None:
         """The previous table message: deleted when the same table moved below (its buttons
         would be doubles), else rewritten to its match's one-line result."""
@@ -393,7 +393,6 @@ class Painter:
             await self.post(Post(chat, DeleteMessage(chat_id=chat, message_id=msg),
                                  budget=False))
             return
-        old_gen = room.pdata.get("tg_table_gen")
         end = room.pdata.get("tg_end")
         mine = end if isinstance(end, dict) and end.get("gen") == old_gen else None
         await self.post(Post(chat, EditMessageText(
@@ -476,6 +475,18 @@ class Painter:
         else:
             self.hand_seen[key] = sig
         return True
+
+
+def routine(room: Room, lines: list[Line]) -> bool:
+    """A redraw of play, paced: not the lobby (people wait for it, and it changes at their
+    pace), not a match's start, end or cancel (results pass at once)."""
+    if room.state != PLAYING:
+        return False
+    return not any(ln.key in ("match_ended", "cancelled", "eliminated")
+                   or (ln.key in START_KEYS and ln.params.get("deal_no") == 1) for ln in lines)
+
+
+START_KEYS = frozenset({"deal_started", "shuffled"})
 
 
 def _closed(room: Room) -> bool:

@@ -28,7 +28,7 @@ def seat_label(t: Text, table: TableView, i: int) -> str:
     if s is None:
         return "—"
     name = t.seat_name(table, i)
-    word = level_word(getattr(s, "level", None)) if s.computer and not s.auto else None
+    word = level_word(s.level) if s.computer and not s.auto else None
     return f"{name} · {t._(word)}" if word else name
 
 
@@ -38,7 +38,7 @@ def lobby_text(t: Text, table: TableView) -> str:
     head = f"🐐 {t.title(table)} · " + t.n("{n} player", "{n} players", table.size).format(
         n=table.size)
     rows = [head, t._("Seats:")]
-    sides = [side for side in table.sides if side] if _partnership(table) else []
+    sides = [side for side in table.sides if side] if table.partnership else []
     if sides:
         for k, side in enumerate(sides):
             rows.append(t._("Team {team}:").format(team=_team_letter(k)))
@@ -49,18 +49,9 @@ def lobby_text(t: Text, table: TableView) -> str:
     if options:
         rows.append(t._("Rules:"))
         rows.extend(f" • {line}" for line in options)
-    level = getattr(table, "bot_level", None)
-    if level:
-        rows.append("🤖 " + t._("Computer players: {level}").format(
-            level=t._(level_word(level) or level)))
+    rows.append("🤖 " + t._("Computer players: {level}").format(
+        level=t._(level_word(table.bot_level) or table.bot_level)))
     return "\n".join(rows)
-
-
-def _partnership(table: TableView) -> bool:
-    flag = getattr(table, "partnership", None)
-    if isinstance(flag, bool):
-        return flag
-    return any(len(side) > 1 for side in table.sides)
 
 
 def _team_letter(k: int) -> str:
@@ -155,8 +146,6 @@ def refusal(t: Text, out: Outcome, creator: str | None = None) -> str:
     if reason == "not_allowed" and creator:
         return t._("Only the table's creator ({name}) or a chat admin may do that.").format(
             name=creator)
-    if reason == "kick_self":
-        return t._("That is your own seat: use /leave to leave the table.")
     text = t.reason(reason)
     extra = out.data.get("message")
     return text + (f"\n{extra}" if extra and reason != "bad_option" else "")

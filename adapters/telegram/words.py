@@ -11,10 +11,6 @@ from adapters.common.render import Text
 from bot.service import GameService
 
 CACHE_SECONDS = 30.0  # another worker's /lang reaches this one within this long
-# [workaround] the service keeps languages per chat only, and reads an unset one as the
-# default: a person's choice is kept as his private chat's language plus a marker "chat"
-# that says it was chosen (reading it back tells "set" from the default).
-_CHOSEN = "chosen"
 
 
 class Words:
@@ -23,6 +19,7 @@ class Words:
         self.default = default
         self._texts = {lang: Text(lang) for lang in LANGUAGES}
         self._chats: dict[str, tuple[str, float]] = {}
+        self._chosen: dict[int, tuple[bool, float]] = {}
 
     def of(self, lang: str | None) -> Text:
         return self._texts[lang if lang in self._texts else self.default]
@@ -45,8 +42,15 @@ class Words:
         self._chats[str(chat)] = (lang, self.service.clock.now() + CACHE_SECONDS)
 
     async def person_language(self, user: TgUser) -> str:
-        marker = await self.chat_language(f"{user.id}.{_CHOSEN}")
-        if marker == _CHOSEN:
+        """His own choice (``/lang`` in the private chat: that chat's language), else the
+        language of his Telegram app."""
+        now = self.service.clock.now()
+        hit = self._chosen.get(user.id)
+        if hit is None or hit[1] <= now:
+            hit = (await self.service.chat_language_set("tg", str(user.id)),
+                   now + CACHE_SECONDS)
+            self._chosen[user.id] = hit
+        if hit[0]:
             return await self.chat_language(user.id)
         return pick_language(user.language_code, self.default)
 
@@ -55,4 +59,4 @@ class Words:
 
     async def set_person(self, user: TgUser, lang: str) -> None:
         await self.set_chat(user.id, lang)
-        await self.set_chat(f"{user.id}.{_CHOSEN}", _CHOSEN)
+        self._chosen[user.id] = (True, self.service.clock.now() + CACHE_SECONDS)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from bot import keys
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import Room, User
@@ -108,4 +109,4 @@ async def snapshot(redis: Redis) -> dict[bytes, Any]:
 
 
 async def room_bytes(redis: Redis, room_id: str) -> tuple[Any, Any]:
-    return tuple(await redis.hmget(f"room:{{{room_id}}}", ["v", "doc"]))  # type: ignore[return-value]
+    return tuple(await redis.hmget(keys.room(room_id), ["v", "doc"]))  # type: ignore[return-value]

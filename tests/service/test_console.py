@@ -9,6 +9,8 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
+from bot import keys
+
 ROOT = Path(__file__).resolve().parents[2]
 CMD = [sys.executable, "-m", "bot", "play", "--preset", "kozel", "--players", "4",
        "--seed", "3", "--lang", "en"]
@@ -33,7 +35,7 @@ async def test_quit_saves_and_the_next_run_goes_on(redis_url: str, redis: Redis)
     assert first.returncode == 0, first.stderr
     assert "The game is saved" in first.stdout
     assert "The match is over" not in first.stdout
-    assert await redis.exists("room:{cn:local}")
+    assert await redis.exists(keys.room("cn:local"))
     second = run(redis_url, "1\n" * 3000)
     assert second.returncode == 0, second.stderr
     assert "Going on with the saved game." in second.stdout
@@ -54,7 +56,7 @@ async def test_new_games_in_the_terminal_by_name(redis_url: str, redis: Redis) -
     assert nn.returncode == 0, nn.stderr
     assert "Not one of the moves listed." in nn.stdout  # cut 99 is not offered
     assert "The match is over" in nn.stdout or "You won" in nn.stdout, nn.stdout[-2000:]
-    await redis.delete("room:{cn:local}")
+    await redis.delete(keys.room("cn:local"))
     pk = run_preset(redis_url, "petukh", "keep\npass\n" + "1\n" * 5000)
     assert pk.returncode == 0, pk.stderr
     assert "The match is over" in pk.stdout or "You won" in pk.stdout, pk.stdout[-2000:]

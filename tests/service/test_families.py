@@ -102,7 +102,8 @@ async def test_new_presets_play_to_the_end_through_buttons(
 
 
 async def test_a_stale_cut_button_is_refused_and_changes_nothing(svc: GameService) -> None:
-    """A cut token pressed a second time (the cut is done) is refused."""
+    """A cut token pressed a second time (the cut is done) is a quiet repeat for the cutter
+    and refused for anyone else."""
     rid = await people_room(svc, PEOPLE[:4], preset="kozel-nn", seed=3)
     room = await svc.room(rid)
     assert room is not None
@@ -112,8 +113,13 @@ async def test_a_stale_cut_button_is_refused_and_changes_nothing(svc: GameServic
     cuts = [c for c in hv.choices if c.kind == "cut"]
     assert 1 <= len(cuts) <= 3 and all(c.number > 0 and not c.cards for c in cuts)
     assert (await svc.act(cuts[0].token, cutter)).ok
+    room = await svc.room(rid)
     again = await svc.act(cuts[0].token, cutter)
-    assert not again.ok and again.reason in ("stale", "not_your_turn", "wrong_action")
+    assert again.ok and again.repeat
+    assert room is not None and await svc.room(rid) == room
+    other = next(u for u in PEOPLE[:4] if u != cutter)
+    refused = await svc.act(cuts[0].token, other)
+    assert not refused.ok and refused.reason in ("stale", "not_your_turn", "wrong_action")
 
 
 # --- RULES.md 5: elimination ------------------------------------------------------------------

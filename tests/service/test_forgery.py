@@ -157,6 +157,8 @@ async def test_ten_thousand_forgeries(svc: GameService, redis: Redis) -> None:
             return_exceptions=True)
         for (t, w, where, _u), res in zip(chunk, results, strict=True):
             assert isinstance(res, Outcome), (t, w, where, res)
+            if res.repeat:  # a person's own last move again: quiet, and changes nothing
+                continue
             assert not res.ok, (t, w, where)
             assert isinstance(res.reason, str) and res.reason, (t, w, where)
             reasons[res.reason] = reasons.get(res.reason, 0) + 1
@@ -231,6 +233,8 @@ async def test_forged_moves_of_the_new_games(svc: GameService, redis: Redis, pre
     reasons: dict[str, int] = {}
     for token, who in cases:
         out = await svc.act(token, who)
+        if out.repeat:  # a person's own last move again: quiet, and changes nothing
+            continue
         assert isinstance(out, Outcome) and not out.ok, (token, who)
         assert out.reason, token
         reasons[out.reason] = reasons.get(out.reason, 0) + 1

@@ -115,14 +115,16 @@ async def test_race_many_rooms_several_workers(redis_url: str, redis: Redis) -> 
                 results: list[Outcome] = await asyncio.gather(
                     *clicks, *(c for _k, c in extra))
                 mine = results[: len(clicks)]
-                oks = [r for r in mine if r.ok]
+                oks = [r for r in mine if r.ok and not r.repeat]
                 assert len(oks) == 1, (rid, step, [r.reason for r in mine])
                 for r in mine:
-                    if not r.ok:
-                        assert r.reason in ("stale", "declaration_closed", "duplicate",
-                                            "game_over"), r.reason
+                    if not r.ok:  # the others: quiet repeats, or too late for a declaration
+                        assert r.reason in ("stale", "declaration_closed", "game_over"), r.reason
                 for (what, _c), r in zip(extra, results[len(clicks):], strict=True):
-                    assert not r.ok, (rid, step, what)
+                    # refused, or a person's own last move again: a quiet repeat
+                    assert not r.ok or (r.repeat and what == "stale"), (rid, step, what)
+                    if r.ok:
+                        continue
                     if what == "foreign":
                         assert r.reason == "foreign_token"
                     refused[r.reason or "?"] += 1

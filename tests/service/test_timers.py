@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
 from redis.asyncio import Redis
 
+from bot import keys
 from bot.clock import ManualClock
 from bot.room import Room
 from bot.service import LEASE, GameService
+from bot.store import claim_of
 from bot.views import Line
 
 from .conftest import DELAY, IDLE, PEOPLE, TURN, actor, people_room, pick
@@ -23,7 +26,7 @@ def actions(room: Room) -> int:
 
 
 async def zscore(redis: Redis, rid: str) -> float | None:
-    return await redis.zscore("deadlines", rid)
+    return await redis.zscore(keys.deadlines_of(rid), rid)
 
 
 async def with_bots(svc: GameService, chat: str, seed: int = 1, bots: int = 3) -> str:
@@ -227,7 +230,7 @@ async def test_another_worker_makes_the_move_when_the_first_one_is_gone(
 async def test_idle_rooms_expire_and_playing_rooms_do_not(
     svc: GameService, redis: Redis, clock: ManualClock
 ) -> None:
-    key = "room:{tg:-100}"
+    key = keys.room("tg:-100")
     out = await svc.create("tg", "-100", None, ANNA, "kozel")
     assert out.ok
     assert IDLE - 5 <= await redis.ttl(key) <= IDLE
@@ -241,16 +244,17 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
     out = await svc.act(pick(hv).token, u, update_id="777")
     assert out.ok
     assert await redis.ttl(key) == -1
-    assert await redis.zscore("upd:{tg:-100}", "777") is not None
-    assert 0 < await redis.ttl("upd:{tg:-100}") <= 24 * 3600
+    claims = keys.update_claims("tg:-100")
+    assert await redis.zscore(claims, claim_of("777")) is not None
+    assert 0 < await redis.ttl(claims) <= 24 * 3600
     assert (await svc.set_room_data("tg:-100", msg=5)).ok
     assert await redis.ttl(key) == -1
     assert (await svc.cancel("tg:-100", ANNA)).ok
     assert IDLE - 5 <= await redis.ttl(key) <= IDLE
-    # the deadline index keeps its last hint until it comes due, then drops it
+    # the deadline index holds no entry of a room that is not playing
+    assert await redis.zscore(keys.deadlines_of("tg:-100"), "tg:-100") is None
     clock.advance(TURN + 1)
     assert await svc.run_timers() == 0
-    assert await redis.zscore("deadlines", "tg:-100") is None
     # a match played to its end expires too
     rid = await people_room(svc, [VERA, GLEB], chat="-7", seed=5, preset="kozel-60")
     for _ in range(500):
@@ -261,13 +265,13 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
         u, hv = actor(svc, room, [VERA, GLEB])
         assert (await svc.act(pick(hv).token, u)).ok
     assert room.state == "finished"
-    assert IDLE - 5 <= await redis.ttl("room:{tg:-7}") <= IDLE
+    assert IDLE - 5 <= await redis.ttl(keys.room("tg:-7")) <= IDLE
     clock.advance(TURN + 1)
     assert await svc.run_timers() == 0
-    assert await redis.zscore("deadlines", rid) is None
+    assert await zscore(redis, rid) is None
     # a rematch makes it a playing room again: no expiry
     assert (await svc.rematch(rid, VERA, seed=1)).ok
-    assert await redis.ttl("room:{tg:-7}") == -1
+    assert await redis.ttl(keys.room("tg:-7")) == -1
 
 
 async def test_a_deadline_for_a_vanished_or_finished_room_is_dropped(
@@ -288,7 +292,7 @@ async def test_a_deadline_for_a_vanished_or_finished_room_is_dropped(
     assert await svc.run_timers() == 0
     clock.advance(LEASE + 1)
     assert await svc.run_timers() == 0
-    assert await redis.zrange("deadlines", 0, -1) == []
+    assert await svc.store.playing() == []
 
 
 async def test_a_losing_attempt_never_leaves_a_later_deadline(
@@ -324,17 +328,13 @@ async def test_a_losing_attempt_never_leaves_a_later_deadline(
             raced = True
             assert (await svc.act(lead, ANNA)).ok
 
-    orig_hint, orig_cas = st.hint_deadline, st.cas
-
-    async def hint(room_id: str, at: float) -> None:
-        await winner_first()
-        await orig_hint(room_id, at)
+    orig_cas = st.cas
 
     async def cas(*args, **kw):  # type: ignore[no-untyped-def]
         await winner_first()
         return await orig_cas(*args, **kw)
 
-    st.hint_deadline, st.cas = hint, cas  # type: ignore[method-assign]
+    st.cas = cas  # type: ignore[method-assign]
     lost = await other.act(declare, BORIS)
     assert raced and not lost.ok and lost.reason == "declaration_closed"
     room = await svc.room(rid)
@@ -342,3 +342,103 @@ async def test_a_losing_attempt_never_leaves_a_later_deadline(
     assert await zscore(redis, rid) == room.deadline
     clock.advance(DELAY)
     assert await svc.run_timers() == 1
+
+
+# --- issue 12: no room freezes, whatever the interleaving of writers and timer loops ----------
+
+
+async def test_a_start_whose_write_lands_after_a_timer_ran_still_moves_on_time(
+    svc: GameService, clock: ManualClock, redis: Redis,
+    new_service: Callable[..., GameService],
+) -> None:
+    """A worker starts a table with a computer player to move, and is slow: before its
+    compare-and-set lands, the due time passes and another worker's timer loop runs. The
+    room's deadline entry is written by the same script as the room, so the computer still
+    moves within its delay of the write (it used to lose its entry and never move)."""
+    rid = "tg:-1"
+    assert (await svc.create("tg", "-1", None, ANNA, "kozel", size=2)).ok
+    assert (await svc.add_bot(rid, ANNA)).ok
+    timers = new_service()
+    orig_cas = svc.store.cas
+
+    async def slow_cas(*args, **kw):  # type: ignore[no-untyped-def]
+        clock.advance(DELAY + 0.5)  # the start computed its deadline; time passes
+        assert await timers.run_timers() == 0  # another worker looks: nothing is due yet
+        return await orig_cas(*args, **kw)
+
+    svc.store.cas = slow_cas  # type: ignore[method-assign]
+    seed = next(s for s in range(50) if _bot_leads(s))  # the computer player moves first
+    assert (await svc.start(rid, ANNA, seed=seed)).ok
+    svc.store.cas = orig_cas  # type: ignore[method-assign]
+    room = await svc.room(rid)
+    assert room is not None and room.deadline is not None
+    assert await zscore(redis, rid) == room.deadline  # written with the room
+    n = actions(room)
+    clock.advance(DELAY)
+    assert await timers.run_timers() == 1
+    after = await timers.room(rid)
+    assert after is not None and actions(after) == n + 1
+
+
+def _bot_leads(seed: int) -> bool:
+    from engine.game import new_match
+    from engine.presets import make_rules
+
+    return new_match(make_rules("kozel", 2), seed=seed).to_act()[0] == 1
+
+
+async def test_a_move_committed_while_a_timer_holds_the_entry_keeps_its_own_due_time(
+    svc: GameService, clock: ManualClock, redis: Redis,
+    new_service: Callable[..., GameService],
+) -> None:
+    """Anna's time runs out and a timer loop claims her entry; before it moves for her,
+    she moves herself. The computer player after her is due a second after her move, not
+    at the timer's lease nor at her old minute."""
+    rid = await with_bots(svc, "-1", seed=2)
+    timers = new_service()
+    for _ in range(20):  # on to Anna's turn
+        room = await svc.room(rid)
+        assert room is not None
+        hv = svc.hand_of(room, ANNA.id)
+        if hv is not None and hv.on_move:
+            break
+        clock.advance(DELAY)
+        await svc.run_timers()
+    assert hv is not None and hv.on_move
+    clock.advance(TURN)
+    lease = await timers.store.claim_deadline(rid, clock.now(), LEASE)
+    assert lease is not None
+    assert (await svc.act(pick(hv).token, ANNA)).ok  # she is back in time after all
+    out = await timers._on_deadline(rid, lease)  # the timer finds it no longer due
+    assert not out.ok
+    room = await svc.room(rid)
+    assert room is not None and room.deadline == clock.now() + DELAY
+    assert await zscore(redis, rid) == room.deadline
+    clock.advance(DELAY)
+    assert await timers.run_timers() == 1
+
+
+async def test_a_failed_timer_move_gives_its_claim_back_at_once(
+    svc: GameService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rid = await with_bots(svc, "-1")
+    clock.advance(DELAY)
+    calls = 0
+    orig = svc._bot_choice
+
+    def broken(*args, **kw):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("a bug in a computer player")
+        return orig(*args, **kw)
+
+    monkeypatch.setattr(svc, "_bot_choice", broken)
+    assert await svc.run_timers() == 0  # logged, the loop goes on
+    assert await zscore(svc.store.redis, rid) == clock.now()  # due again now, no lease
+    assert await svc.run_timers() == 1
+
+
+def test_a_dead_worker_delays_a_room_by_at_most_three_seconds() -> None:
+    """The lease a worker holds on a due entry is what a kill -9 costs a room."""
+    assert LEASE <= 3.0

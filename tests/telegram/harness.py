@@ -132,10 +132,23 @@ class Env:
         assert msg is not None, f"{user.first_name} has no hand message"
         return msg
 
+    async def look(self, user: FakeUser, choice: Choice) -> FakeMessage:
+        """The person's newest hand, once it shows the move he means: if it does not yet
+        (its edit waits for a budget), he waits a moment and looks again."""
+        labels = {Text("ru").card(c) for c in choice.cards}
+        for _ in range(30):
+            msg = await self.open_hand(user)
+            shown = {b.get("text", "").replace("✅", "") for row in msg.buttons for b in row}
+            if "A~" + choice.token in msg.callback_data or (choice.mask and labels <= shown):
+                return msg
+            self.clock.advance(1.0)
+            await self.flush()
+        raise AssertionError(f"{user.first_name}'s hand never showed {choice}")
+
     async def play(self, user: FakeUser, choice: Choice) -> dict[str, Any]:
         """Make a move the way a person does: tap its cards, then the move's button (a
         lone legal card is one tap)."""
-        msg = await self.open_hand(user)
+        msg = await self.look(user, choice)
         move = "A~" + choice.token
         if choice.mask and move not in msg.callback_data:
             t = Text("ru")
@@ -147,7 +160,9 @@ class Env:
                 answer = await self.press(user, msg, data)
                 if data == move:
                     return answer
-        assert move in msg.callback_data, f"{choice} not offered in {msg.callback_data}"
+        assert move in msg.callback_data, (
+            f"{choice} not offered in {msg.callback_data}; recent calls:\n"
+            + "\n".join(repr(c)[:400] for c in self.fake.api_calls()[-8:]))
         return await self.press(user, msg, move)
 
     # --- time -------------------------------------------------------------------------
@@ -280,12 +295,12 @@ def pick(choices: list[Choice], rng: random.Random, on_move: bool) -> Choice | N
     return None
 
 
-async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
-                      max_steps: int = 5000, until_deal: int | None = None) -> Room:
-    """Every person moves through buttons; computer players through the timers (until the
-    match ends, or deal ``until_deal`` begins)."""
-    rng = random.Random(seed)
-    for _ in range(max_steps):
+async def play_steps(env: Env, humans: list[FakeUser], rng: random.Random, steps: int,
+                     until_deal: int | None = None) -> Room:
+    """Up to ``steps`` steps of play: a person's move through buttons, else time passing
+    for the computer players; stops at the match's end (or when deal ``until_deal`` begins)."""
+    room = await env.room()
+    for _ in range(steps):
         room = await env.room()
         if room.state != "playing":
             return room
@@ -305,4 +320,15 @@ async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
             break
         if not moved:
             await env.tick()
+    return await env.room()
+
+
+async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
+                      max_steps: int = 5000, until_deal: int | None = None) -> Room:
+    """Every person moves through buttons; computer players through the timers (until the
+    match ends, or deal ``until_deal`` begins)."""
+    room = await play_steps(env, humans, random.Random(seed), max_steps, until_deal)
+    if room.state != "playing" or until_deal is not None and \
+            room.load_match().deal_no >= until_deal:
+        return room
     raise AssertionError("the match did not end")

@@ -16,10 +16,12 @@ def labels(msg: object) -> list[str]:
     return [b.get("text", "") for row in msg.buttons for b in row]  # type: ignore[attr-defined]
 
 
-async def settings_message(env: Env) -> object:
-    await env.press(env.users[0], env.table_message(), "L:set")
+async def settings_message(env: Env, who: int = 0) -> object:
+    """The settings as the one who pressed "Settings" sees them (for him alone)."""
+    user = env.users[who]
+    await env.press(user, env.table_message(), "L:set")
     msgs = [m for m in env.fake.messages(env.group, from_bot=True, ephemeral=True)
-            if any(d.startswith("O:") for d in m.callback_data)]
+            if any(d.startswith("O:") for d in m.callback_data) and m.receiver == user]
     assert msgs, "no settings message"
     return msgs[-1]
 
@@ -51,10 +53,12 @@ async def test_kozel_nn_settings_show_what_can_be_set(redis: Redis) -> None:
         msg = await settings_message(env)
         assert RU._("This game has no options to set.") in (msg.text or "")  # type: ignore[attr-defined]
         assert any(d.startswith("O:bot_level") for d in msg.callback_data)  # type: ignore[attr-defined]
-        # a person who is not the creator is told who may
-        answer = await env.press(env.users[1], msg, "O:bot_level:", check_button=False)
+        # a person who is not the creator may look, and is told who may change
+        await env.say(env.users[1], "/join")
+        theirs = await settings_message(env, who=1)
+        answer = await env.press(env.users[1], theirs, "O:bot_level:")
         assert not answer.get("show_alert")  # opening the list is harmless
-        other = await env.press(env.users[1], msg, "O:bot_level:hard", check_button=False)
+        other = await env.press(env.users[1], theirs, "O:bot_level:hard")
         assert other.get("show_alert") and "Anna" in other.get("text", "")
 
 
@@ -135,6 +139,10 @@ async def test_refusals_say_what_is_needed(redis: Redis) -> None:
         answer = await env.press(env.users[0], env.table_message(), "L:start")
         assert answer.get("show_alert") and "4" in answer.get("text", "")
         await env.say(env.users[0], "/newgame kozel")
+        reply = env.fake.last_bot_message(env.group)
+        assert reply is not None and RU.reason("room_exists") in (reply.text or "")
+        await env.say(env.users[0], "/cancel")
+        await env.say(env.users[0], "/newgame kozel")
         answer = await env.press(env.users[0], env.table_message(), "L:start")
         assert "2, 3 или 4" in answer.get("text", ""), answer
 
@@ -182,7 +190,7 @@ async def test_lang_is_for_admins_and_in_private_it_is_ones_own(redis: Redis) ->
             env.fake.last_bot_message(boris.id).text or "")  # type: ignore[union-attr]
         await env.say(anna, "/lang ru")
         answer = await env.press(boris, env.table_message(), "L:start")
-        assert "Only the table's creator" in answer.get("text", "")  # his words, not the chat's
+        assert "This game needs" in answer.get("text", "")  # his words, not the chat's
 
 
 async def test_private_start_offers_a_group_and_a_practice_game(redis: Redis) -> None:

@@ -11,6 +11,7 @@ def test_pace_spreads_routine_writes_and_keeps_a_reserve() -> None:
     pace = Pace(limit=20, window=60.0, reserve=4)
     assert pace.gap == 3.75  # 16 routine writes a minute, evenly
     assert Pace(limit=20, window=60.0).gap == 3.0
+    assert Pace(limit=20, window=60.0, reserve=2, spare=6).gap == 5.0  # 6 left for others
 
 
 def test_dirty_coalesces_to_the_newest_version() -> None:

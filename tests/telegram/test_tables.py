@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from redis.asyncio import Redis
 
-from tests.telegram.harness import Env, play_to_end, telegram
+from tests.telegram.harness import Env, play_steps, play_to_end, telegram
 
 
 async def open_table(env: Env, people: int = 1, bots: int = 3, game: str = "kozel") -> None:
@@ -60,14 +62,14 @@ async def test_a_table_scrolled_far_away_is_posted_again_below(redis: Redis) -> 
         await open_table(env)
         table = env.table_message()
         await chatter(env, 30)
-        await play_to_end(env, [env.users[0]], seed=2, max_steps=6)  # a few moves
+        await play_steps(env, [env.users[0]], random.Random(2), 6)  # a few moves
         await env.drain()
         moved = env.table_message()
         assert moved is not table and moved.message_id == newest_id(env)
         assert table.deleted  # the same table twice would be two sets of live buttons
         # and it is edited in place from then on
         before = len(moved.versions)
-        await play_to_end(env, [env.users[0]], seed=2, max_steps=6)
+        await play_steps(env, [env.users[0]], random.Random(3), 6)
         await env.drain()
         assert env.table_message() is moved and len(moved.versions) > before
 
@@ -124,6 +126,7 @@ async def test_an_expired_lobby_loses_its_buttons(redis: Redis) -> None:
         for key in await env.redis.keys(f"*{env.room_id}*"):
             await env.redis.delete(key)
         env.clock.advance(601)
+        await env.flush()
         await env.drain()
         assert not lobby.buttons and (lobby.text or "").startswith("⌛")
 

@@ -24,6 +24,17 @@ async def open_table(env: Env) -> None:
     await env.press(anna, env.table_message(), "L:start")
 
 
+async def computers_to_move(env: Env) -> None:
+    """Anna moves until it is a computer player's turn."""
+    for _ in range(10):
+        room = await env.room()
+        hand = env.service.hand_of(room, f"tg:{env.users[0].id}")
+        if hand is None or not hand.on_move:
+            return
+        await env.play(env.users[0], next(c for c in hand.choices if c.kind != "declare"))
+    raise AssertionError("Anna is always to move")
+
+
 async def second_worker(env: Env) -> tuple[GameService, object, object]:
     """Another process on the same Redis and the same Telegram (no polling of its own:
     behind a load balancer it gets its share of the updates)."""
@@ -42,8 +53,10 @@ async def test_an_older_room_is_never_drawn_after_a_newer_one(redis: Redis) -> N
             painter_a, painter_b = env.app.painter, app_b.painter  # type: ignore[attr-defined]
             # worker A commits a computer's move (v5) but draws late; B commits the next
             # (v6) and draws at once
+            await computers_to_move(env)
             env.clock.advance(1.5)
             assert await env.service.run_timers() == 1
+            await computers_to_move(env)
             env.clock.advance(1.5)
             assert await service_b.run_timers() == 1
             env.clock.advance(10)
@@ -65,9 +78,11 @@ async def test_one_flood_budget_for_every_worker(redis: Redis) -> None:
         await env.drain()
         service_b, app_b, bot_b = await second_worker(env)
         try:
+            await computers_to_move(env)
             env.clock.advance(1.5)
             await env.service.run_timers()
             await env.flush()  # A draws: the budget's gap starts now
+            await computers_to_move(env)
             env.clock.advance(1.5)
             await service_b.run_timers()
             before = len(env.fake.group_writes[env.group.id])
@@ -85,6 +100,8 @@ async def test_stop_drains_and_returns_and_start_redraws_stale_tables(redis: Red
         await open_table(env)
         await env.drain()
         # a worker died between its commit and its drawing: the table on screen is old
+        await computers_to_move(env)
+        await env.drain()
         env.clock.advance(1.5)
         env.service.listeners.clear()
         assert await env.service.run_timers() == 1

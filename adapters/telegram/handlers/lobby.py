@@ -128,7 +128,7 @@ async def cancel(message: Message, bot: Bot, service: GameService, painter: Pain
                  update_key: str | None) -> None:
     admin = await is_admin(bot, message.chat.id, user_tg_id(user))
     out = await service.cancel(room_id, user, admin, update_id=update_key)
-    if out.ok and not getattr(out, "repeat", False):
+    if out.ok and not out.repeat:
         # one confirmation; the table itself becomes a one-line "cancelled"
         await tell(message, painter, "❌ " + chat_t._("The game is cancelled."))
     await answer_outcome(message, painter, t, out)
@@ -147,9 +147,6 @@ async def kick(message: Message, command: CommandObject, bot: Bot, service: Game
         await tell(message, painter, t._(
             "Whom? Reply to the player's message with /kick, or give a seat number "
             "(/kick 2) or a @username."))
-        return
-    if room is not None and target in (user.id, room.seat_of(user.id)):
-        await tell(message, painter, texts.refusal(t, Outcome(False, "kick_self")))
         return
     admin = await is_admin(bot, message.chat.id, user_tg_id(user))
     out = await service.kick(room_id, user, target, admin, update_id=update_key)

@@ -106,13 +106,13 @@ async def pick(query: CallbackQuery, callback_data: cb.Pick, service: GameServic
         # an old hand: it becomes the live one, with today's cards and buttons
         await delivery.make_live(painter, room, user.id, pressed, t, hand)
     await delivery.edit_hand(painter, room, user.id, pressed.record(), hand, t,
-                             selected=mask)
+                             selected=mask, paced=False)
 
 
 def _why_not(t: Text, hand: HandView, mask: int) -> str:
     """Why no move starts with these cards: the engine's reason for a single card (the
     first lead of the match is the A♦...), else what the moves need."""
-    reasons: dict[str, str] = getattr(hand, "why_not", None) or {}
+    reasons = hand.why_not
     picked = [c for i, c in enumerate(hand.cards) if mask >> i & 1]
     for card in picked:
         if card in reasons:
@@ -122,7 +122,7 @@ def _why_not(t: Text, hand: HandView, mask: int) -> str:
     if hand.prompt == "answer" and hand.need:
         return t.n("You need {n} card: as many as were led.",
                    "You need {n} cards: as many as were led.", hand.need).format(n=hand.need)
-    if getattr(hand.table, "multi_lead", False) and hand.prompt == "lead":
+    if hand.table.multi_lead and hand.prompt == "lead":
         return t.reason("mixed_suits")
     return t.reason("wrong_action")
 
@@ -131,7 +131,8 @@ async def _settle_pressed(painter: Painter, msg: object, room: Room | None, user
                           t: Text, hand: HandView | None) -> None:
     """A hand pressed after its match: it loses its buttons (one line, the result)."""
     if isinstance(msg, Message) and room is not None and room.state != PLAYING:
-        await delivery.edit_hand(painter, room, user.id, Where.pressed(msg).record(), hand, t)
+        await delivery.edit_hand(painter, room, user.id, Where.pressed(msg).record(), hand, t,
+                                 paced=False)
 
 
 async def move(query: CallbackQuery, callback_data: cb.Move, service: GameService,
@@ -160,7 +161,7 @@ async def move(query: CallbackQuery, callback_data: cb.Move, service: GameServic
     if pressed != Where.of(room.sdata.get(user.id, {}).get("tg_hand")):
         await delivery.make_live(painter, room, user.id, pressed, t, hand)
     await delivery.edit_hand(painter, room, user.id, pressed.record(), hand, t,
-                             notice=why(t, out))
+                             notice=why(t, out), paced=False)
 
 
 async def deliver(query: CallbackQuery, callback_data: cb.Deliver, bot: Bot,
@@ -188,7 +189,7 @@ async def hint(query: CallbackQuery, callback_data: cb.Hint, service: GameServic
                user: User, t: Text, callback_answer: CallbackAnswer) -> None:
     """What the strong computer player would play, in a practice game (an alert)."""
     room, hand = await _hand_for(service, callback_data.room, user.id)
-    if room is None or hand is None or not getattr(hand, "hint_allowed", False):
+    if room is None or hand is None or not hand.hint_allowed:
         callback_answer.text, callback_answer.show_alert = t._(
             "Hints are for practice games against computer players."), True
         return
@@ -196,7 +197,7 @@ async def hint(query: CallbackQuery, callback_data: cb.Hint, service: GameServic
     if found is None:
         callback_answer.text, callback_answer.show_alert = t.reason("not_your_turn"), True
         return
-    callback_answer.text, callback_answer.show_alert = "💡 " + t.hint_text(found), True
+    callback_answer.text, callback_answer.show_alert = t.hint_text(found), True
 
 
 def router() -> Router:

@@ -108,7 +108,7 @@ async def practice(message: Message, command: CommandObject, service: GameServic
 async def cancel_practice(message: Message, service: GameService, painter: Painter,
                           user: User, room_id: str, t: Text, update_key: str | None) -> None:
     out = await service.cancel(room_id, user, True, update_id=update_key)
-    if out.ok and not getattr(out, "repeat", False):
+    if out.ok and not out.repeat:
         await tell(message, painter, "❌ " + t._("The game is cancelled."))
     await answer_outcome(message, painter, t, out)
 

@@ -1,0 +1,273 @@
+"""Lobby transitions: opening a table, seats, computer players, settings, the waiting queue.
+
+Pure functions: a room in, a ``Change`` out (or ``Refused``). Start rule [decision]: the
+creator may start as soon as the seated players are a valid count for the preset; anyone
+may start once every seat is taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.changes import Change, Now, Refused
+from bot.play import begin, eliminate
+from bot.room import FINISHED, LOBBY, Room, Seat, User
+from bot.views import Line
+from engine.presets import PRESETS, PresetError, validate_options
+
+# Computer levels: easy (the rules player with mistakes), normal (the rules player), hard
+# (search); "rules" is the old name of normal, "random" plays any legal move (tests, bench).
+LEVELS = ("easy", "normal", "hard")
+BOT_LEVELS = (*LEVELS, "rules", "random")
+MAX_QUEUE = 12  # people waiting for a seat in one room (elimination)
+
+
+def lobby_of(room: Room | None) -> Room:
+    if room is None or room.state == FINISHED:
+        raise Refused("no_room")
+    if room.state != LOBBY:
+        raise Refused("already_started")
+    return room
+
+
+def create(room: Room | None, rid: str, platform: str, chat: str, thread: str | None,
+           user: User, preset: str, options: dict[str, Any], size: int, lang: str,
+           now: Now) -> Change:
+    """A new lobby in this chat (topic), with the creator seated."""
+    if room is not None and room.state != FINISHED:
+        raise Refused("room_exists")
+    seats: list[Seat | None] = [None] * size
+    seats[0] = Seat(user.id, user.name)
+    new = Room(
+        id=rid, platform=platform, chat=chat, thread=thread, preset=preset, options=options,
+        size=size, seats=seats, creator=user.id, created=now.t,
+        gen=(room.gen + 1) if room else 1, lang=lang,
+        bot_level=room.bot_level if room else "normal",
+    )
+    new.version = room.version if room else 0
+    return Change(new, [Line("room_created", {"name": user.name, "preset": preset})],
+                  seated=[user.id])
+
+
+def join(room: Room | None, user: User, seat: int | None) -> Change:
+    room = lobby_of(room)
+    if room.seat_of(user.id) is not None:
+        raise Refused("already_seated")
+    free = [i for i, s in enumerate(room.seats) if s is None]
+    if not free:
+        raise Refused("table_full")
+    at = seat if seat is not None and seat in free else free[0]
+    room.seats[at] = Seat(user.id, user.name)
+    room.queue = [q for q in room.queue if q["user"] != user.id]
+    return Change(room, [Line("joined", {"name": user.name, "seat": at})], seated=[user.id])
+
+
+def leave(room: Room | None, user: User) -> Change:
+    room = lobby_of(room)
+    at = room.seat_of(user.id)
+    if at is None:
+        raise Refused("not_seated")
+    room.seats[at] = None
+    change = Change(room, unseated=[user.id])
+    seat_waiting(change)
+    if room.creator == user.id:
+        people = [s.user for s in room.seats if s is not None and s.user]
+        if not people:
+            room.state = FINISHED  # the last person left: the lobby closes
+            change.lines.append(Line("lobby_closed", {"name": user.name}))
+            return change
+        room.creator = people[0]
+    change.lines.append(Line("left", {"name": user.name}))
+    return change
+
+
+def add_bot(room: Room | None, user: User, level: str | None, names: Sequence[str]) -> Change:
+    room = lobby_of(room)
+    level = level or room.bot_level
+    if level not in BOT_LEVELS:
+        raise Refused("bad_level", allowed=list(LEVELS))
+    if room.seat_of(user.id) is None and room.creator != user.id:
+        raise Refused("not_seated")
+    free = [i for i, s in enumerate(room.seats) if s is None]
+    if not free:
+        raise Refused("table_full")
+    used = {s.name for s in room.seats if s is not None}
+    name = next((n for n in names if n not in used), None)
+    if name is None:
+        n = 1
+        while f"Bot {n}" in used:
+            n += 1
+        name = f"Bot {n}"
+    room.seats[free[0]] = Seat(None, name, bot=level)
+    return Change(room, [Line("bot_added", {"level": level, "seat": free[0], "name": name})])
+
+
+def remove_bot(room: Room | None, user: User, seat: int | None) -> Change:
+    room = lobby_of(room)
+    if room.seat_of(user.id) is None:
+        raise Refused("not_seated")
+    bots = [i for i, s in enumerate(room.seats) if s is not None and s.bot]
+    at = seat if seat in bots else (bots[-1] if bots and seat is None else None)
+    if at is None:
+        raise Refused("no_bot")
+    room.seats[at] = None
+    change = Change(room, [Line("bot_removed", {"seat": at})])
+    seat_waiting(change)
+    return change
+
+
+def kick(room: Room | None, user: User, target: str | int, is_admin: bool) -> Change:
+    """Remove a person (user id) or a seat (index) from the lobby: creator or chat admin."""
+    room = lobby_of(room)
+    if room.creator != user.id and not is_admin:
+        raise Refused("not_allowed")
+    at = target if isinstance(target, int) else room.seat_of(target)
+    if at is None or not 0 <= at < room.size or room.seats[at] is None:
+        raise Refused("not_seated")
+    gone = room.seats[at]
+    assert gone is not None
+    if gone.user == user.id:
+        raise Refused("kick_self")
+    room.seats[at] = None
+    change = Change(room, [Line("kicked", {"name": gone.name})],
+                    unseated=[gone.user] if gone.user else [])
+    seat_waiting(change)
+    return change
+
+
+def set_option(room: Room | None, user: User, name: str, value: Any, is_admin: bool) -> Change:
+    room = lobby_of(room)
+    if room.creator != user.id and not is_admin:
+        raise Refused("not_allowed")
+    if name == "bot_level":
+        # the table's level for new computer players: the service's, not a rule of the game
+        if value not in LEVELS:
+            raise Refused("bad_level", allowed=list(LEVELS))
+        room.bot_level = str(value)
+        return Change(room, [Line("option_set", {"option": name, "value": value})])
+    try:
+        room.options = validate_options(room.preset, {**room.options, name: value})
+    except PresetError as e:
+        raise Refused("bad_option", message=str(e)) from None
+    return Change(room, [Line("option_set", {"option": name, "value": value})])
+
+
+def set_size(room: Room | None, user: User, size: int, is_admin: bool) -> Change:
+    room = lobby_of(room)
+    if room.creator != user.id and not is_admin:
+        raise Refused("not_allowed")
+    if size not in PRESETS[room.preset].players:
+        raise Refused("bad_size", allowed=list(PRESETS[room.preset].players))
+    seated = [s for s in room.seats if s is not None]
+    if len(seated) > size:
+        raise Refused("too_many_seated")
+    room.seats = [*seated, *([None] * (size - len(seated)))]
+    room.size = size
+    change = Change(room, [Line("size_set", {"size": size})])
+    seat_waiting(change)
+    return change
+
+
+def swap_seats(room: Room | None, user: User, a: int, b: int, is_admin: bool) -> Change:
+    """Before the start: the creator or an admin swaps any two seats (teams are seats);
+    a seated person may move himself to a free seat."""
+    room = lobby_of(room)
+    if not (0 <= a < room.size and 0 <= b < room.size) or a == b:
+        raise Refused("bad_seat")
+    mine = room.seat_of(user.id)
+    if room.creator != user.id and not is_admin:
+        if mine is None:
+            raise Refused("not_seated")
+        if mine not in (a, b) or room.seats[b if mine == a else a] is not None:
+            raise Refused("not_allowed")
+    room.seats[a], room.seats[b] = room.seats[b], room.seats[a]
+    return Change(room, [Line("seats_swapped", {"a": a, "b": b})])
+
+
+def start(room: Room | None, user: User, seed: int | str | None, now: Now) -> Change:
+    room = lobby_of(room)
+    n = room.occupied
+    allowed = list(PRESETS[room.preset].players)
+    if not room.valid_count(n):
+        raise Refused("bad_count", allowed=allowed)
+    if room.creator != user.id and not room.full:
+        raise Refused("not_allowed")
+    if room.preset == "kozel-60" and room.options.get("deal") == "halves" and n != 4:
+        raise Refused("bad_count", allowed=[4])
+    room.seats = [s for s in room.seats if s is not None]
+    room.size = n
+    return Change(room, begin(room, seed))
+
+
+def rematch(room: Room | None, user: User, seed: int | str | None, now: Now) -> Change:
+    """Another match with the same seats (from a finished room)."""
+    if room is None:
+        raise Refused("no_room")
+    if room.state != FINISHED or room.match is None:
+        raise Refused("not_finished")
+    if room.seat_of(user.id) is None:
+        raise Refused("not_seated")
+    for s in room.seats:
+        if s is not None:
+            s.auto, s.missed = False, 0
+    change = Change(room)
+    # people queued after the match ended: the rooster gives his seat now (the match that
+    # ended was recorded when it ended)
+    if room.options.get("elimination") and room.queue and \
+            eliminate(change, room.load_match(), now, record=False):
+        return change
+    room.gen += 1
+    change.lines = begin(room, seed)
+    return change
+
+
+def cancel(room: Room | None, user: User, is_admin: bool) -> Change:
+    if room is None or room.state == FINISHED:
+        raise Refused("no_room")
+    if room.creator != user.id and not is_admin:
+        raise Refused("not_allowed")
+    room.state = FINISHED
+    room.deadline = None
+    room.result = {"cancelled": True}
+    return Change(room, [Line("cancelled", {"name": user.name})])
+
+
+def wait(room: Room | None, user: User) -> Change:
+    """Join the room's queue for a seat (RULES.md 5 ``elimination``)."""
+    if room is None:
+        raise Refused("no_room")
+    if not room.options.get("elimination"):
+        raise Refused("no_queue")
+    if room.seat_of(user.id) is not None:
+        raise Refused("already_seated")
+    if any(q["user"] == user.id for q in room.queue):
+        raise Refused("already_waiting")
+    if room.state == LOBBY and not room.full:
+        raise Refused("seat_free")
+    if len(room.queue) >= MAX_QUEUE:
+        raise Refused("queue_full")
+    room.queue.append({"user": user.id, "name": user.name})
+    return Change(room, [Line("queued", {"name": user.name, "place": len(room.queue)})])
+
+
+def unwait(room: Room | None, user: User) -> Change:
+    if room is None:
+        raise Refused("no_room")
+    kept = [q for q in room.queue if q["user"] != user.id]
+    if len(kept) == len(room.queue):
+        raise Refused("not_waiting")
+    room.queue = kept
+    return Change(room, [Line("unqueued", {"name": user.name})])
+
+
+def seat_waiting(change: Change) -> None:
+    """Free lobby seats go to the people waiting in the queue, first come first seated."""
+    room = change.room
+    for at, seat in enumerate(room.seats):
+        while seat is None and room.queue:
+            comer = room.queue.pop(0)
+            if room.seat_of(comer["user"]) is not None:
+                continue
+            seat = room.seats[at] = Seat(comer["user"], comer["name"])
+            change.seated.append(comer["user"])

@@ -1,0 +1,289 @@
+"""Play transitions: a match begins, a person moves, a due move is made, a match ends.
+
+Pure functions over a room (no Redis): the service commits what they return. Computer
+players' choices are made before a transition (``bot/thinking.py`` may think for a while,
+off the event loop) and handed in; the transition checks that the room is still where the
+choice was made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from base64 import b64encode
+from dataclasses import dataclass
+
+from bot.changes import Change, Now, Refused, Repeat
+from bot.room import FINISHED, PLAYING, Room, Seat
+from bot.stats import record_of
+from bot.tokens import Token, TokenError, bare, cards_of, hand_fingerprint, parse_token
+from bot.views import Line, event_lines, token_secret
+from engine.actions import Action
+from engine.codec import pack_action
+from engine.errors import IllegalAction
+from engine.game import Game, new_match
+from engine.observe import observe
+
+MAX_LINES = 6  # event lines kept for the table
+LOG_CHARS = 3000  # packed actions a room keeps at most (older dealings are dropped first)
+
+
+def begin(room: Room, seed: int | str | None) -> list[Line]:
+    """Deal the first deal of a new match at the room's seats."""
+    room.players = room.size
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 62)
+    match = new_match(room.rules, seed=seed)
+    room.keep_match(match)
+    room.log = [""]
+    room.state = PLAYING
+    room.result = None
+    room.asked = None
+    room.turn_key = None
+    return event_lines(room, match.start_events)
+
+
+# --- a person's move ------------------------------------------------------------------------
+
+
+def token_mark(token: str) -> str:
+    """A short mark of a move token: the seat remembers the last one it played."""
+    return b64encode(hashlib.blake2s(token.encode(), digest_size=4).digest()).decode()[:6]
+
+
+def check_token(token: str, room_id: str | None) -> Token:
+    """The token of a move button, or Refused (a forged button, or one of another room)."""
+    try:
+        tok = parse_token(token)
+    except TokenError:
+        raise Refused("bad_token") from None
+    if room_id is not None and tok.room != room_id:
+        raise Refused("foreign_token")
+    if not plausible_room(tok.room):
+        raise Refused("bad_token")
+    return tok
+
+
+def act(room: Room | None, user_id: str, tok: Token, mark: str) -> Change:
+    """A person's move from a button (``mark``: the token's ``token_mark``). The same
+    button pressed again after its move was made is a ``Repeat``."""
+    if room is None:
+        raise Refused("no_room")
+    seat = room.seat_of(user_id)
+    try:
+        return _act(room, seat, tok, mark)
+    except Refused:
+        st = room.seats[seat] if seat is not None else None
+        if st is not None and st.done == mark:
+            raise Repeat() from None
+        raise
+
+
+def _act(room: Room, seat: int | None, tok: Token, mark: str) -> Change:
+    if room.state != PLAYING or room.match is None:
+        raise Refused("game_over" if room.state == FINISHED else "not_started")
+    if seat is None:
+        raise Refused("not_your_seat")
+    if tok.gen != room.gen:
+        raise Refused("stale")
+    match = room.load_match()
+    obs = observe(match, seat)
+    if tok.deal != match.deal_no or tok.trick != obs.trick_no:
+        raise Refused("stale")
+    s = room.seats[seat]
+    assert s is not None
+    if tok.kind == "declare":
+        action = next((a for a in match.legal_actions(seat) if a.kind == "declare"), None)
+        if action is None:
+            raise Refused("declaration_closed")
+    elif tok.kind == "cut":
+        action = Action("cut", (tok.mask,))
+    elif bare(tok.kind):
+        action = Action(tok.kind)
+    else:
+        if tok.hand != hand_fingerprint(room.id, room.gen, seat, obs.hand, token_secret(match)):
+            raise Refused("stale")
+        cards = cards_of(tok.mask, obs.hand)
+        if cards is None:
+            raise Refused("bad_token")
+        action = Action(tok.kind, cards)
+    comeback = s.auto or s.missed
+    change = apply(room, match, seat, action)
+    s.auto, s.missed = False, 0  # RULES: the owner is back
+    s.done = mark
+    if comeback:
+        change.lines.insert(0, Line("back", {"name": s.name}))
+    return change
+
+
+def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
+    """Apply a legal action of ``seat``; the match's end finishes the room (and with
+    ``elimination`` and people waiting, starts the next match at once)."""
+    reason = match.check(seat, action)  # first: an illegal action may not even pack
+    if reason is not None:
+        raise Refused("stale" if reason in ("not_your_turn", "deal_over") else reason)
+    try:
+        packed = pack_action(seat, action)
+        dealing = match.turn[0]
+        events = match.apply(seat, action)
+    except IllegalAction as e:
+        raise Refused("stale" if e.code in ("not_your_turn", "deal_over") else e.code) from None
+    log_action(room, match, packed, dealing)
+    room.keep_match(match)
+    change = Change(room, event_lines(room, events))
+    if match.finished:
+        room.state = FINISHED
+        room.result = {"winners": list(match.winners), "score": list(match.scores)}
+        change.record = record_of(room)
+        if room.options.get("elimination") and room.queue:
+            eliminate(change, match, None, record=False)
+    return change
+
+
+def log_action(room: Room, match: Game, packed: str, dealing: int) -> None:
+    """Keep the deal log compact: packed actions, one string per dealing of the cards (decks
+    follow from the match seed and the dealing's number). A short match keeps all of it; a
+    long Petukh match (a hundred deals) keeps its last ``LOG_CHARS`` (a room stays small):
+    the cap holds after every move, not only when a new dealing starts."""
+    room.log[-1] += packed + ","
+    if match.turn[0] != dealing and not match.finished:
+        room.log.append("")
+    old = 0
+    while sum(map(len, room.log)) > LOG_CHARS and old < len(room.log) - 1:
+        room.log[old] = ""  # dropped, but still counted: the deal numbers stay right
+        old += 1
+
+
+def eliminate(change: Change, match: Game, now: Now | None, record: bool = True) -> bool:
+    """RULES.md 5 ``elimination``: the rooster gives his seat to the first person in the
+    queue and a new match starts. [decision] A person who loses his seat this way goes
+    to the end of the queue (the table rotates, as "на вылет" is played); a computer
+    player simply leaves. False when nobody is waiting (the match just ends)."""
+    room = change.room
+    roosters: tuple[int, ...] = getattr(match, "roosters", ())
+    if not roosters:
+        return False
+    room.queue = [q for q in room.queue if room.seat_of(q["user"]) is None]
+    if not room.queue:
+        return False
+    if record and change.record is None:
+        change.record = record_of(room)
+    seat = roosters[0]  # of tied roosters: the first clockwise from the dealer
+    comer = room.queue.pop(0)
+    old = room.seats[seat]
+    if old is not None and old.user:
+        room.queue.append({"user": old.user, "name": old.name})
+        change.unseated.append(old.user)
+    room.seats[seat] = Seat(comer["user"], comer["name"])
+    change.seated.append(comer["user"])
+    if old is not None and old.user == room.creator:
+        # the table's creator left it: the first person seated takes his rights
+        room.creator = next(s.user for s in room.seats if s is not None and s.user)
+    change.lines.append(Line("eliminated", {"name": old.name if old else "?", "seat": seat,
+                                            "comer": comer["name"]}))
+    for s in room.seats:
+        if s is not None:
+            s.auto, s.missed = False, 0
+    room.gen += 1
+    seed = int.from_bytes(hashlib.blake2s(f"{match.seed}:{room.gen}".encode(),
+                                          digest_size=8).digest(), "big")
+    change.lines.extend(begin(room, seed))
+    return True
+
+
+# --- deadlines -----------------------------------------------------------------------------
+
+
+def schedule(room: Room, now: Now) -> None:
+    """Set the room's next deadline: a computer move soon, or the person's time limit."""
+    if room.state != PLAYING or room.match is None:
+        room.deadline = None
+        return
+    match = room.load_match()
+    turn = "{}.{}".format(*match.turn)
+    if turn != room.turn_key:
+        room.turn_key = turn
+        room.turn_started = now.t
+    acting = match.to_act()
+    mover_seat = room.seats[acting[0]]
+    if mover_seat is not None and mover_seat.computer:
+        room.deadline = now.t + now.bot_delay
+        return
+    off_turn = [s for s in acting[1:] if (st := room.seats[s]) is not None and st.computer]
+    if off_turn and room.asked != turn:
+        room.deadline = now.t + now.bot_delay
+        return
+    assert room.turn_started is not None
+    room.deadline = room.turn_started + now.turn_seconds
+
+
+@dataclass(frozen=True)
+class Due:
+    """What a due deadline asks for, decided on the room at ``version``: computer players
+    who may act out of turn are asked first (``ask``), then the seat on move plays
+    (``seat`` and its ``action``; None: a person whose time is not up yet)."""
+
+    version: int
+    ask: tuple[int, ...]  # off-turn computer seats to ask (their choices below)
+    seat: int | None  # the seat on move, when it is to be played now
+    timed_out: bool  # a person's time ran out
+
+
+def due(room: Room | None, now: Now) -> Due:
+    """What is due in ``room`` now, or Refused("nothing_due" | "not_due")."""
+    if room is None or room.state != PLAYING or room.match is None:
+        raise Refused("nothing_due")
+    if room.deadline is None or room.deadline > now.t:
+        raise Refused("not_due", deadline=room.deadline)
+    acting = room.load_match().to_act()
+    ask: tuple[int, ...] = ()
+    if room.asked != room.turn_key:
+        ask = tuple(s for s in acting[1:] if (st := room.seats[s]) is not None and st.computer)
+    mover = acting[0]
+    st = room.seats[mover]
+    assert st is not None
+    if st.computer:
+        return Due(room.version, ask, mover, False)
+    if room.turn_started is not None and now.t < room.turn_started + now.turn_seconds:
+        return Due(room.version, ask, None, False)
+    return Due(room.version, ask, mover, True)
+
+
+def make_due(room: Room | None, now: Now, plan: Due,
+             choices: dict[int, Action | None]) -> Change:
+    """Carry out ``plan`` with the computer players' ``choices`` (seat -> action; None: not
+    now), on the room it was made for (else Refused("moved"): decide again)."""
+    if room is None or room.version != plan.version or room.match is None:
+        raise Refused("moved")
+    match = room.load_match()
+    room.asked = room.turn_key
+    for seat in plan.ask:
+        act = choices.get(seat)
+        if act is not None:
+            return apply(room, match, seat, act)
+    if plan.seat is None:
+        return Change(room)
+    st = room.seats[plan.seat]
+    assert st is not None
+    lines: list[Line] = []
+    if plan.timed_out:
+        st.missed += 1
+        lines.append(Line("timeout", {"name": st.name, "seat": plan.seat}))
+        if st.missed >= now.missed_to_bot:
+            st.auto = True
+            lines.append(Line("handed_to_bot", {"name": st.name, "seat": plan.seat}))
+    act = choices.get(plan.seat)
+    if act is None:
+        act = match.legal_actions(plan.seat)[0]
+    change = apply(room, match, plan.seat, act)
+    change.lines[:0] = lines
+    return change
+
+
+def bot_seed(room: Room, seat: int) -> str:
+    """A computer player's choice is a function of the moment: any worker makes the same."""
+    return f"{room.id}:{room.gen}:{room.turn_key}:{seat}"
+
+
+def plausible_room(room_id: str) -> bool:
+    return 0 < len(room_id) <= 48 and ":" in room_id and "{" not in room_id and "}" not in room_id
