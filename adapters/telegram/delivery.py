@@ -185,15 +185,37 @@ async def send_hand(painter: Painter, room: Room, user: str, t: Text, *,
     try:
         sent = await painter.bot(method)
     except TelegramRetryAfter as e:
-        await painter.service.flood_block(budget_key(target), float(e.retry_after))
+        # Telegram asks to wait: the hand goes out then (it is not a reason to fall back)
         log.info("hand of %s: 429, retry after %s", user, e.retry_after)
-        return None
+        await queue_hand(painter, room, user, t, method, e.retry_after)
+        return Where(mode, target, 0)
     except (TelegramBadRequest, TelegramForbiddenError) as e:
         log.info("%s hand of %s failed: %s", mode, user, e)
         return None
     where = Where(mode, target, sent.ephemeral_message_id or sent.message_id)
     await make_live(painter, room, user, where, t, hand)
     return where
+
+
+async def queue_hand(painter: Painter, room: Room, user: str, t: Text, method: SendMessage,
+                     retry_after: int) -> None:
+    """A hand send refused with a 429, queued for after the wait; live once it is sent."""
+    from adapters.telegram.painter import Post
+
+    mode = "private" if method.ephemeral_message_parameters is None else "ephemeral"
+
+    async def sent(message: Any) -> None:
+        if isinstance(message, Message):
+            fresh = await painter.service.room(room.id)
+            if fresh is not None:
+                where = Where(mode, int(method.chat_id),
+                              message.ephemeral_message_id or message.message_id)
+                await make_live(painter, fresh, user, where, t,
+                                painter.service.hand_of(fresh, user))
+
+    await painter.post(Post(int(method.chat_id), method, budget=mode == "private",
+                            on_sent=sent,
+                            not_before=painter.clock.now() + retry_after))
 
 
 def why_no_hand(room: Room | None, user: str) -> str | None:

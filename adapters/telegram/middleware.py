@@ -96,8 +96,10 @@ class Context(BaseMiddleware):
 
 
 async def _sorry(message: Message, data: dict[str, Any]) -> None:
+    from adapters.telegram.replies import tell
+
     try:
-        await message.reply(data["t"]._("Something went wrong; please try again."))
+        await tell(message, data["painter"], data["t"]._("Something went wrong; please try again."))
     except TelegramAPIError as e:
         log.warning("could not say sorry in %s: %s", message.chat.id, e)
 

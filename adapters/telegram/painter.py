@@ -96,7 +96,9 @@ class Painter:
         self.owner = f"tg-{secrets.token_hex(4)}"  # this process, for the paint leases
         self.tables: Dirty[str] = Dirty()
         self.hands: Dirty[tuple[str, str]] = Dirty()
-        self.outbox: dict[int, deque[Post]] = {}
+        # queued writes in order, per chat and lane: the chat's budgeted writes apart from
+        # the others (ephemeral ones), so that neither waits behind the other
+        self.outbox: dict[tuple[int, bool], deque[Post]] = {}
         self.hand_seen: dict[tuple[str, str], str] = {}
         self.tails: dict[int, int] = {}  # chat -> the newest message id seen there
         self.lobbies: dict[str, LobbyWatch] = {}
@@ -154,8 +156,9 @@ class Painter:
 
     async def post(self, post: Post) -> None:
         """Queue a write for its chat's budget and write what the budget allows now."""
-        self.outbox.setdefault(post.chat, deque()).append(post)
-        await self._flush_posts(post.chat, self.clock.now())
+        lane = (post.chat, post.budget)
+        self.outbox.setdefault(lane, deque()).append(post)
+        await self._flush_posts(lane, self.clock.now())
 
     async def say(self, chat: int, text: str, *, thread: int | None = None,
                   markup: InlineKeyboardMarkup | None = None, reply_to: int | None = None,
@@ -180,10 +183,11 @@ class Painter:
                 queue.clear()
                 queue.extend(kept)
 
-    async def _flush_posts(self, chat: int, now: float) -> float | None:
-        """Write the chat's queued posts, oldest first, while its budget allows; the time
+    async def _flush_posts(self, lane: tuple[int, bool], now: float) -> float | None:
+        """Write a lane's queued posts, oldest first, while its budget allows; the time
         the next one is due (None: none held)."""
-        queue = self.outbox.get(chat)
+        chat = lane[0]
+        queue = self.outbox.get(lane)
         while queue:
             post = queue[0]
             if post.not_before > now:
@@ -197,7 +201,7 @@ class Painter:
             if not done:
                 return post.not_before
             queue.popleft()
-        self.outbox.pop(chat, None)
+        self.outbox.pop(lane, None)
         return None
 
     async def _send(self, post: Post, now: float) -> bool:
@@ -239,8 +243,8 @@ class Painter:
         async with self._lock:
             now = self.clock.now()
             dues: list[float] = []
-            for chat in list(self.outbox):
-                due = await self._flush_posts(chat, now)
+            for lane in list(self.outbox):
+                due = await self._flush_posts(lane, now)
                 if due is not None:
                     dues.append(due)
             for room_id, mark in self.tables.due(now):

@@ -219,3 +219,21 @@ async def test_hint_in_a_practice_game_only(redis: Redis) -> None:
         answer = await env.press(env.users[1], boris_hand, f"HN~{env.room_id}",
                                  check_button=False)
         assert answer.get("show_alert") and "💡" not in answer.get("text", "")
+
+
+async def test_a_hand_refused_with_429_comes_after_the_wait(redis: Redis) -> None:
+    """Every send path honours retry_after: a 429 on the hand is no reason to fall back to
+    the private chat, nor to drop it."""
+    async with telegram(redis) as env:
+        await open_table(env)
+        anna = env.users[0]
+        env.fake.fail_retry_after("sendMessage", 5, when=lambda p: bool(
+            p.get("ephemeral_message_parameters")))
+        answer = await env.press(anna, env.table_message(), "T:hand")
+        assert not answer.get("url") and not answer.get("show_alert")
+        assert env.hand_message(anna) is None
+        await env.tick(5)
+        hand = env.hand_message(anna)
+        assert hand is not None and hand.is_ephemeral
+        room = await env.room()
+        assert room.sdata[f"tg:{anna.id}"]["tg_hand"]["msg"] == hand.ephemeral_message_id

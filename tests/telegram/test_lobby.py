@@ -156,6 +156,10 @@ async def test_plural_forms_and_words_without_gender(redis: Redis) -> None:
         await env.press(env.users[0], msg, "O:size:2")
         await env.drain()
         assert "2 игрока" in (env.table_message().text or "")
+    from bot.views import Choice, Line
+
+    assert RU.bare_choice(Choice("cut", [], 0, "t", number=24)) == "✂️ Сдвинуть 24 карты"
+    assert RU.line(Line("deck_cut", {"name": "Аня", "count": 21})) == "Аня сдвигает 21 карту"
     for line in ("{name} is back", "{name} left the table", "{name} was removed from the table"):
         word = RU._(line)
         assert not any(w in word for w in ("вернулся", "ушёл", "убран")), word

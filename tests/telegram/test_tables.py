@@ -84,13 +84,18 @@ async def test_cancel_rewrites_strips_hands_and_confirms_once(redis: Redis) -> N
         hands = [env.hand_message(u) for u in (anna, boris)]
         table = env.table_message()
         mark = env.fake.mark()
+        # the group's budget is spent: Boris's /score waits, and then the match is cancelled
+        env.fake.fail_retry_after("sendMessage", 20, when=lambda p: int(p["chat_id"]) < 0
+                                  and "ephemeral_message_parameters" not in p)
+        await env.say(boris, "/score")
         await env.say(anna, "/cancel")
         await env.drain()
         for _ in range(5):  # time passes: nothing of that match comes any more
             await env.tick(10)
-        sent = [c for c in env.fake.find_calls("sendMessage", after=mark)
+        sent = [c for c in env.fake.find_calls("sendMessage", after=mark, ok=True)
                 if int(c.params["chat_id"]) == env.group.id]
         assert len(sent) == 1 and "❌" in sent[0].params["text"]  # confirmed once
+        assert not [c for c in sent if "Счёт" in c.params["text"]]  # the queued score: dropped
         assert (table.text or "").startswith("❌") and not table.buttons
         for hand in hands:
             assert hand is not None and not hand.buttons

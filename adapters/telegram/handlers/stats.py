@@ -32,7 +32,7 @@ async def score(message: Message, service: GameService, painter: Painter, room_i
     deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
     if deal:
         rows.append(deal)
-    await tell(message, painter, "\n".join(rows))
+    await tell(message, painter, "\n".join(rows), match=(room.id, room.gen))
 
 
 async def series(message: Message, service: GameService, painter: Painter, t: Text) -> None:
