@@ -4,10 +4,11 @@
 
 Uses ``REDIS_URL`` or ``redis://127.0.0.1:6379/13`` and EMPTIES that database first.
 
-Each seed plays one whole match in a group through the real aiogram adapter against the
-fake Bot API (tests/fakes/telegram_api.py), which answers 429 past 20 group writes a
-minute; people think 1-6 s a move, computer players move after 1 s. Time is a manual clock
-that jumps from event to event, so the figures do not depend on the machine.
+Each seed deals one whole match (the same on every run) in a group through the real
+aiogram adapter against the fake Bot API (tests/fakes/telegram_api.py), which answers 429
+past 20 group writes a minute; people think 1-6 s a move, computer players move after 1 s.
+Time is a manual clock that jumps from event to event, so the figures do not depend on the
+machine.
 
 Prints per seed and overall: moves, the longest a move waited to be on the table, the
 longest the table went unwritten while moves were made, the delay of the match's result
@@ -29,6 +30,7 @@ from redis.asyncio import Redis  # noqa: E402
 
 from tests.telegram.harness import telegram  # noqa: E402
 from tests.telegram.pacing import play_paced  # noqa: E402
+from tests.telegram.test_pacing import open_paced_table  # noqa: E402
 
 
 def seeds_of(text: str) -> list[int]:
@@ -39,21 +41,14 @@ def seeds_of(text: str) -> list[int]:
 async def one(redis: Redis, seed: int, game: str, people: int, bots: int) -> dict[str, float]:
     await redis.flushdb()
     async with telegram(redis) as env:
-        env.fake.limit_group_writes(20, 60.0)
-        anna = env.users[0]
-        await env.say(anna, f"/newgame {game}")
-        for user in env.users[1:people]:
-            await env.press(user, env.table_message(), "L:join")
-        for _ in range(bots):
-            await env.press(anna, env.table_message(), "L:bot")
-        await env.press(anna, env.table_message(), "L:start")
+        await open_paced_table(env, people, bots, game, seed)
         f = await play_paced(env, seed)
         return {
             "moves": len(f.moves),
             "minutes": (f.last_move - f.moves[0]) / 60,
             "worst_wait": f.worst_wait(),
             "longest_gap": f.longest_gap(),
-            "result_delay": (f.result_at - f.last_move) if f.result_at else float("inf"),
+            "result_delay": f.result_delay(),
             "per_minute": f.writes_per_minute,
             "refused": f.refused,
         }

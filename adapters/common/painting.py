@@ -87,6 +87,10 @@ class Dirty(Generic[K]):
             self.marks[key] = Mark(version, urgent)
             return
         old.version = max(old.version, version)
+        if urgent and not old.urgent:
+            # a result does not wait out a routine redraw's gap (a 429 or another worker's
+            # lease will say so again when it is tried)
+            old.not_before = 0.0
         old.urgent = old.urgent or urgent
 
     def due(self, now: float) -> Iterator[tuple[K, Mark]]:

@@ -23,12 +23,19 @@ class Figures:
     moves: list[float] = field(default_factory=list)  # the clock at each committed move
     edits: list[float] = field(default_factory=list)  # the clock at each table write
     result_at: float | None = None  # the table first showed the match's result
+    end_at: float | None = None  # the move that ended the match was made
     refused: int = 0  # 429s the fake gave
     writes_per_minute: int = 0  # the most group writes in any 60 s
 
     @property
     def last_move(self) -> float:
         return self.moves[-1]
+
+    def result_delay(self) -> float:
+        """How long after the match's last move its result was on the table."""
+        if self.result_at is None or self.end_at is None:
+            return float("inf")
+        return self.result_at - self.end_at
 
     def worst_wait(self) -> float:
         """The longest a move waited for the table to be written after it."""
@@ -56,6 +63,8 @@ async def play_paced(env: Env, seed: int, max_events: int = 20000) -> Figures:
     async def note(room: object, lines: list[object]) -> None:
         if any(getattr(ln, "key", "") in MOVE_KEYS for ln in lines):
             figures.moves.append(env.clock.now())
+        if getattr(room, "state", "") == "finished" and figures.end_at is None:
+            figures.end_at = env.clock.now()
 
     env.service.on_change(note)  # type: ignore[arg-type]
     for _ in range(max_events):
@@ -84,7 +93,8 @@ async def play_paced(env: Env, seed: int, max_events: int = 20000) -> Figures:
 
 MOVE_KEYS = frozenset({"led", "beaten", "thrown", "played", "declared", "covered", "laid",
                        "exchanged", "kept", "passed", "trump_swapped", "trump_left",
-                       "skipped", "deck_cut", "redeal_asked", "boast_chosen"})
+                       "skipped", "deck_cut", "redeal_asked", "boast_chosen", "boys_declared",
+                       "boys_finish"})
 
 
 async def _advance(env: Env, ready: dict[int, float]) -> None:

@@ -35,6 +35,7 @@ def test_dirty_waits_and_keeps_urgency() -> None:
     assert [k for k, _ in dirty.due(10.0)] == ["a", "b"]
     assert dirty.next_due() == 0.0
     dirty.mark("a", 2, urgent=True)
+    assert dirty.marks["a"].not_before == 0.0  # a result does not wait for the routine gap
     dirty.mark("a", 3)
     assert dirty.marks["a"].urgent  # a result stays a result when more moves follow
 
