@@ -128,8 +128,9 @@ def hand_signature(state: str, hand: HandView | None) -> str:
     if hand is None:
         return f"{state}:-"
     trick = [(p.seat, p.count, p.cards) for p in hand.table.trick] if hand.on_move else []
+    # who is to move: the hand says whom it waits for
     return repr((state, hand.cards, [c.token for c in hand.choices], hand.prompt, hand.need,
-                 trick, hand.table.trump_card, hand.table.deal_no))
+                 trick, hand.table.trump_card, hand.table.deal_no, hand.table.to_move))
 
 
 async def paint_loop(flush: Callable[[], Awaitable[float | None]], wake: asyncio.Event,

@@ -29,6 +29,7 @@ from adapters.common.painting import hand_signature, take
 from adapters.common.render import Text
 from adapters.telegram import keyboards, texts
 from adapters.telegram.limits import PRIVATE_PACE, budget_key
+from adapters.telegram.posts import Post
 from bot.room import FINISHED, LOBBY, PLAYING, Room
 from bot.views import HandView
 
@@ -51,10 +52,16 @@ class Where:
         return {"mode": self.mode, "chat": self.chat, "msg": self.msg}
 
     @classmethod
-    def of(cls, rec: Any) -> Where | None:
+    def of(cls, rec: Any, room: Room | None = None, user: str | None = None) -> Where | None:
+        """A record of platform data; one written by the adapter before this one has no
+        chat: the room's group for an ephemeral hand, the person's private chat else."""
         if not isinstance(rec, dict) or "msg" not in rec:
             return None
-        return cls(str(rec.get("mode", "ephemeral")), int(rec.get("chat") or 0), int(rec["msg"]))
+        mode = str(rec.get("mode", "ephemeral"))
+        chat = rec.get("chat")
+        if not chat and room is not None and user is not None:
+            chat = int(room.chat) if mode == "ephemeral" else user_id(user)
+        return cls(mode, int(chat or 0), int(rec["msg"]))
 
     @classmethod
     def pressed(cls, message: Message) -> Where:
@@ -99,7 +106,7 @@ async def edit_hand(painter: Painter, room: Room, user: str, rec: Any, hand: Han
     """Edit a person's hand message. True: done; False: the message is gone (forget it);
     None: wait (the private chat's budget, or Telegram asked to). Not ``paced``: the answer
     to the person's own tap, which paces itself."""
-    where = Where.of(rec)
+    where = Where.of(rec, room, user)
     if where is None:
         return False
     text, markup = hand_content(room, hand, t, where, notice, selected)
@@ -155,7 +162,7 @@ async def retire(bot: Bot, where: Where, user: str, t: Text) -> None:
 async def make_live(painter: Painter, room: Room, user: str, where: Where, t: Text,
                     hand: HandView | None) -> None:
     """Record ``where`` as the person's live hand and retire the one before it."""
-    old = Where.of(room.sdata.get(user, {}).get("tg_hand"))
+    old = Where.of(room.sdata.get(user, {}).get("tg_hand"), room, user)
     await painter.service.set_seat_data(room.id, user, tg_hand=where.record(), lang=t.lang)
     room.sdata.setdefault(user, {})["tg_hand"] = where.record()
     painter.hand_seen[(room.id, user)] = hand_signature(room.state, hand)
@@ -200,8 +207,6 @@ async def send_hand(painter: Painter, room: Room, user: str, t: Text, *,
 async def queue_hand(painter: Painter, room: Room, user: str, t: Text, method: SendMessage,
                      retry_after: int) -> None:
     """A hand send refused with a 429, queued for after the wait; live once it is sent."""
-    from adapters.telegram.painter import Post
-
     mode = "private" if method.ephemeral_message_parameters is None else "ephemeral"
 
     async def sent(message: Any) -> None:

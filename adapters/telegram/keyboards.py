@@ -10,9 +10,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from adapters.common.lobby import LEVELS, level_word, lobby_buttons
-from adapters.common.render import KINDS, OPTION_TITLES, Text, value_title
+from adapters.common.render import KINDS, OPTION_TITLES, Text, option_values, value_title
 from adapters.telegram import callbacks as cb
-from adapters.telegram.texts import GAMES, game_title, option_choices
+from adapters.telegram.texts import GAMES, game_title
 from bot.views import Choice, HandView, TableView
 from engine.presets import PRESETS
 
@@ -78,7 +78,7 @@ def settings_markup(t: Text, table: TableView, opened: str | None = None) -> Inl
 
 
 def _settings(table: TableView) -> list[str]:
-    names = [name for name, _values_ in option_choices(table.preset)]
+    names = [name for name, _values_ in option_values(table.preset)]
     if len(PRESETS[table.preset].players) > 1:
         names.append("size")
     names.append("bot_level")
@@ -90,7 +90,7 @@ def _values(table: TableView, name: str) -> list[object]:
         return list(PRESETS[table.preset].players)
     if name == "bot_level":
         return list(LEVELS)
-    return dict(option_choices(table.preset)).get(name, [])
+    return dict(option_values(table.preset)).get(name, [])
 
 
 def _current(table: TableView, name: str) -> object:

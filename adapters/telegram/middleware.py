@@ -27,6 +27,7 @@ from aiogram.types import User as TgUser
 from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
 
 from adapters.telegram.painter import Painter
+from adapters.telegram.replies import tell
 from adapters.telegram.words import Words
 from bot.room import User, room_id_for
 
@@ -68,7 +69,13 @@ class Context(BaseMiddleware):
         tg_user: TgUser | None = data.get("event_from_user")
         chat: Chat | None = data.get("event_chat")
         if tg_user is None or tg_user.is_bot:
-            return await handler(event, data)  # nobody to answer: channel posts and such
+            # a channel's post, an anonymous admin: nobody a seat could belong to
+            log.info("ignored a %s without a person", type(event).__name__)
+            if isinstance(event, Message) and chat is not None and (event.text or "")[:1] == "/":
+                t = await self.words.chat(chat.id)
+                await tell(event, self.painter, t._(
+                    "I can't tell who you are: anonymous admins and channels can't play."))
+            return None
         lang = await self.words.person_language(tg_user)
         data["user"] = User(f"tg:{tg_user.id}", tg_user.full_name or str(tg_user.id), lang)
         data["t"] = self.words.of(lang)
@@ -96,8 +103,6 @@ class Context(BaseMiddleware):
 
 
 async def _sorry(message: Message, data: dict[str, Any]) -> None:
-    from adapters.telegram.replies import tell
-
     try:
         await tell(message, data["painter"], data["t"]._("Something went wrong; please try again."))
     except TelegramAPIError as e:

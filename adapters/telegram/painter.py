@@ -32,13 +32,14 @@ from typing import Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
-from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, TelegramMethod
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.methods import DeleteMessage, EditMessageText, SendMessage
+from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
 
 from adapters.common.painting import Dirty, drain, hand_signature, paint_loop, take
 from adapters.common.render import DEAL_END_KEYS, Text
 from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
+from adapters.telegram.posts import Post
 from adapters.telegram.words import Words
 from bot.clock import Clock
 from bot.room import FINISHED, LOBBY, PLAYING, Room
@@ -51,20 +52,6 @@ REPOST_AFTER = 25  # messages since the table: it has scrolled away, post it aga
 LEASE_RETRY = 1.0  # seconds: another worker is drawing this thing now
 BAD_RETRY = 5.0  # seconds: a write failed for a reason of our own; try again later
 MAX_TRIES = 5  # of a post refused with something else than a 429
-
-
-@dataclass
-class Post:
-    """One write waiting for its chat's budget."""
-
-    chat: int
-    method: TelegramMethod[Any]
-    room: str | None = None  # the match it belongs to: dropped if that match is cancelled
-    gen: int | None = None
-    budget: bool = True  # a write the chat's members all see (ephemeral ones are not)
-    on_sent: Callable[[Any], Awaitable[None]] | None = None
-    not_before: float = 0.0
-    tries: int = 0
 
 
 @dataclass
@@ -165,8 +152,6 @@ class Painter:
                   room: str | None = None, gen: int | None = None,
                   on_sent: Callable[[Any], Awaitable[None]] | None = None) -> None:
         """A message to the chat (a reply to a command when ``reply_to``)."""
-        from aiogram.types import ReplyParameters
-
         method = SendMessage(
             chat_id=chat, text=text, message_thread_id=thread, reply_markup=markup,
             reply_parameters=ReplyParameters(message_id=reply_to,

@@ -9,7 +9,7 @@ from typing import Any
 
 from adapters.common.i18n import N_
 from adapters.common.lobby import level_word
-from adapters.common.render import OPTION_TITLES, PRESET_TITLES, Text, option_values, value_title
+from adapters.common.render import OPTION_TITLES, PRESET_TITLES, Text, value_title
 from bot.service import Outcome
 from bot.views import HandView, Line, TableView
 from engine.presets import PRESETS
@@ -75,10 +75,6 @@ def settings_text(t: Text, table: TableView) -> str:
         counts=", ".join(str(n) for n in PRESETS[table.preset].players)))
     rows.append(t._("Tap a rule to change it (the table's creator or a chat admin)."))
     return "\n".join(rows)
-
-
-def option_choices(preset: str) -> list[tuple[str, list[object]]]:
-    return option_values(preset)
 
 
 def hand_text(t: Text, hand: HandView, group: str | None = None,

@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 
 from adapters.common.render import Text
 from adapters.telegram.app import TelegramApp, build, make_bot
+from adapters.telegram.keyboards import moment
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import Room
@@ -138,28 +139,34 @@ class Env:
         labels = {Text("ru").card(c) for c in choice.cards}
         for _ in range(30):
             msg = await self.open_hand(user)
+            hand = self.service.hand_of(await self.room(choice.token.split("|")[0]),
+                                        f"tg:{user.id}")
+            now = f"~{moment(hand)}~" if hand is not None else "-"
             shown = {b.get("text", "").replace("✅", "") for row in msg.buttons for b in row}
-            if "A~" + choice.token in msg.callback_data or (choice.mask and labels <= shown):
+            if "A~" + choice.token in msg.callback_data or (
+                    choice.mask and labels <= shown
+                    and any(now in d for d in msg.callback_data)):
                 return msg
             self.clock.advance(1.0)
             await self.flush()
         raise AssertionError(f"{user.first_name}'s hand never showed {choice}")
 
     async def play(self, user: FakeUser, choice: Choice) -> dict[str, Any]:
-        """Make a move the way a person does: tap its cards, then the move's button (a
-        lone legal card is one tap)."""
+        """Make a move the way a person does: tick its cards (and untick others), then the
+        move's button (a lone legal card is one tap: its button is the move)."""
         msg = await self.look(user, choice)
         move = "A~" + choice.token
-        if choice.mask and move not in msg.callback_data:
-            t = Text("ru")
-            for card in choice.cards:
-                label = t.card(card)
-                data = next((b["callback_data"] for row in msg.buttons for b in row
-                             if b.get("text", "").replace("✅", "") == label), None)
-                assert data is not None, f"no button for {label} in {msg.describe()}"
-                answer = await self.press(user, msg, data)
-                if data == move:
-                    return answer
+        wanted = {Text("ru").card(c) for c in choice.cards}
+        for _ in range(12):
+            if move in msg.callback_data:
+                break
+            button = next((b for row in msg.buttons for b in row
+                           if b.get("callback_data", "").startswith("S~")
+                           and b["text"].startswith("✅") != (b["text"].lstrip("✅") in wanted)),
+                          None)
+            if button is None:
+                break
+            await self.press(user, msg, button["callback_data"])
         assert move in msg.callback_data, (
             f"{choice} not offered in {msg.callback_data}; recent calls:\n"
             + "\n".join(repr(c)[:400] for c in self.fake.api_calls()[-8:]))

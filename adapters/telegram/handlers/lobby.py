@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.methods import (
+    EditEphemeralMessageText,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    SendMessage,
+)
+from aiogram.types import CallbackQuery, EphemeralMessageParameters, InlineKeyboardMarkup, Message
+from aiogram.types import User as TgUser
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.deep_linking import create_start_link, create_startgroup_link
 from aiogram.utils.keyboard import InlineKeyboardBuilder
@@ -15,9 +22,11 @@ from adapters.common.render import Text
 from adapters.telegram import callbacks as cb
 from adapters.telegram import keyboards, texts
 from adapters.telegram.handlers.common import GROUPS, answer_outcome, answer_press, game_of
-from adapters.telegram.painter import Painter, Post
+from adapters.telegram.handlers.private import start_practice
+from adapters.telegram.painter import Painter
+from adapters.telegram.posts import Post
 from adapters.telegram.replies import is_admin, tell
-from bot.room import User
+from bot.room import Room, User
 from bot.service import GameService, Outcome
 
 
@@ -62,8 +71,6 @@ async def picked_game(query: CallbackQuery, callback_data: cb.Game, service: Gam
         answer_press(callback_answer, t, Outcome(False, "bad_token"))
         return
     if msg.chat.type == "private":
-        from adapters.telegram.handlers.private import start_practice
-
         out = await start_practice(service, painter, msg.chat.id, user, t, preset, update_key)
     else:
         thread = msg.message_thread_id if msg.is_topic_message else None
@@ -79,12 +86,11 @@ async def join(message: Message, service: GameService, painter: Painter, user: U
     await answer_outcome(message, painter, t, out)
 
 
-async def remember_username(service: GameService, out: Outcome, tg_user: object) -> None:
+async def remember_username(service: GameService, out: Outcome, tg_user: TgUser | None) -> None:
     """``/kick @name`` finds a seat by the username kept when its person sat down."""
-    username = getattr(tg_user, "username", None)
-    if out.ok and out.room is not None and username:
-        await service.set_seat_data(out.room.id, f"tg:{tg_user.id}",  # type: ignore[attr-defined]
-                                    un=username.lower())
+    if out.ok and out.room is not None and tg_user is not None and tg_user.username:
+        await service.set_seat_data(out.room.id, f"tg:{tg_user.id}",
+                                    un=tg_user.username.lower())
 
 
 async def leave(message: Message, service: GameService, painter: Painter, user: User,
@@ -153,7 +159,7 @@ async def kick(message: Message, command: CommandObject, bot: Bot, service: Game
     await answer_outcome(message, painter, t, out)
 
 
-def kick_target(message: Message, command: CommandObject, room: object) -> str | int | None:
+def kick_target(message: Message, command: CommandObject, room: Room | None) -> str | int | None:
     """Whom /kick means: the author of the message it replies to, a mentioned person, a
     seat number, or a @username (kept when they sat down) or a seat's name."""
     reply = message.reply_to_message
@@ -167,13 +173,13 @@ def kick_target(message: Message, command: CommandObject, room: object) -> str |
         return None
     if arg.isascii() and arg.isdigit():
         return int(arg) - 1
-    seats = getattr(room, "seats", None) or []
-    sdata = getattr(room, "sdata", None) or {}
+    if room is None:
+        return None
     name = arg.lstrip("@").lower()
-    for i, s in enumerate(seats):
+    for i, s in enumerate(room.seats):
         if s is None:
             continue
-        if (s.user and sdata.get(s.user, {}).get("un") == name) or s.name.lower() == name:
+        if (s.user and room.sdata.get(s.user, {}).get("un") == name) or s.name.lower() == name:
             return i
     return None
 
@@ -224,8 +230,6 @@ async def lobby_button(query: CallbackQuery, callback_data: cb.Lobby, service: G
 
 
 async def strip_buttons(painter: Painter, msg: Message) -> None:
-    from aiogram.methods import EditMessageReplyMarkup
-
     await painter.post(Post(msg.chat.id, EditMessageReplyMarkup(
         chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=None)))
 
@@ -234,9 +238,6 @@ async def show_settings(query: CallbackQuery, msg: Message, service: GameService
                         painter: Painter, room_id: str, t: Text,
                         callback_answer: CallbackAnswer) -> None:
     """The settings for the one who pressed: an ephemeral message in the group."""
-    from aiogram.methods import SendMessage
-    from aiogram.types import EphemeralMessageParameters
-
     table = await service.table(room_id)
     if table is None or table.state != "lobby":
         answer_press(callback_answer, t, Outcome(False, "already_started" if table else
@@ -284,12 +285,6 @@ async def option_button(query: CallbackQuery, callback_data: cb.Option, bot: Bot
 async def edit_settings(painter: Painter, msg: Message, query: CallbackQuery, t: Text,
                         markup: InlineKeyboardMarkup, text: str | None) -> None:
     """The pressed settings message, edited (ephemeral: only its owner sees it)."""
-    from aiogram.methods import (
-        EditEphemeralMessageText,
-        EditMessageReplyMarkup,
-        EditMessageText,
-    )
-
     if msg.ephemeral_message_id:
         await painter.post(Post(msg.chat.id, EditEphemeralMessageText(
             chat_id=msg.chat.id, receiver_user_id=query.from_user.id,

@@ -7,12 +7,14 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.deep_linking import create_start_link
+from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from adapters.common.render import Text
 from adapters.telegram import callbacks as cb
 from adapters.telegram import delivery
 from adapters.telegram.delivery import Where
 from adapters.telegram.handlers.common import GROUPS, why
+from adapters.telegram.keyboards import moment
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from bot.room import PLAYING, Room, User
@@ -58,8 +60,6 @@ async def hand_command(message: Message, bot: Bot, service: GameService, painter
         return
     markup = None
     if link:
-        from aiogram.utils.keyboard import InlineKeyboardBuilder
-
         kb = InlineKeyboardBuilder()
         kb.button(text="📩 " + t._("Open the bot"), url=link)
         markup = kb.as_markup()
@@ -93,15 +93,13 @@ async def pick(query: CallbackQuery, callback_data: cb.Pick, service: GameServic
         callback_answer.text, callback_answer.show_alert = why(t, answer), True
         await _settle_pressed(painter, msg, room, user, t, hand)
         return
-    from adapters.telegram.keyboards import moment
-
     current = callback_data.moment == moment(hand)
     mask = callback_data.mask if current and callback_data.mask < 1 << len(hand.cards) else 0
     if mask and not any(c.mask & mask == mask for c in hand.choices if c.mask):
         callback_answer.text = _why_not(t, hand, mask)
         mask = 0
     pressed = Where.pressed(msg)
-    live = Where.of(room.sdata.get(user.id, {}).get("tg_hand"))
+    live = Where.of(room.sdata.get(user.id, {}).get("tg_hand"), room, user.id)
     if pressed != live or not current:
         # an old hand: it becomes the live one, with today's cards and buttons
         await delivery.make_live(painter, room, user.id, pressed, t, hand)
@@ -158,7 +156,7 @@ async def move(query: CallbackQuery, callback_data: cb.Move, service: GameServic
         return
     callback_answer.text = why(t, out)  # a toast; the hand shows it too, with today's cards
     pressed = Where.pressed(msg)
-    if pressed != Where.of(room.sdata.get(user.id, {}).get("tg_hand")):
+    if pressed != Where.of(room.sdata.get(user.id, {}).get("tg_hand"), room, user.id):
         await delivery.make_live(painter, room, user.id, pressed, t, hand)
     await delivery.edit_hand(painter, room, user.id, pressed.record(), hand, t,
                              notice=why(t, out), paced=False)
