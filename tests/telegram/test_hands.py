@@ -237,3 +237,29 @@ async def test_a_hand_refused_with_429_comes_after_the_wait(redis: Redis) -> Non
         assert hand is not None and hand.is_ephemeral
         room = await env.room()
         assert room.sdata[f"tg:{anna.id}"]["tg_hand"]["msg"] == hand.ephemeral_message_id
+
+
+async def test_a_redelivered_press_is_applied_once_and_answered_quietly(
+        redis: Redis, caplog: object) -> None:
+    """Telegram delivers an update again when its first delivery was not confirmed (a
+    worker died after the commit): the move is not made twice, nothing is drawn, no alert."""
+    async with telegram(redis) as env:
+        await open_table(env)
+        user, hand = await mover(env)
+        choice = next(c for c in hand.choices if c.kind != "declare")
+        await env.play(user, choice)
+        press = next(cb for cb in reversed(list(env.fake.callbacks.values()))
+                     if cb.data == "A~" + choice.token)
+        room = await env.room()
+        mark = env.fake.mark()
+        env.fake.redeliver(env.fake.update_of(press))
+        answered = await env.fake.wait_for_call(
+            "answerCallbackQuery", lambda p: p["callback_query_id"] == press.id, after=mark,
+            timeout=10)
+        assert answered.error_code == 400  # Telegram keeps the first answer only
+        await env.say(env.users[0], "/help", ephemeral=True)  # the dispatcher has moved on
+        assert (await env.room()).version == room.version
+        assert not [c for c in env.fake.api_calls()[mark:] if c.method in (
+            "editMessageText", "editEphemeralMessageText") and c.ok]
+        assert not [r for r in caplog.records  # type: ignore[attr-defined]
+                    if r.levelname == "ERROR"]
