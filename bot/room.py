@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-
-import orjson
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
+
+import orjson
 
 from engine.game import Game, match_from_state
 from engine.presets import PRESETS, Rules, make_rules

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import keys, lobby, play
+from bot import keys, lobby, logs, play
 from bot.changes import Change, Now, Refused, Repeat
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
@@ -88,6 +88,8 @@ class GameService:
         """Load, change, compare-and-set (room, update claim, deadline entry and the chat's
         record of an ended match, in one script); on a conflict, again on the room the
         script answered with. ``transition`` raises ``Refused`` or ``Repeat``."""
+        logs.ROOM.set(room_id)  # every line logged on the way names the room and update
+        logs.UPDATE.set(update_id)
         claim = claim_of(update_id)
         loaded = await self.store.load(room_id, claim)
         if loaded.seen:
