@@ -116,6 +116,27 @@ def _act(room: Room, seat: int | None, tok: Token, mark: str) -> Change:
     return change
 
 
+def come_back(room: Room | None, user_id: str, now: Now) -> Change:
+    """A person whose seat a computer player took over (missed turns) takes it back at once,
+    before his next move: the computer no longer plays for him, and when it is his turn
+    his own time starts now."""
+    if room is None:
+        raise Refused("no_room")
+    if room.state != PLAYING or room.match is None:
+        raise Refused("game_over" if room.state == FINISHED else "not_started")
+    seat = room.seat_of(user_id)
+    if seat is None:
+        raise Refused("not_your_seat")
+    s = room.seats[seat]
+    assert s is not None
+    if not s.auto and not s.missed:
+        raise Refused("not_away")
+    s.auto, s.missed = False, 0
+    if room.load_match().to_act()[0] == seat:
+        room.turn_started = now.t
+    return Change(room, [Line("back", {"name": s.name})])
+
+
 def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
     """Apply a legal action of ``seat``; the match's end finishes the room (and with
     ``elimination`` and people waiting, starts the next match at once)."""

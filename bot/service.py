@@ -263,6 +263,12 @@ class GameService:
         return await self._mutate(tok.room, lambda room: play.act(room, user.id, tok, mark),
                                   update_id)
 
+    async def come_back(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
+        """"I'm back": a person takes his seat back from the computer player at once."""
+        now = self.now()
+        return await self._mutate(room_id, lambda room: play.come_back(room, user.id, now),
+                                  update_id)
+
     # --- timers and computer players -------------------------------------------------------
 
     async def run_timers(self, limit: int = 50) -> int:
