@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import keys, lobby, logs, play
-from bot.changes import Change, Now, Refused, Repeat
+from bot.changes import Change, Now, Reason, Refused, Repeat
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.metrics import Metrics
@@ -133,7 +133,7 @@ class GameService:
             if room is not None:
                 room.pdata, room.sdata = pdata, sdata
             await asyncio.sleep(0)
-        return Outcome(False, "busy", room)
+        return Outcome(False, Reason.BUSY, room)
 
     async def _after_commit(self, new: Room, change: Change, record: Any, notify: bool) -> None:
         for user in change.seated:
@@ -170,11 +170,11 @@ class GameService:
         try:
             opts = validate_options(preset, options)
         except PresetError as e:
-            return Outcome(False, "bad_preset", data={"message": str(e)})
+            return Outcome(False, Reason.BAD_PRESET, data={"message": str(e)})
         spec = PRESETS[preset]
         size = size or max(spec.players)
         if size not in spec.players:
-            return Outcome(False, "bad_size", data={"allowed": list(spec.players)})
+            return Outcome(False, Reason.BAD_SIZE, data={"allowed": list(spec.players)})
         rid = room_id_for(platform, chat, thread)
         lang = await self.store.chat_pref(chat_key(platform, chat), "lang") or \
             self.settings.default_language
@@ -194,7 +194,7 @@ class GameService:
         """Seat a computer player; ``names``: names in the chat's language, the first one
         unused at the table is taken (else "Bot N")."""
         if level is not None and level not in BOT_LEVELS:
-            return Outcome(False, "bad_level", data={"allowed": list(lobby.LEVELS)})
+            return Outcome(False, Reason.BAD_LEVEL, data={"allowed": list(lobby.LEVELS)})
         return await self._mutate(room_id, lambda room: lobby.add_bot(room, user, level, names),
                                   update_id)
 
@@ -324,7 +324,7 @@ class GameService:
     async def _on_deadline(self, room_id: str, lease: float) -> Outcome:
         """Make what is due in the room: computer players' choices are made first, outside
         the compare-and-set; the change then checks the room is still where they were made."""
-        out = Outcome(False, "nothing_due")
+        out = Outcome(False, Reason.NOTHING_DUE)
         try:
             for _attempt in range(5):
                 room = await self.store.room(room_id)
@@ -339,14 +339,14 @@ class GameService:
                 out = await self._mutate(room_id, _due_transition(now, plan, choices))
                 if out.ok and out.lines and room.deadline is not None:
                     self.metrics.timer_lag(self.clock.now() - room.deadline)
-                if out.reason != "moved":
+                if out.reason != Reason.MOVED:
                     break
         except Exception:
             # give the entry back at once: another worker (or this one) tries again
             await self.store.settle_deadline(room_id, lease, self.clock.now())
             raise
         # a commit wrote the room's own entry; otherwise give it back from this lease
-        if out.reason in ("nothing_due", "not_due"):
+        if out.reason in (Reason.NOTHING_DUE, Reason.NOT_DUE):
             await self.store.settle_deadline(room_id, lease, out.data.get("deadline"))
         elif not out.ok:
             await self.store.settle_deadline(room_id, lease, self.clock.now() + 1.0)
@@ -450,13 +450,13 @@ class GameService:
         """Adapters' per-room records (message ids ...), kept beside the room: no version
         change, no listener, no conflict with moves. None deletes a record."""
         ok = await self.store.set_platform_data(room_id, {f"r:{k}": v for k, v in values.items()})
-        return Outcome(ok, None if ok else "no_room")
+        return Outcome(ok, None if ok else Reason.NO_ROOM)
 
     async def set_seat_data(self, room_id: str, user_id: str, **values: Any) -> Outcome:
         """Adapters' per-person records in a room (hand messages, delivery choice)."""
         ok = await self.store.set_platform_data(
             room_id, {f"s:{user_id}:{k}": v for k, v in values.items()})
-        return Outcome(ok, None if ok else "no_room")
+        return Outcome(ok, None if ok else Reason.NO_ROOM)
 
     async def platform_data(self, room_id: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         room = await self.store.room(room_id)
