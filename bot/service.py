@@ -22,9 +22,10 @@ from bot.changes import Change, Now, Reason, Refused, Repeat
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.metrics import Metrics
+from bot.ratings import rated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
-from bot.stats import leaderboard_rows, match_record, series_rows
-from bot.store import PaintClaim, Store, claim_of
+from bot.stats import Ratings, leaderboard_rows, match_record, profile_of, series_rows
+from bot.store import MatchRecord, PaintClaim, Store, claim_of
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
 from engine.bots import make_bot
@@ -117,7 +118,7 @@ class GameService:
             record = None
             if change.record is not None:
                 change.record["date"] = now.t
-                record = match_record(keys.chat_of(new.id), change.record)
+                record = await self._match_record(keys.chat_of(new.id), change.record)
             written = await self.store.cas(new, claim, self.settings.update_ttl_seconds, ttl,
                                            now.t, record)
             if written.version:
@@ -135,7 +136,8 @@ class GameService:
             await asyncio.sleep(0)
         return Outcome(False, Reason.BUSY, room)
 
-    async def _after_commit(self, new: Room, change: Change, record: Any, notify: bool) -> None:
+    async def _after_commit(self, new: Room, change: Change, record: MatchRecord | None,
+                            notify: bool) -> None:
         for user in change.seated:
             await self.store.add_user_room(user, new.id)
         for user in change.unseated:
@@ -150,12 +152,17 @@ class GameService:
             except Exception:  # an adapter's drawing must never undo a committed move
                 log.exception("listener failed for room %s", new.id)
 
-    async def _finish_user_stats(self, shard: int, record: Any) -> None:
-        import json
+    async def _match_record(self, chat: str, record: dict[str, Any]) -> MatchRecord:
+        """The match's record with the ratings it moves (the chat's as read now: the write
+        checks nobody rated the chat meanwhile)."""
+        ratings = Ratings.parse(await self.store.chat_ratings(chat))
+        names = sorted({rated(m) for side in record["members"] for m in side})
+        overall = await self.store.overall_ratings(names)
+        return match_record(chat, record, ratings, overall)
 
-        item = json.dumps({"id": record.id, "people": record.people})
+    async def _finish_user_stats(self, shard: int, record: MatchRecord) -> None:
         try:
-            await self.store.finish_user_stats(shard, item)
+            await self.store.finish_user_stats(shard, record.todo())
         except Exception:  # the to-do entry stays: the timer loop finishes it
             log.exception("person statistics of %s", record.id)
 
@@ -524,12 +531,27 @@ class GameService:
         _players, names = await self.store.players(chat_key(platform, chat))
         return series_rows(counters, names)
 
-    async def leaderboard(self, platform: str, chat: str) -> list[dict[str, Any]]:
-        counters, names = await self.store.players(chat_key(platform, chat))
-        return leaderboard_rows(counters, names)
+    async def leaderboard(self, platform: str, chat: str,
+                          computers: bool = False) -> list[dict[str, Any]]:
+        """The chat's people by rating: each with matches, wins, win rate, rating, and
+        ``ranked`` once they played ``MIN_MATCHES``; ``computers``: the computer levels that
+        played here too (``computer``: True, their wins not counted)."""
+        key = chat_key(platform, chat)
+        counters, names = await self.store.players(key)
+        ratings = Ratings.parse(await self.store.chat_ratings(key))
+        return leaderboard_rows(counters, names, ratings, computers)
 
-    async def player_stats(self, user_id: str) -> dict[str, int]:
+    async def player_stats(self, user_id: str) -> dict[str, float]:
         return await self.store.user_stats(user_id)
+
+    async def profile(self, platform: str, chat: str, user_id: str) -> dict[str, Any] | None:
+        """/stats: a person's matches, wins, win rate, overall rating and this chat's,
+        favourite game, best streak. None: no finished match yet."""
+        raw = await self.store.user_stats(user_id)
+        if not raw.get("played"):
+            return None
+        ratings = Ratings.parse(await self.store.chat_ratings(chat_key(platform, chat)))
+        return profile_of(raw, ratings.values.get(user_id))
 
     async def recent_matches(self, platform: str, chat: str, limit: int = 10) -> list[dict[str, Any]]:
         return await self.store.matches(chat_key(platform, chat), limit)
