@@ -26,6 +26,7 @@ from engine.observe import observe
 
 MAX_LINES = 6  # event lines kept for the table
 LOG_CHARS = 3000  # packed actions a room keeps at most (older dealings are dropped first)
+MAX_PROGRESS = 120  # deals of a match's score kept for its chart
 
 
 def begin(room: Room, seed: int | str | None) -> list[Line]:
@@ -36,6 +37,7 @@ def begin(room: Room, seed: int | str | None) -> list[Line]:
     match = new_match(room.rules, seed=seed)
     room.keep_match(match)
     room.log = [""]
+    room.progress = []
     room.state = PLAYING
     room.result = None
     room.asked = None
@@ -152,6 +154,10 @@ def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
     log_action(room, match, packed, dealing)
     room.keep_match(match)
     change = Change(room, event_lines(room, events))
+    for ln in change.lines:  # the score after each deal: the match's chart at its end
+        score = ln.params.get("score", ln.params.get("records"))
+        if ln.key in ("deal_ended", "deal_scored") and isinstance(score, list):
+            room.progress = [*room.progress, list(score)][-MAX_PROGRESS:]
     if match.finished:
         room.state = FINISHED
         room.result = {"winners": list(match.winners), "score": list(match.scores)}

@@ -88,6 +88,7 @@ class Room:
     # people waiting for a seat (Petukh ``elimination``): [{"user": id, "name": name}]
     queue: list[dict[str, str]] = field(default_factory=list)
     bot_level: str = "normal"  # the level of computer players seated without one
+    progress: list[list[int]] = field(default_factory=list)  # the score after each deal
     version: int = 0  # not stored in the document: the store's compare-and-set version
 
     # --- serialisation: the only place a room becomes text ---------------------------------
