@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from adapters.common.chart import COLOURS, H, LEGEND, W, score_chart, worth_a_chart
+from adapters.common.chart import COLOURS, LEGEND, H, W, score_chart, worth_a_chart
 
 
 def test_a_chart_draws_each_side_in_its_colour() -> None:
