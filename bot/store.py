@@ -26,7 +26,7 @@ from typing import Any
 
 from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+from redis.backoff import EqualJitterBackoff, NoBackoff
 from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
 
 from bot import keys
@@ -623,7 +623,7 @@ def _first_line(e: BaseException) -> str:
 
 def _retry() -> Retry:
     # about 8 s of tries in all: a Redis restart (AOF loaded) is back well within that
-    return Retry(ExponentialWithJitterBackoff(base=0.05, cap=1.0), retries=12,
+    return Retry(EqualJitterBackoff(cap=1.0, base=0.05), retries=12,
                  supported_errors=(ConnectionError, TimeoutError, BusyLoadingError))
 
 
