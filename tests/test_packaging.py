@@ -13,6 +13,8 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
+from bot import keys
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -55,7 +57,7 @@ async def test_a_wheel_installs_and_plays_in_both_languages(
     assert str(env_dir) in where.stdout, where.stdout
     words = {"ru": ("Козырь", "Ваш ход"), "en": ("Trump", "Your move")}
     for lang, expected in words.items():
-        await redis.flushdb()
+        await redis.delete(keys.room("cn:local"), keys.platform_data("cn:local"))  # a new game
         played = _run([str(bin_dir / "kozel-bot"), "play", "--preset", "kozel-60",
                        "--players", "2", "--seed", "3", "--lang", lang], cwd=home, env=env,
                       stdin="1\n" * 400)
