@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from engine.game import Game, match_from_state
 from engine.presets import PRESETS, Rules, make_rules
 
@@ -86,6 +88,7 @@ class Room:
     # people waiting for a seat (Petukh ``elimination``): [{"user": id, "name": name}]
     queue: list[dict[str, str]] = field(default_factory=list)
     bot_level: str = "normal"  # the level of computer players seated without one
+    progress: list[list[int]] = field(default_factory=list)  # the score after each deal
     version: int = 0  # not stored in the document: the store's compare-and-set version
 
     # --- serialisation: the only place a room becomes text ---------------------------------
@@ -95,11 +98,11 @@ class Room:
         # (a millisecond a move); only the seats are dataclasses inside a room
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_STORED}
         d["seats"] = [None if s is None else dict(vars(s)) for s in self.seats]
-        return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+        return orjson.dumps(d).decode()
 
     @classmethod
     def from_json(cls, text: str | bytes, version: int) -> Room:
-        d = json.loads(text)
+        d = orjson.loads(text)
         d.setdefault("queue", [])
         for name in _NOT_STORED:
             d.pop(name, None)  # documents written before platform data had its own hash
@@ -110,8 +113,13 @@ class Room:
 
     @property
     def rules(self) -> Rules:
-        return _rules(self.preset, self.players or self.size,
-                      json.dumps(self.options, sort_keys=True))
+        at = (self.preset, self.players or self.size)
+        cached = self.__dict__.get("_rules")
+        if cached is not None and cached[0] == at and cached[1] is self.options:
+            return cached[2]  # type: ignore[no-any-return]
+        rules = _rules(*at, json.dumps(self.options, sort_keys=True))
+        self.__dict__["_rules"] = (at, self.options, rules)
+        return rules
 
     def load_match(self) -> Game:
         """The match of ``self.match`` (built once per state)."""

@@ -12,17 +12,20 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import keys, lobby, play
-from bot.changes import Change, Now, Refused, Repeat
+from bot import keys, lobby, logs, play
+from bot.changes import Change, Now, Reason, Refused, Repeat
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
+from bot.metrics import Metrics
+from bot.ratings import rated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
-from bot.stats import leaderboard_rows, match_record, series_rows
-from bot.store import PaintClaim, Store, claim_of
+from bot.stats import Ratings, leaderboard_rows, match_record, profile_of, series_rows
+from bot.store import MatchRecord, PaintClaim, Store, claim_of
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
 from engine.bots import make_bot
@@ -34,7 +37,8 @@ log = logging.getLogger(__name__)
 
 BOT_LEVELS = lobby.BOT_LEVELS
 RETRIES = 20
-LEASE = 2.5  # seconds a worker holds a claimed deadline: a dead worker delays a room this much
+LEASE = 2.0  # seconds a worker holds a claimed deadline: a dead worker delays a room this much
+TIMER_CONCURRENCY = 16  # due rooms a worker moves at once
 MAX_LINES = play.MAX_LINES
 
 
@@ -59,10 +63,12 @@ Transition = Callable[[Room | None], Change | None]
 
 
 class GameService:
-    def __init__(self, store: Store, settings: Settings, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, settings: Settings, clock: Clock | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
+        self.metrics = metrics or Metrics()
         self.listeners: list[Listener] = []
         # who paints and who holds timer leases: one id per service (process)
         self.worker_id = secrets.token_hex(6)
@@ -83,6 +89,8 @@ class GameService:
         """Load, change, compare-and-set (room, update claim, deadline entry and the chat's
         record of an ended match, in one script); on a conflict, again on the room the
         script answered with. ``transition`` raises ``Refused`` or ``Repeat``."""
+        logs.ROOM.set(room_id)  # every line logged on the way names the room and update
+        logs.UPDATE.set(update_id)
         claim = claim_of(update_id)
         loaded = await self.store.load(room_id, claim)
         if loaded.seen:
@@ -93,6 +101,7 @@ class GameService:
             try:
                 change = transition(room)
             except Refused as r:
+                self.metrics.refused(r.reason)
                 return Outcome(False, r.reason, room, data=r.data)
             except Repeat:
                 return Outcome(True, None, room, repeat=True)
@@ -109,23 +118,26 @@ class GameService:
             record = None
             if change.record is not None:
                 change.record["date"] = now.t
-                record = match_record(keys.chat_of(new.id), change.record)
+                record = await self._match_record(keys.chat_of(new.id), change.record)
             written = await self.store.cas(new, claim, self.settings.update_ttl_seconds, ttl,
                                            now.t, record)
             if written.version:
+                self.metrics.move_committed(new.platform)
                 new.version = written.version
                 new.pdata, new.sdata = pdata, sdata
                 await self._after_commit(new, change, record, notify)
                 return Outcome(True, None, new, change.lines)
             if written.seen:
                 return Outcome(True, None, written.room, repeat=True)
+            self.metrics.cas_conflict()
             room = written.room
             if room is not None:
                 room.pdata, room.sdata = pdata, sdata
             await asyncio.sleep(0)
-        return Outcome(False, "busy", room)
+        return Outcome(False, Reason.BUSY, room)
 
-    async def _after_commit(self, new: Room, change: Change, record: Any, notify: bool) -> None:
+    async def _after_commit(self, new: Room, change: Change, record: MatchRecord | None,
+                            notify: bool) -> None:
         for user in change.seated:
             await self.store.add_user_room(user, new.id)
         for user in change.unseated:
@@ -140,12 +152,17 @@ class GameService:
             except Exception:  # an adapter's drawing must never undo a committed move
                 log.exception("listener failed for room %s", new.id)
 
-    async def _finish_user_stats(self, shard: int, record: Any) -> None:
-        import json
+    async def _match_record(self, chat: str, record: dict[str, Any]) -> MatchRecord:
+        """The match's record with the ratings it moves (the chat's as read now: the write
+        checks nobody rated the chat meanwhile)."""
+        ratings = Ratings.parse(await self.store.chat_ratings(chat))
+        names = sorted({rated(m) for side in record["members"] for m in side})
+        overall = await self.store.overall_ratings(names)
+        return match_record(chat, record, ratings, overall)
 
-        item = json.dumps({"id": record.id, "people": record.people})
+    async def _finish_user_stats(self, shard: int, record: MatchRecord) -> None:
         try:
-            await self.store.finish_user_stats(shard, item)
+            await self.store.finish_user_stats(shard, record.todo())
         except Exception:  # the to-do entry stays: the timer loop finishes it
             log.exception("person statistics of %s", record.id)
 
@@ -160,11 +177,11 @@ class GameService:
         try:
             opts = validate_options(preset, options)
         except PresetError as e:
-            return Outcome(False, "bad_preset", data={"message": str(e)})
+            return Outcome(False, Reason.BAD_PRESET, data={"message": str(e)})
         spec = PRESETS[preset]
         size = size or max(spec.players)
         if size not in spec.players:
-            return Outcome(False, "bad_size", data={"allowed": list(spec.players)})
+            return Outcome(False, Reason.BAD_SIZE, data={"allowed": list(spec.players)})
         rid = room_id_for(platform, chat, thread)
         lang = await self.store.chat_pref(chat_key(platform, chat), "lang") or \
             self.settings.default_language
@@ -184,7 +201,7 @@ class GameService:
         """Seat a computer player; ``names``: names in the chat's language, the first one
         unused at the table is taken (else "Bot N")."""
         if level is not None and level not in BOT_LEVELS:
-            return Outcome(False, "bad_level", data={"allowed": list(lobby.LEVELS)})
+            return Outcome(False, Reason.BAD_LEVEL, data={"allowed": list(lobby.LEVELS)})
         return await self._mutate(room_id, lambda room: lobby.add_bot(room, user, level, names),
                                   update_id)
 
@@ -253,23 +270,37 @@ class GameService:
         return await self._mutate(tok.room, lambda room: play.act(room, user.id, tok, mark),
                                   update_id)
 
+    async def come_back(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
+        """"I'm back": a person takes his seat back from the computer player at once."""
+        now = self.now()
+        return await self._mutate(room_id, lambda room: play.come_back(room, user.id, now),
+                                  update_id)
+
     # --- timers and computer players -------------------------------------------------------
 
     async def run_timers(self, limit: int = 50) -> int:
-        """Make every due move (computer players, timed-out people). Returns moves made."""
+        """Make every due move (computer players, timed-out people). Returns moves made.
+        Rooms are independent: their due moves are made side by side (after a Redis
+        restart a worker has many rooms to catch up on at once)."""
         now = self.clock.now()
-        done = 0
-        for rid in await self.store.due(now, limit):
-            lease = await self.store.claim_deadline(rid, now, LEASE)
-            if lease is None:
-                continue
-            try:
-                out = await self._on_deadline(rid, lease)
-            except Exception:  # this room's move failed; its entry is due again already
-                log.exception("due move in room %s", rid)
-                continue
-            done += int(out.ok and out.room is not None)
-        return done
+        due = await self.store.due(now, limit)
+        if not due:
+            return 0
+        gate = asyncio.Semaphore(TIMER_CONCURRENCY)
+
+        async def one(rid: str) -> int:
+            async with gate:
+                lease = await self.store.claim_deadline(rid, now, LEASE)
+                if lease is None:
+                    return 0
+                try:
+                    out = await self._on_deadline(rid, lease)
+                except Exception:  # this room's move failed; its entry is due again already
+                    log.exception("due move in room %s", rid)
+                    return 0
+                return int(out.ok and out.room is not None)
+
+        return sum(await asyncio.gather(*(one(rid) for rid in due)))
 
     async def serve_timers(self, stop: asyncio.Event, interval: float = 0.25) -> None:
         """The worker's timer loop: make due moves until ``stop`` is set. Also finishes the
@@ -300,7 +331,7 @@ class GameService:
     async def _on_deadline(self, room_id: str, lease: float) -> Outcome:
         """Make what is due in the room: computer players' choices are made first, outside
         the compare-and-set; the change then checks the room is still where they were made."""
-        out = Outcome(False, "nothing_due")
+        out = Outcome(False, Reason.NOTHING_DUE)
         try:
             for _attempt in range(5):
                 room = await self.store.room(room_id)
@@ -313,14 +344,16 @@ class GameService:
                 assert room is not None
                 choices = await self._choices(room, plan)
                 out = await self._mutate(room_id, _due_transition(now, plan, choices))
-                if out.reason != "moved":
+                if out.ok and out.lines and room.deadline is not None:
+                    self.metrics.timer_lag(self.clock.now() - room.deadline)
+                if out.reason != Reason.MOVED:
                     break
         except Exception:
             # give the entry back at once: another worker (or this one) tries again
             await self.store.settle_deadline(room_id, lease, self.clock.now())
             raise
         # a commit wrote the room's own entry; otherwise give it back from this lease
-        if out.reason in ("nothing_due", "not_due"):
+        if out.reason in (Reason.NOTHING_DUE, Reason.NOT_DUE):
             await self.store.settle_deadline(room_id, lease, out.data.get("deadline"))
         elif not out.ok:
             await self.store.settle_deadline(room_id, lease, self.clock.now() + 1.0)
@@ -340,6 +373,7 @@ class GameService:
     def _bot_choice(self, room: Room, match: Game, seat: int, on_move: bool) -> Action | None:
         st = room.seats[seat]
         assert st is not None
+        started = time.perf_counter()
         bot = make_bot(engine_level(st.level))
         legal = match.legal_actions(seat)
         rng = random.Random(play.bot_seed(room, seat))
@@ -347,6 +381,7 @@ class GameService:
         act = bot.choose(obs, legal, rng, on_move)
         if act is None and on_move:
             act = legal[0]
+        self.metrics.think_time(st.level, time.perf_counter() - started)
         return act
 
     # --- views ----------------------------------------------------------------------------
@@ -422,13 +457,13 @@ class GameService:
         """Adapters' per-room records (message ids ...), kept beside the room: no version
         change, no listener, no conflict with moves. None deletes a record."""
         ok = await self.store.set_platform_data(room_id, {f"r:{k}": v for k, v in values.items()})
-        return Outcome(ok, None if ok else "no_room")
+        return Outcome(ok, None if ok else Reason.NO_ROOM)
 
     async def set_seat_data(self, room_id: str, user_id: str, **values: Any) -> Outcome:
         """Adapters' per-person records in a room (hand messages, delivery choice)."""
         ok = await self.store.set_platform_data(
             room_id, {f"s:{user_id}:{k}": v for k, v in values.items()})
-        return Outcome(ok, None if ok else "no_room")
+        return Outcome(ok, None if ok else Reason.NO_ROOM)
 
     async def platform_data(self, room_id: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         room = await self.store.room(room_id)
@@ -496,12 +531,27 @@ class GameService:
         _players, names = await self.store.players(chat_key(platform, chat))
         return series_rows(counters, names)
 
-    async def leaderboard(self, platform: str, chat: str) -> list[dict[str, Any]]:
-        counters, names = await self.store.players(chat_key(platform, chat))
-        return leaderboard_rows(counters, names)
+    async def leaderboard(self, platform: str, chat: str,
+                          computers: bool = False) -> list[dict[str, Any]]:
+        """The chat's people by rating: each with matches, wins, win rate, rating, and
+        ``ranked`` once they played ``MIN_MATCHES``; ``computers``: the computer levels that
+        played here too (``computer``: True, their wins not counted)."""
+        key = chat_key(platform, chat)
+        counters, names = await self.store.players(key)
+        ratings = Ratings.parse(await self.store.chat_ratings(key))
+        return leaderboard_rows(counters, names, ratings, computers)
 
-    async def player_stats(self, user_id: str) -> dict[str, int]:
+    async def player_stats(self, user_id: str) -> dict[str, float]:
         return await self.store.user_stats(user_id)
+
+    async def profile(self, platform: str, chat: str, user_id: str) -> dict[str, Any] | None:
+        """/stats: a person's matches, wins, win rate, overall rating and this chat's,
+        favourite game, best streak. None: no finished match yet."""
+        raw = await self.store.user_stats(user_id)
+        if not raw.get("played"):
+            return None
+        ratings = Ratings.parse(await self.store.chat_ratings(chat_key(platform, chat)))
+        return profile_of(raw, ratings.values.get(user_id))
 
     async def recent_matches(self, platform: str, chat: str, limit: int = 10) -> list[dict[str, Any]]:
         return await self.store.matches(chat_key(platform, chat), limit)

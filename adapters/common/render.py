@@ -140,6 +140,7 @@ HINTS = {
 
 REASONS = {
     "kick_self": N_("You cannot remove yourself: leave with /leave."),
+    "not_away": N_("You are playing your seat yourself already."),
     "bad_seat": N_("There is no such seat at this table."),
     "bad_token": N_("This button is not valid."),
     "foreign_token": N_("This button belongs to another table."),

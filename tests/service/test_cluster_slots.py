@@ -17,7 +17,7 @@ from .conftest import DELAY, PEOPLE
 async def test_every_script_call_stays_in_one_slot(svc: GameService, clock: ManualClock) -> None:
     store = svc.store
     seen: list[list[str]] = []
-    for name in ("_cas", "_claim", "_settle", "_set_data", "_begin_paint", "_end_paint",
+    for name in ("_load", "_cas", "_claim", "_settle", "_set_data", "_begin_paint", "_end_paint",
                  "_flood_take", "_flood_block", "_user_stats"):
         script = getattr(store, name)
 
@@ -51,6 +51,6 @@ async def test_every_script_call_stays_in_one_slot(svc: GameService, clock: Manu
             clock.advance(DELAY)
             await svc.run_timers()
     assert len(seen) > 50
-    assert any(len(k) == 9 for k in seen)  # the room's write with its chat's statistics
+    assert any(len(k) == 10 for k in seen)  # the room's write with its chat's statistics and ratings
     for keys in seen:
         assert len({key_slot(k.encode()) for k in keys}) == 1, keys

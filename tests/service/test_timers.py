@@ -442,3 +442,38 @@ async def test_a_failed_timer_move_gives_its_claim_back_at_once(
 def test_a_dead_worker_delays_a_room_by_at_most_three_seconds() -> None:
     """The lease a worker holds on a due entry is what a kill -9 costs a room."""
     assert LEASE <= 3.0
+
+
+async def test_i_am_back_takes_the_seat_from_the_computer_at_once(
+    svc: GameService, clock: ManualClock
+) -> None:
+    """Issue 14.4: a person whose seat the computer took over takes it back at once (no race
+    against the computer's next move), and his own time starts when he comes back."""
+    rid = await with_bots(svc, "-1", seed=2)
+    assert (await svc.come_back(rid, ANNA)).reason == "not_away"
+    for _ in range(200):  # Anna misses her turns until the computer plays for her
+        room = await svc.room(rid)
+        assert room is not None
+        seat = room.seats[room.seat_of(ANNA.id) or 0]
+        if seat is not None and seat.auto:
+            break
+        clock.advance(TURN)
+        await svc.run_timers()
+    assert seat is not None and seat.auto
+    back = await svc.come_back(rid, ANNA, update_id="cb9")
+    assert back.ok and back.room is not None and [ln.key for ln in back.lines] == ["back"]
+    assert (await svc.come_back(rid, ANNA, update_id="cb9")).repeat
+    room = back.room
+    s = room.seats[room.seat_of(ANNA.id) or 0]
+    assert s is not None and not s.auto and s.missed == 0
+    for _ in range(50):  # on to her turn: then she has her whole time again
+        room = await svc.room(rid)
+        assert room is not None
+        hv = svc.hand_of(room, ANNA.id)
+        if hv is not None and hv.on_move:
+            break
+        clock.advance(DELAY)
+        await svc.run_timers()
+    assert hv is not None and hv.on_move
+    clock.advance(TURN - 1)
+    assert await svc.run_timers() == 0  # nobody moves for her within her minute
