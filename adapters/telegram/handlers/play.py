@@ -17,6 +17,7 @@ from adapters.telegram.handlers.common import GROUPS, why
 from adapters.telegram.keyboards import moment
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
+from adapters.telegram.words import Words
 from bot.room import PLAYING, Room, User
 from bot.service import GameService, Outcome
 from bot.views import HandView
@@ -53,7 +54,9 @@ async def show(bot: Bot, service: GameService, painter: Painter, room_id: str, u
 
 
 async def hand_command(message: Message, bot: Bot, service: GameService, painter: Painter,
-                       user: User, room_id: str, t: Text) -> None:
+                       words: Words, user: User, room_id: str) -> None:
+    """/hand in a group: the hand, and any answer about it, in the person's own words."""
+    t = words.of(user.lang)
     note, link = await show(bot, service, painter, room_id, user, t,
                             reply_to_ephemeral=message.ephemeral_message_id)
     if note is None:
