@@ -156,16 +156,35 @@ async def _poll(app: TelegramApp, stop: asyncio.Event) -> None:
 
 
 def webhook_app(app: TelegramApp, settings: Settings) -> Any:
-    """The aiohttp application serving ``/webhook``; a wrong secret-token header gets 401."""
+    """The aiohttp application serving ``/webhook`` (a wrong secret-token header gets 401),
+    ``/healthz`` (the process answers) and ``/readyz`` (and Redis answers: a load balancer
+    sends it updates)."""
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
     from aiohttp import web
 
     if not settings.webhook_secret:
         raise ConfigError("WEBHOOK_SECRET is not set: webhook mode needs a secret token")
     web_app = web.Application()
-    SimpleRequestHandler(app.dispatcher, app.bot,
+    # an update is answered once it is handled, not before: a worker that dies on it leaves it
+    # unanswered, and Telegram delivers it again (to this worker or another one)
+    SimpleRequestHandler(app.dispatcher, app.bot, handle_in_background=False,
                          secret_token=settings.webhook_secret).register(web_app, path="/webhook")
     setup_application(web_app, app.dispatcher, bot=app.bot)
+    service = app.painter.service
+
+    async def healthz(_request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    async def readyz(_request: web.Request) -> web.Response:
+        try:
+            if service is not None:
+                await asyncio.wait_for(service.store.ping(), 3.0)
+        except Exception as e:  # not ready: the balancer sends updates elsewhere
+            return web.Response(status=503, text=f"Redis does not answer: {type(e).__name__}")
+        return web.Response(text="ready")
+
+    web_app.router.add_get("/healthz", healthz)
+    web_app.router.add_get("/readyz", readyz)
     return web_app
 
 
