@@ -93,3 +93,4 @@ class Now:
     turn_seconds: float
     bot_delay: float
     missed_to_bot: int
+    idle: float = 6 * 3600.0  # a lobby nobody touches this long closes

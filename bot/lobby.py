@@ -233,6 +233,18 @@ def cancel(room: Room | None, user: User, is_admin: bool) -> Change:
     return Change(room, [Line("cancelled", {"name": user.name})])
 
 
+def expire(room: Room | None, now: Now) -> Change:
+    """A lobby nobody touched for ``now.idle`` closes: its table says so and loses its
+    buttons (the room's key expires a while later)."""
+    if room is None or room.state != LOBBY:
+        raise Refused(Reason.NOTHING_DUE)
+    if room.deadline is None or room.deadline > now.t:
+        raise Refused(Reason.NOT_DUE, deadline=room.deadline)
+    room.state = FINISHED
+    room.result = {"expired": True}
+    return Change(room, [Line("lobby_expired", {})])
+
+
 def wait(room: Room | None, user: User) -> Change:
     """Join the room's queue for a seat (RULES.md 5 ``elimination``)."""
     if room is None:

@@ -14,7 +14,7 @@ from base64 import b64encode
 from dataclasses import dataclass
 
 from bot.changes import Change, Now, Reason, Refused, Repeat
-from bot.room import FINISHED, PLAYING, Room, Seat
+from bot.room import FINISHED, LOBBY, PLAYING, Room, Seat
 from bot.stats import record_of
 from bot.tokens import Token, TokenError, bare, cards_of, hand_fingerprint, parse_token
 from bot.views import Line, event_lines, token_secret
@@ -222,7 +222,11 @@ def eliminate(change: Change, match: Game, now: Now | None, record: bool = True)
 
 
 def schedule(room: Room, now: Now) -> None:
-    """Set the room's next deadline: a computer move soon, or the person's time limit."""
+    """Set the room's next deadline: a computer move soon, or the person's time limit; a
+    lobby's is the moment it closes if nobody touches it."""
+    if room.state == LOBBY:
+        room.deadline = now.t + now.idle
+        return
     if room.state != PLAYING or room.match is None:
         room.deadline = None
         return

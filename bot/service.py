@@ -39,6 +39,7 @@ BOT_LEVELS = lobby.BOT_LEVELS
 RETRIES = 20
 LEASE = 2.0  # seconds a worker holds a claimed deadline: a dead worker delays a room this much
 TIMER_CONCURRENCY = 16  # due rooms a worker moves at once
+EXPIRY_SLACK = 3600  # a room's key outlives the moment its lobby closes by this much
 MAX_LINES = play.MAX_LINES
 
 
@@ -80,7 +81,8 @@ class GameService:
 
     def now(self) -> Now:
         s = self.settings
-        return Now(self.clock.now(), s.turn_seconds, s.bot_delay_seconds, s.missed_turns_to_bot)
+        return Now(self.clock.now(), s.turn_seconds, s.bot_delay_seconds, s.missed_turns_to_bot,
+                   float(s.idle_seconds))
 
     # --- the one write path -------------------------------------------------------------
 
@@ -114,7 +116,9 @@ class GameService:
                 new.events = [{"key": ln.key, "params": ln.params}
                               for ln in change.lines][-MAX_LINES:]
             play.schedule(new, now)
-            ttl = 0 if new.state == PLAYING else self.settings.idle_seconds
+            # a lobby closes by its own deadline (its table is told); the key's expiry is a
+            # backstop a little later
+            ttl = 0 if new.state == PLAYING else self.settings.idle_seconds + EXPIRY_SLACK
             record = None
             if change.record is not None:
                 change.record["date"] = now.t
@@ -336,6 +340,9 @@ class GameService:
             for _attempt in range(5):
                 room = await self.store.room(room_id)
                 now = self.now()
+                if room is not None and room.state == LOBBY:
+                    out = await self._mutate(room_id, _expiry(now))
+                    break
                 try:
                     plan = play.due(room, now)
                 except Refused as r:
@@ -560,6 +567,10 @@ class GameService:
 
     async def close(self) -> None:
         await self.store.close()
+
+
+def _expiry(now: Now) -> Transition:
+    return lambda room: lobby.expire(room, now)
 
 
 def _due_transition(now: Now, plan: play.Due, choices: dict[int, Action | None]) -> Transition:

@@ -81,6 +81,7 @@ LINES = {
     "bot_removed": N_("A computer player left"),
     "kicked": N_("{name} was removed from the table"),
     "seats_swapped": N_("Seats {a} and {b} swapped"),
+    "lobby_expired": N_("Nobody started the game: the table is closed"),
     "option_set": N_("Rules changed"),
     "size_set": N_("Table for {size}"),
     "cancelled": N_("{name} cancelled the game"),
