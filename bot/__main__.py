@@ -1,4 +1,5 @@
-"""``python -m bot play|telegram|discord|all``: the bot's entry point (the composition root).
+"""``python -m bot play|telegram|discord|all|health`` (also ``kozel-bot``): the bot's entry
+point, the composition root.
 
 The root makes the store, the service and the process's one timer loop, and hands the
 adapters a ``stop`` event. SIGTERM (``docker stop``) or SIGINT sets it: the adapters stop
@@ -18,6 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.config import ConfigError, Settings, load_settings
+from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +27,8 @@ STOP_SECONDS = 10.0  # how long a stopping adapter may take to drain
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot")
+    parser = argparse.ArgumentParser(prog="kozel-bot")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play in the terminal against computer players")
     p.add_argument("--preset", default="kozel")
@@ -36,15 +39,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("telegram", help="run the Telegram bot (BOT_TOKEN)")
     sub.add_parser("discord", help="run the Discord bot (DISCORD_TOKEN)")
     sub.add_parser("all", help="run both bots in one process")
+    sub.add_parser("health", help="exit 0 when the running bot is alive and Redis answers")
     args = parser.parse_args(argv)
     try:
         settings = load_settings()
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.WARNING)
+    from bot import logs
+
+    logs.setup(settings.log_level, settings.log_format,
+               secrets=[settings.bot_token or "", settings.discord_token or "",
+                        settings.webhook_secret or ""])
     if args.command == "play":
         return _play(settings, args)
+    if args.command == "health":
+        return _health(settings)
     try:
         return asyncio.run(_serve(settings, args.command))
     except ConfigError as e:
@@ -64,7 +74,8 @@ def _play(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     lang = args.lang or settings.default_language
     try:
-        return asyncio.run(play(settings, args.preset, args.players, args.seed, lang, options))
+        return asyncio.run(play(settings, args.preset, args.players, args.seed, lang, options,
+                                metrics=_metrics(settings)))
     except KeyboardInterrupt:
         return 130
     except ConfigError as e:
@@ -85,9 +96,12 @@ async def _serve(settings: Settings, which: str) -> int:
     if which in ("discord", "all") and not settings.discord_token:
         raise ConfigError("DISCORD_TOKEN is not set: the Discord adapter needs the bot's token")
     store = await open_store(settings)
-    service = GameService(store, settings)
+    service = GameService(store, settings, metrics=_metrics(settings))
     stop = asyncio.Event()
     _on_signals(stop)
+    from bot.health import beat
+
+    heart = asyncio.create_task(beat(settings.heartbeat_file, stop), name="heartbeat")
     runs = []
     if which in ("telegram", "all"):
         from adapters.telegram.app import run as run_telegram
@@ -114,7 +128,40 @@ async def _serve(settings: Settings, which: str) -> int:
         stop.set()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(timers, STOP_SECONDS)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(heart, STOP_SECONDS)
         await service.close()
+
+
+def _metrics(settings: Settings) -> Metrics | None:
+    """Prometheus metrics when ``METRICS_PORT`` is set, else none."""
+    if settings.metrics_port is None:
+        return None
+    from bot.metrics_prometheus import PrometheusMetrics
+
+    metrics = PrometheusMetrics()
+    metrics.serve(settings.metrics_port)
+    return metrics
+
+
+def _health(settings: Settings) -> int:
+    from bot.health import check
+
+    problem = asyncio.run(check(settings, settings.heartbeat_file))
+    if problem is not None:
+        print(f"unhealthy: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("kozel-bot")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _on_signals(stop: asyncio.Event) -> None:

@@ -8,6 +8,7 @@ compare-and-set and then carries out its ``after`` effects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot.room import Room
@@ -23,6 +24,51 @@ class Change:
     seated: list[str] = field(default_factory=list)  # people now seated (their room index)
     unseated: list[str] = field(default_factory=list)  # people who left their seat
     record: dict[str, Any] | None = None  # a match that ended: for the chat's statistics
+
+
+class Reason(StrEnum):
+    """Why the service says no: adapters word each one through the catalogs (a test checks
+    every one has words). The engine's own refusals (``must_follow_suit``...) pass through
+    as its codes."""
+
+    ALREADY_SEATED = "already_seated"
+    ALREADY_STARTED = "already_started"
+    ALREADY_WAITING = "already_waiting"
+    BAD_COUNT = "bad_count"
+    BAD_LEVEL = "bad_level"
+    BAD_OPTION = "bad_option"
+    BAD_PRESET = "bad_preset"
+    BAD_SEAT = "bad_seat"
+    BAD_SIZE = "bad_size"
+    BAD_TOKEN = "bad_token"
+    BUSY = "busy"
+    DECLARATION_CLOSED = "declaration_closed"
+    FOREIGN_TOKEN = "foreign_token"
+    GAME_OVER = "game_over"
+    KICK_SELF = "kick_self"
+    MOVED = "moved"
+    NO_BOT = "no_bot"
+    NO_QUEUE = "no_queue"
+    NO_ROOM = "no_room"
+    NOT_ALLOWED = "not_allowed"
+    NOT_AWAY = "not_away"
+    NOT_DUE = "not_due"
+    NOT_FINISHED = "not_finished"
+    NOT_SEATED = "not_seated"
+    NOT_STARTED = "not_started"
+    NOT_WAITING = "not_waiting"
+    NOT_YOUR_SEAT = "not_your_seat"
+    NOTHING_DUE = "nothing_due"
+    QUEUE_FULL = "queue_full"
+    ROOM_EXISTS = "room_exists"
+    SEAT_FREE = "seat_free"
+    STALE = "stale"
+    TABLE_FULL = "table_full"
+    TOO_MANY_SEATED = "too_many_seated"
+
+
+# refusals that never reach a person: a timer loop's own business
+INTERNAL = frozenset({Reason.MOVED, Reason.NOT_DUE, Reason.NOTHING_DUE})
 
 
 class Refused(Exception):
@@ -47,3 +93,4 @@ class Now:
     turn_seconds: float
     bot_delay: float
     missed_to_bot: int
+    idle: float = 6 * 3600.0  # a lobby nobody touches this long closes

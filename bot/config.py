@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -27,6 +28,18 @@ class Settings(BaseSettings):
     webhook_host: str = "0.0.0.0"
     webhook_port: int = Field(8080, gt=0, lt=65536)
     discord_token: str | None = Field(None, description="Discord bot token")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        "WARNING", description="how much the bot logs")
+    log_format: Literal["text", "json"] = Field("text", description="json: one JSON object a line")
+    metrics_port: int | None = Field(None, gt=0, lt=65536,
+                                     description="serve Prometheus metrics on this port")
+    heartbeat_file: Path = Field(Path("/tmp/kozel-bot.heartbeat"),
+                                 description="touched by the running bot; read by `health`")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, v: object) -> object:
+        return v.upper() if isinstance(v, str) else v
 
     @field_validator("default_language")
     @classmethod

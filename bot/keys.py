@@ -89,6 +89,11 @@ def chat_players(chat: str) -> str:
     return f"players:{_tag(chat)}{chat}"
 
 
+def chat_ratings(chat: str) -> str:
+    """The chat's skill ratings: rated name -> ``mu:sigma:matches``, and ``_v`` a version."""
+    return f"ratings:{_tag(chat)}{chat}"
+
+
 def chat_names(chat: str) -> str:
     return f"names:{_tag(chat)}{chat}"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.changes import Change, Now, Refused
+from bot.changes import Change, Now, Reason, Refused
 from bot.play import begin, eliminate
 from bot.room import FINISHED, LOBBY, Room, Seat, User
 from bot.views import Line
@@ -25,9 +25,9 @@ MAX_QUEUE = 12  # people waiting for a seat in one room (elimination)
 
 def lobby_of(room: Room | None) -> Room:
     if room is None or room.state == FINISHED:
-        raise Refused("no_room")
+        raise Refused(Reason.NO_ROOM)
     if room.state != LOBBY:
-        raise Refused("already_started")
+        raise Refused(Reason.ALREADY_STARTED)
     return room
 
 
@@ -36,7 +36,7 @@ def create(room: Room | None, rid: str, platform: str, chat: str, thread: str | 
            now: Now) -> Change:
     """A new lobby in this chat (topic), with the creator seated."""
     if room is not None and room.state != FINISHED:
-        raise Refused("room_exists")
+        raise Refused(Reason.ROOM_EXISTS)
     seats: list[Seat | None] = [None] * size
     seats[0] = Seat(user.id, user.name)
     new = Room(
@@ -53,10 +53,10 @@ def create(room: Room | None, rid: str, platform: str, chat: str, thread: str | 
 def join(room: Room | None, user: User, seat: int | None) -> Change:
     room = lobby_of(room)
     if room.seat_of(user.id) is not None:
-        raise Refused("already_seated")
+        raise Refused(Reason.ALREADY_SEATED)
     free = [i for i, s in enumerate(room.seats) if s is None]
     if not free:
-        raise Refused("table_full")
+        raise Refused(Reason.TABLE_FULL)
     at = seat if seat is not None and seat in free else free[0]
     room.seats[at] = Seat(user.id, user.name)
     room.queue = [q for q in room.queue if q["user"] != user.id]
@@ -67,7 +67,7 @@ def leave(room: Room | None, user: User) -> Change:
     room = lobby_of(room)
     at = room.seat_of(user.id)
     if at is None:
-        raise Refused("not_seated")
+        raise Refused(Reason.NOT_SEATED)
     room.seats[at] = None
     change = Change(room, unseated=[user.id])
     seat_waiting(change)
@@ -86,12 +86,12 @@ def add_bot(room: Room | None, user: User, level: str | None, names: Sequence[st
     room = lobby_of(room)
     level = level or room.bot_level
     if level not in BOT_LEVELS:
-        raise Refused("bad_level", allowed=list(LEVELS))
+        raise Refused(Reason.BAD_LEVEL, allowed=list(LEVELS))
     if room.seat_of(user.id) is None and room.creator != user.id:
-        raise Refused("not_seated")
+        raise Refused(Reason.NOT_SEATED)
     free = [i for i, s in enumerate(room.seats) if s is None]
     if not free:
-        raise Refused("table_full")
+        raise Refused(Reason.TABLE_FULL)
     used = {s.name for s in room.seats if s is not None}
     name = next((n for n in names if n not in used), None)
     if name is None:
@@ -106,11 +106,11 @@ def add_bot(room: Room | None, user: User, level: str | None, names: Sequence[st
 def remove_bot(room: Room | None, user: User, seat: int | None) -> Change:
     room = lobby_of(room)
     if room.seat_of(user.id) is None:
-        raise Refused("not_seated")
+        raise Refused(Reason.NOT_SEATED)
     bots = [i for i, s in enumerate(room.seats) if s is not None and s.bot]
     at = seat if seat in bots else (bots[-1] if bots and seat is None else None)
     if at is None:
-        raise Refused("no_bot")
+        raise Refused(Reason.NO_BOT)
     room.seats[at] = None
     change = Change(room, [Line("bot_removed", {"seat": at})])
     seat_waiting(change)
@@ -121,14 +121,14 @@ def kick(room: Room | None, user: User, target: str | int, is_admin: bool) -> Ch
     """Remove a person (user id) or a seat (index) from the lobby: creator or chat admin."""
     room = lobby_of(room)
     if room.creator != user.id and not is_admin:
-        raise Refused("not_allowed")
+        raise Refused(Reason.NOT_ALLOWED)
     at = target if isinstance(target, int) else room.seat_of(target)
     if at is None or not 0 <= at < room.size or room.seats[at] is None:
-        raise Refused("not_seated")
+        raise Refused(Reason.NOT_SEATED)
     gone = room.seats[at]
     assert gone is not None
     if gone.user == user.id:
-        raise Refused("kick_self")
+        raise Refused(Reason.KICK_SELF)
     room.seats[at] = None
     change = Change(room, [Line("kicked", {"name": gone.name})],
                     unseated=[gone.user] if gone.user else [])
@@ -139,29 +139,29 @@ def kick(room: Room | None, user: User, target: str | int, is_admin: bool) -> Ch
 def set_option(room: Room | None, user: User, name: str, value: Any, is_admin: bool) -> Change:
     room = lobby_of(room)
     if room.creator != user.id and not is_admin:
-        raise Refused("not_allowed")
+        raise Refused(Reason.NOT_ALLOWED)
     if name == "bot_level":
         # the table's level for new computer players: the service's, not a rule of the game
         if value not in LEVELS:
-            raise Refused("bad_level", allowed=list(LEVELS))
+            raise Refused(Reason.BAD_LEVEL, allowed=list(LEVELS))
         room.bot_level = str(value)
         return Change(room, [Line("option_set", {"option": name, "value": value})])
     try:
         room.options = validate_options(room.preset, {**room.options, name: value})
     except PresetError as e:
-        raise Refused("bad_option", message=str(e)) from None
+        raise Refused(Reason.BAD_OPTION, message=str(e)) from None
     return Change(room, [Line("option_set", {"option": name, "value": value})])
 
 
 def set_size(room: Room | None, user: User, size: int, is_admin: bool) -> Change:
     room = lobby_of(room)
     if room.creator != user.id and not is_admin:
-        raise Refused("not_allowed")
+        raise Refused(Reason.NOT_ALLOWED)
     if size not in PRESETS[room.preset].players:
-        raise Refused("bad_size", allowed=list(PRESETS[room.preset].players))
+        raise Refused(Reason.BAD_SIZE, allowed=list(PRESETS[room.preset].players))
     seated = [s for s in room.seats if s is not None]
     if len(seated) > size:
-        raise Refused("too_many_seated")
+        raise Refused(Reason.TOO_MANY_SEATED)
     room.seats = [*seated, *([None] * (size - len(seated)))]
     room.size = size
     change = Change(room, [Line("size_set", {"size": size})])
@@ -174,13 +174,13 @@ def swap_seats(room: Room | None, user: User, a: int, b: int, is_admin: bool) ->
     a seated person may move himself to a free seat."""
     room = lobby_of(room)
     if not (0 <= a < room.size and 0 <= b < room.size) or a == b:
-        raise Refused("bad_seat")
+        raise Refused(Reason.BAD_SEAT)
     mine = room.seat_of(user.id)
     if room.creator != user.id and not is_admin:
         if mine is None:
-            raise Refused("not_seated")
+            raise Refused(Reason.NOT_SEATED)
         if mine not in (a, b) or room.seats[b if mine == a else a] is not None:
-            raise Refused("not_allowed")
+            raise Refused(Reason.NOT_ALLOWED)
     room.seats[a], room.seats[b] = room.seats[b], room.seats[a]
     return Change(room, [Line("seats_swapped", {"a": a, "b": b})])
 
@@ -190,11 +190,11 @@ def start(room: Room | None, user: User, seed: int | str | None, now: Now) -> Ch
     n = room.occupied
     allowed = list(PRESETS[room.preset].players)
     if not room.valid_count(n):
-        raise Refused("bad_count", allowed=allowed)
+        raise Refused(Reason.BAD_COUNT, allowed=allowed)
     if room.creator != user.id and not room.full:
-        raise Refused("not_allowed")
+        raise Refused(Reason.NOT_ALLOWED)
     if room.preset == "kozel-60" and room.options.get("deal") == "halves" and n != 4:
-        raise Refused("bad_count", allowed=[4])
+        raise Refused(Reason.BAD_COUNT, allowed=[4])
     room.seats = [s for s in room.seats if s is not None]
     room.size = n
     return Change(room, begin(room, seed))
@@ -203,11 +203,11 @@ def start(room: Room | None, user: User, seed: int | str | None, now: Now) -> Ch
 def rematch(room: Room | None, user: User, seed: int | str | None, now: Now) -> Change:
     """Another match with the same seats (from a finished room)."""
     if room is None:
-        raise Refused("no_room")
+        raise Refused(Reason.NO_ROOM)
     if room.state != FINISHED or room.match is None:
-        raise Refused("not_finished")
+        raise Refused(Reason.NOT_FINISHED)
     if room.seat_of(user.id) is None:
-        raise Refused("not_seated")
+        raise Refused(Reason.NOT_SEATED)
     for s in room.seats:
         if s is not None:
             s.auto, s.missed = False, 0
@@ -224,39 +224,51 @@ def rematch(room: Room | None, user: User, seed: int | str | None, now: Now) -> 
 
 def cancel(room: Room | None, user: User, is_admin: bool) -> Change:
     if room is None or room.state == FINISHED:
-        raise Refused("no_room")
+        raise Refused(Reason.NO_ROOM)
     if room.creator != user.id and not is_admin:
-        raise Refused("not_allowed")
+        raise Refused(Reason.NOT_ALLOWED)
     room.state = FINISHED
     room.deadline = None
     room.result = {"cancelled": True}
     return Change(room, [Line("cancelled", {"name": user.name})])
 
 
+def expire(room: Room | None, now: Now) -> Change:
+    """A lobby nobody touched for ``now.idle`` closes: its table says so and loses its
+    buttons (the room's key expires a while later)."""
+    if room is None or room.state != LOBBY:
+        raise Refused(Reason.NOTHING_DUE)
+    if room.deadline is None or room.deadline > now.t:
+        raise Refused(Reason.NOT_DUE, deadline=room.deadline)
+    room.state = FINISHED
+    room.result = {"expired": True}
+    return Change(room, [Line("lobby_expired", {})])
+
+
 def wait(room: Room | None, user: User) -> Change:
     """Join the room's queue for a seat (RULES.md 5 ``elimination``)."""
     if room is None:
-        raise Refused("no_room")
+        raise Refused(Reason.NO_ROOM)
     if not room.options.get("elimination"):
-        raise Refused("no_queue")
+        raise Refused(Reason.NO_QUEUE)
     if room.seat_of(user.id) is not None:
-        raise Refused("already_seated")
+        raise Refused(Reason.ALREADY_SEATED)
     if any(q["user"] == user.id for q in room.queue):
-        raise Refused("already_waiting")
+        raise Refused(Reason.ALREADY_WAITING)
     if room.state == LOBBY and not room.full:
-        raise Refused("seat_free")
+        raise Refused(Reason.SEAT_FREE)
     if len(room.queue) >= MAX_QUEUE:
-        raise Refused("queue_full")
+        raise Refused(Reason.QUEUE_FULL)
     room.queue.append({"user": user.id, "name": user.name})
     return Change(room, [Line("queued", {"name": user.name, "place": len(room.queue)})])
 
 
 def unwait(room: Room | None, user: User) -> Change:
     if room is None:
-        raise Refused("no_room")
+        raise Refused(Reason.NO_ROOM)
     kept = [q for q in room.queue if q["user"] != user.id]
     if len(kept) == len(room.queue):
-        raise Refused("not_waiting")
+        raise Refused(Reason.NOT_WAITING)
     room.queue = kept
     return Change(room, [Line("unqueued", {"name": user.name})])
 

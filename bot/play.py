@@ -13,8 +13,8 @@ import random
 from base64 import b64encode
 from dataclasses import dataclass
 
-from bot.changes import Change, Now, Refused, Repeat
-from bot.room import FINISHED, PLAYING, Room, Seat
+from bot.changes import Change, Now, Reason, Refused, Repeat
+from bot.room import FINISHED, LOBBY, PLAYING, Room, Seat
 from bot.stats import record_of
 from bot.tokens import Token, TokenError, bare, cards_of, hand_fingerprint, parse_token
 from bot.views import Line, event_lines, token_secret
@@ -26,6 +26,7 @@ from engine.observe import observe
 
 MAX_LINES = 6  # event lines kept for the table
 LOG_CHARS = 3000  # packed actions a room keeps at most (older dealings are dropped first)
+MAX_PROGRESS = 120  # deals of a match's score kept for its chart
 
 
 def begin(room: Room, seed: int | str | None) -> list[Line]:
@@ -36,6 +37,7 @@ def begin(room: Room, seed: int | str | None) -> list[Line]:
     match = new_match(room.rules, seed=seed)
     room.keep_match(match)
     room.log = [""]
+    room.progress = []
     room.state = PLAYING
     room.result = None
     room.asked = None
@@ -56,11 +58,11 @@ def check_token(token: str, room_id: str | None) -> Token:
     try:
         tok = parse_token(token)
     except TokenError:
-        raise Refused("bad_token") from None
+        raise Refused(Reason.BAD_TOKEN) from None
     if room_id is not None and tok.room != room_id:
-        raise Refused("foreign_token")
+        raise Refused(Reason.FOREIGN_TOKEN)
     if not plausible_room(tok.room):
-        raise Refused("bad_token")
+        raise Refused(Reason.BAD_TOKEN)
     return tok
 
 
@@ -68,7 +70,7 @@ def act(room: Room | None, user_id: str, tok: Token, mark: str) -> Change:
     """A person's move from a button (``mark``: the token's ``token_mark``). The same
     button pressed again after its move was made is a ``Repeat``."""
     if room is None:
-        raise Refused("no_room")
+        raise Refused(Reason.NO_ROOM)
     seat = room.seat_of(user_id)
     try:
         return _act(room, seat, tok, mark)
@@ -81,31 +83,31 @@ def act(room: Room | None, user_id: str, tok: Token, mark: str) -> Change:
 
 def _act(room: Room, seat: int | None, tok: Token, mark: str) -> Change:
     if room.state != PLAYING or room.match is None:
-        raise Refused("game_over" if room.state == FINISHED else "not_started")
+        raise Refused(Reason.GAME_OVER if room.state == FINISHED else "not_started")
     if seat is None:
-        raise Refused("not_your_seat")
+        raise Refused(Reason.NOT_YOUR_SEAT)
     if tok.gen != room.gen:
-        raise Refused("stale")
+        raise Refused(Reason.STALE)
     match = room.load_match()
     obs = observe(match, seat)
     if tok.deal != match.deal_no or tok.trick != obs.trick_no:
-        raise Refused("stale")
+        raise Refused(Reason.STALE)
     s = room.seats[seat]
     assert s is not None
     if tok.kind == "declare":
         action = next((a for a in match.legal_actions(seat) if a.kind == "declare"), None)
         if action is None:
-            raise Refused("declaration_closed")
+            raise Refused(Reason.DECLARATION_CLOSED)
     elif tok.kind == "cut":
         action = Action("cut", (tok.mask,))
     elif bare(tok.kind):
         action = Action(tok.kind)
     else:
         if tok.hand != hand_fingerprint(room.id, room.gen, seat, obs.hand, token_secret(match)):
-            raise Refused("stale")
+            raise Refused(Reason.STALE)
         cards = cards_of(tok.mask, obs.hand)
         if cards is None:
-            raise Refused("bad_token")
+            raise Refused(Reason.BAD_TOKEN)
         action = Action(tok.kind, cards)
     comeback = s.auto or s.missed
     change = apply(room, match, seat, action)
@@ -116,21 +118,46 @@ def _act(room: Room, seat: int | None, tok: Token, mark: str) -> Change:
     return change
 
 
+def come_back(room: Room | None, user_id: str, now: Now) -> Change:
+    """A person whose seat a computer player took over (missed turns) takes it back at once,
+    before his next move: the computer no longer plays for him, and when it is his turn
+    his own time starts now."""
+    if room is None:
+        raise Refused(Reason.NO_ROOM)
+    if room.state != PLAYING or room.match is None:
+        raise Refused(Reason.GAME_OVER if room.state == FINISHED else "not_started")
+    seat = room.seat_of(user_id)
+    if seat is None:
+        raise Refused(Reason.NOT_YOUR_SEAT)
+    s = room.seats[seat]
+    assert s is not None
+    if not s.auto and not s.missed:
+        raise Refused(Reason.NOT_AWAY)
+    s.auto, s.missed = False, 0
+    if room.load_match().to_act()[0] == seat:
+        room.turn_started = now.t
+    return Change(room, [Line("back", {"name": s.name})])
+
+
 def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
     """Apply a legal action of ``seat``; the match's end finishes the room (and with
     ``elimination`` and people waiting, starts the next match at once)."""
     reason = match.check(seat, action)  # first: an illegal action may not even pack
     if reason is not None:
-        raise Refused("stale" if reason in ("not_your_turn", "deal_over") else reason)
+        raise Refused(Reason.STALE if reason in ("not_your_turn", "deal_over") else reason)
     try:
         packed = pack_action(seat, action)
         dealing = match.turn[0]
         events = match.apply(seat, action)
     except IllegalAction as e:
-        raise Refused("stale" if e.code in ("not_your_turn", "deal_over") else e.code) from None
+        raise Refused(Reason.STALE if e.code in ("not_your_turn", "deal_over") else e.code) from None
     log_action(room, match, packed, dealing)
     room.keep_match(match)
     change = Change(room, event_lines(room, events))
+    for ln in change.lines:  # the score after each deal: the match's chart at its end
+        score = ln.params.get("score", ln.params.get("records"))
+        if ln.key in ("deal_ended", "deal_scored") and isinstance(score, list):
+            room.progress = [*room.progress, list(score)][-MAX_PROGRESS:]
     if match.finished:
         room.state = FINISHED
         room.result = {"winners": list(match.winners), "score": list(match.scores)}
@@ -195,7 +222,11 @@ def eliminate(change: Change, match: Game, now: Now | None, record: bool = True)
 
 
 def schedule(room: Room, now: Now) -> None:
-    """Set the room's next deadline: a computer move soon, or the person's time limit."""
+    """Set the room's next deadline: a computer move soon, or the person's time limit; a
+    lobby's is the moment it closes if nobody touches it."""
+    if room.state == LOBBY:
+        room.deadline = now.t + now.idle
+        return
     if room.state != PLAYING or room.match is None:
         room.deadline = None
         return
@@ -230,11 +261,11 @@ class Due:
 
 
 def due(room: Room | None, now: Now) -> Due:
-    """What is due in ``room`` now, or Refused("nothing_due" | "not_due")."""
+    """What is due in ``room`` now, or Refused(Reason.NOTHING_DUE | "not_due")."""
     if room is None or room.state != PLAYING or room.match is None:
-        raise Refused("nothing_due")
+        raise Refused(Reason.NOTHING_DUE)
     if room.deadline is None or room.deadline > now.t:
-        raise Refused("not_due", deadline=room.deadline)
+        raise Refused(Reason.NOT_DUE, deadline=room.deadline)
     acting = room.load_match().to_act()
     ask: tuple[int, ...] = ()
     if room.asked != room.turn_key:
@@ -252,9 +283,9 @@ def due(room: Room | None, now: Now) -> Due:
 def make_due(room: Room | None, now: Now, plan: Due,
              choices: dict[int, Action | None]) -> Change:
     """Carry out ``plan`` with the computer players' ``choices`` (seat -> action; None: not
-    now), on the room it was made for (else Refused("moved"): decide again)."""
+    now), on the room it was made for (else Refused(Reason.MOVED): decide again)."""
     if room is None or room.version != plan.version or room.match is None:
-        raise Refused("moved")
+        raise Refused(Reason.MOVED)
     match = room.load_match()
     room.asked = room.turn_key
     for seat in plan.ask:

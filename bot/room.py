@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-
-import orjson
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
+
+import orjson
 
 from engine.game import Game, match_from_state
 from engine.presets import PRESETS, Rules, make_rules
@@ -88,6 +88,7 @@ class Room:
     # people waiting for a seat (Petukh ``elimination``): [{"user": id, "name": name}]
     queue: list[dict[str, str]] = field(default_factory=list)
     bot_level: str = "normal"  # the level of computer players seated without one
+    progress: list[list[int]] = field(default_factory=list)  # the score after each deal
     version: int = 0  # not stored in the document: the store's compare-and-set version
 
     # --- serialisation: the only place a room becomes text ---------------------------------

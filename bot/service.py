@@ -17,14 +17,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import keys, lobby, play
-from bot.changes import Change, Now, Refused, Repeat
+from bot import keys, lobby, logs, play
+from bot.changes import Change, Now, Reason, Refused, Repeat
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.metrics import Metrics
+from bot.ratings import rated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
-from bot.stats import leaderboard_rows, match_record, series_rows
-from bot.store import PaintClaim, Store, claim_of
+from bot.stats import Ratings, leaderboard_rows, match_record, profile_of, series_rows
+from bot.store import MatchRecord, PaintClaim, Store, claim_of
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
 from engine.bots import make_bot
@@ -38,6 +39,7 @@ BOT_LEVELS = lobby.BOT_LEVELS
 RETRIES = 20
 LEASE = 2.0  # seconds a worker holds a claimed deadline: a dead worker delays a room this much
 TIMER_CONCURRENCY = 16  # due rooms a worker moves at once
+EXPIRY_SLACK = 3600  # a room's key outlives the moment its lobby closes by this much
 MAX_LINES = play.MAX_LINES
 
 
@@ -79,7 +81,8 @@ class GameService:
 
     def now(self) -> Now:
         s = self.settings
-        return Now(self.clock.now(), s.turn_seconds, s.bot_delay_seconds, s.missed_turns_to_bot)
+        return Now(self.clock.now(), s.turn_seconds, s.bot_delay_seconds, s.missed_turns_to_bot,
+                   float(s.idle_seconds))
 
     # --- the one write path -------------------------------------------------------------
 
@@ -88,6 +91,8 @@ class GameService:
         """Load, change, compare-and-set (room, update claim, deadline entry and the chat's
         record of an ended match, in one script); on a conflict, again on the room the
         script answered with. ``transition`` raises ``Refused`` or ``Repeat``."""
+        logs.ROOM.set(room_id)  # every line logged on the way names the room and update
+        logs.UPDATE.set(update_id)
         claim = claim_of(update_id)
         loaded = await self.store.load(room_id, claim)
         if loaded.seen:
@@ -111,11 +116,13 @@ class GameService:
                 new.events = [{"key": ln.key, "params": ln.params}
                               for ln in change.lines][-MAX_LINES:]
             play.schedule(new, now)
-            ttl = 0 if new.state == PLAYING else self.settings.idle_seconds
+            # a lobby closes by its own deadline (its table is told); the key's expiry is a
+            # backstop a little later
+            ttl = 0 if new.state == PLAYING else self.settings.idle_seconds + EXPIRY_SLACK
             record = None
             if change.record is not None:
                 change.record["date"] = now.t
-                record = match_record(keys.chat_of(new.id), change.record)
+                record = await self._match_record(keys.chat_of(new.id), change.record)
             written = await self.store.cas(new, claim, self.settings.update_ttl_seconds, ttl,
                                            now.t, record)
             if written.version:
@@ -131,9 +138,10 @@ class GameService:
             if room is not None:
                 room.pdata, room.sdata = pdata, sdata
             await asyncio.sleep(0)
-        return Outcome(False, "busy", room)
+        return Outcome(False, Reason.BUSY, room)
 
-    async def _after_commit(self, new: Room, change: Change, record: Any, notify: bool) -> None:
+    async def _after_commit(self, new: Room, change: Change, record: MatchRecord | None,
+                            notify: bool) -> None:
         for user in change.seated:
             await self.store.add_user_room(user, new.id)
         for user in change.unseated:
@@ -148,12 +156,17 @@ class GameService:
             except Exception:  # an adapter's drawing must never undo a committed move
                 log.exception("listener failed for room %s", new.id)
 
-    async def _finish_user_stats(self, shard: int, record: Any) -> None:
-        import json
+    async def _match_record(self, chat: str, record: dict[str, Any]) -> MatchRecord:
+        """The match's record with the ratings it moves (the chat's as read now: the write
+        checks nobody rated the chat meanwhile)."""
+        ratings = Ratings.parse(await self.store.chat_ratings(chat))
+        names = sorted({rated(m) for side in record["members"] for m in side})
+        overall = await self.store.overall_ratings(names)
+        return match_record(chat, record, ratings, overall)
 
-        item = json.dumps({"id": record.id, "people": record.people})
+    async def _finish_user_stats(self, shard: int, record: MatchRecord) -> None:
         try:
-            await self.store.finish_user_stats(shard, item)
+            await self.store.finish_user_stats(shard, record.todo())
         except Exception:  # the to-do entry stays: the timer loop finishes it
             log.exception("person statistics of %s", record.id)
 
@@ -168,11 +181,11 @@ class GameService:
         try:
             opts = validate_options(preset, options)
         except PresetError as e:
-            return Outcome(False, "bad_preset", data={"message": str(e)})
+            return Outcome(False, Reason.BAD_PRESET, data={"message": str(e)})
         spec = PRESETS[preset]
         size = size or max(spec.players)
         if size not in spec.players:
-            return Outcome(False, "bad_size", data={"allowed": list(spec.players)})
+            return Outcome(False, Reason.BAD_SIZE, data={"allowed": list(spec.players)})
         rid = room_id_for(platform, chat, thread)
         lang = await self.store.chat_pref(chat_key(platform, chat), "lang") or \
             self.settings.default_language
@@ -192,7 +205,7 @@ class GameService:
         """Seat a computer player; ``names``: names in the chat's language, the first one
         unused at the table is taken (else "Bot N")."""
         if level is not None and level not in BOT_LEVELS:
-            return Outcome(False, "bad_level", data={"allowed": list(lobby.LEVELS)})
+            return Outcome(False, Reason.BAD_LEVEL, data={"allowed": list(lobby.LEVELS)})
         return await self._mutate(room_id, lambda room: lobby.add_bot(room, user, level, names),
                                   update_id)
 
@@ -261,6 +274,12 @@ class GameService:
         return await self._mutate(tok.room, lambda room: play.act(room, user.id, tok, mark),
                                   update_id)
 
+    async def come_back(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
+        """"I'm back": a person takes his seat back from the computer player at once."""
+        now = self.now()
+        return await self._mutate(room_id, lambda room: play.come_back(room, user.id, now),
+                                  update_id)
+
     # --- timers and computer players -------------------------------------------------------
 
     async def run_timers(self, limit: int = 50) -> int:
@@ -316,11 +335,14 @@ class GameService:
     async def _on_deadline(self, room_id: str, lease: float) -> Outcome:
         """Make what is due in the room: computer players' choices are made first, outside
         the compare-and-set; the change then checks the room is still where they were made."""
-        out = Outcome(False, "nothing_due")
+        out = Outcome(False, Reason.NOTHING_DUE)
         try:
             for _attempt in range(5):
                 room = await self.store.room(room_id)
                 now = self.now()
+                if room is not None and room.state == LOBBY:
+                    out = await self._mutate(room_id, _expiry(now))
+                    break
                 try:
                     plan = play.due(room, now)
                 except Refused as r:
@@ -331,14 +353,14 @@ class GameService:
                 out = await self._mutate(room_id, _due_transition(now, plan, choices))
                 if out.ok and out.lines and room.deadline is not None:
                     self.metrics.timer_lag(self.clock.now() - room.deadline)
-                if out.reason != "moved":
+                if out.reason != Reason.MOVED:
                     break
         except Exception:
             # give the entry back at once: another worker (or this one) tries again
             await self.store.settle_deadline(room_id, lease, self.clock.now())
             raise
         # a commit wrote the room's own entry; otherwise give it back from this lease
-        if out.reason in ("nothing_due", "not_due"):
+        if out.reason in (Reason.NOTHING_DUE, Reason.NOT_DUE):
             await self.store.settle_deadline(room_id, lease, out.data.get("deadline"))
         elif not out.ok:
             await self.store.settle_deadline(room_id, lease, self.clock.now() + 1.0)
@@ -442,13 +464,13 @@ class GameService:
         """Adapters' per-room records (message ids ...), kept beside the room: no version
         change, no listener, no conflict with moves. None deletes a record."""
         ok = await self.store.set_platform_data(room_id, {f"r:{k}": v for k, v in values.items()})
-        return Outcome(ok, None if ok else "no_room")
+        return Outcome(ok, None if ok else Reason.NO_ROOM)
 
     async def set_seat_data(self, room_id: str, user_id: str, **values: Any) -> Outcome:
         """Adapters' per-person records in a room (hand messages, delivery choice)."""
         ok = await self.store.set_platform_data(
             room_id, {f"s:{user_id}:{k}": v for k, v in values.items()})
-        return Outcome(ok, None if ok else "no_room")
+        return Outcome(ok, None if ok else Reason.NO_ROOM)
 
     async def platform_data(self, room_id: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         room = await self.store.room(room_id)
@@ -516,12 +538,27 @@ class GameService:
         _players, names = await self.store.players(chat_key(platform, chat))
         return series_rows(counters, names)
 
-    async def leaderboard(self, platform: str, chat: str) -> list[dict[str, Any]]:
-        counters, names = await self.store.players(chat_key(platform, chat))
-        return leaderboard_rows(counters, names)
+    async def leaderboard(self, platform: str, chat: str,
+                          computers: bool = False) -> list[dict[str, Any]]:
+        """The chat's people by rating: each with matches, wins, win rate, rating, and
+        ``ranked`` once they played ``MIN_MATCHES``; ``computers``: the computer levels that
+        played here too (``computer``: True, their wins not counted)."""
+        key = chat_key(platform, chat)
+        counters, names = await self.store.players(key)
+        ratings = Ratings.parse(await self.store.chat_ratings(key))
+        return leaderboard_rows(counters, names, ratings, computers)
 
-    async def player_stats(self, user_id: str) -> dict[str, int]:
+    async def player_stats(self, user_id: str) -> dict[str, float]:
         return await self.store.user_stats(user_id)
+
+    async def profile(self, platform: str, chat: str, user_id: str) -> dict[str, Any] | None:
+        """/stats: a person's matches, wins, win rate, overall rating and this chat's,
+        favourite game, best streak. None: no finished match yet."""
+        raw = await self.store.user_stats(user_id)
+        if not raw.get("played"):
+            return None
+        ratings = Ratings.parse(await self.store.chat_ratings(chat_key(platform, chat)))
+        return profile_of(raw, ratings.values.get(user_id))
 
     async def recent_matches(self, platform: str, chat: str, limit: int = 10) -> list[dict[str, Any]]:
         return await self.store.matches(chat_key(platform, chat), limit)
@@ -530,6 +567,10 @@ class GameService:
 
     async def close(self) -> None:
         await self.store.close()
+
+
+def _expiry(now: Now) -> Transition:
+    return lambda room: lobby.expire(room, now)
 
 
 def _due_transition(now: Now, plan: play.Due, choices: dict[int, Action | None]) -> Transition:

@@ -21,12 +21,12 @@ import json
 import secrets
 from base64 import b64encode
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+from redis.backoff import EqualJitterBackoff, NoBackoff
 from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
 
 from bot import keys
@@ -53,11 +53,11 @@ return {seen, v[1], v[2], redis.call('HGETALL', KEYS[3])}
 
 # KEYS: 1 room, 2 update claims, 3 deadline index (the shard's), 4 platform data,
 #       and when a match ended: 5 chat matches, 6 chat series, 7 chat players, 8 chat names,
-#       9 person-stats to-do
+#       9 person-stats to-do, 10 chat ratings
 # ARGV: 1 expected version, 2 document, 3 claim ttl, 4 room ttl (0: keep for ever),
 #       5 update claim ('' none), 6 now, 7 claims kept, 8 deadline ('' none), 9 room id,
 #       and with a match record: 10 the record, 11 counter ops (json), 12 matches kept,
-#       13 to-do item
+#       13 to-do item, 14 the chat ratings' version as read
 # returns {1, new version} | {0, version, doc} on a conflict | {-1, version, doc} when the
 # update was already claimed
 _CAS = """
@@ -67,6 +67,9 @@ if ARGV[5] ~= '' and redis.call('ZSCORE', KEYS[2], ARGV[5]) then
 end
 local version = tonumber(v[1] or '0')
 if version ~= tonumber(ARGV[1]) then return {0, v[1] or '0', v[2] or ''} end
+if #KEYS > 4 and tonumber(redis.call('HGET', KEYS[10], '_v') or '0') ~= tonumber(ARGV[14]) then
+  return {0, v[1] or '0', v[2] or ''}  -- the chat was rated meanwhile: rate again
+end
 if version == 0 then redis.call('DEL', KEYS[4]) end  -- a new room: nothing drawn of it yet
 version = version + 1
 redis.call('HSET', KEYS[1], 'v', version, 'doc', ARGV[2])
@@ -101,6 +104,7 @@ if #KEYS > 4 then
     end
   end
   redis.call('RPUSH', KEYS[9], ARGV[13])
+  redis.call('HINCRBY', KEYS[10], '_v', 1)
 end
 return {1, version}
 """
@@ -212,11 +216,25 @@ end
 return 1
 """
 
-# KEYS: 1 the person's counters, 2 the marker of this match; ARGV: marker ttl, then
-# field, increment pairs. Counts a match in a person's statistics once.
+# KEYS: 1 the person's counters, 2 the marker of this match; ARGV: marker ttl, rated (0/1),
+# the rating's move of mu, its new sigma, won (0/1), then field, increment pairs.
+# Counts a match in a person's statistics once: counters, overall rating, streaks.
 _USER_STATS = """
 if not redis.call('SET', KEYS[2], 1, 'NX', 'EX', ARGV[1]) then return 0 end
-for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 6, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+if ARGV[2] == '1' then
+  if redis.call('HEXISTS', KEYS[1], 'mu') == 0 then redis.call('HSET', KEYS[1], 'mu', '25') end
+  redis.call('HINCRBYFLOAT', KEYS[1], 'mu', ARGV[3])
+  redis.call('HSET', KEYS[1], 'sigma', ARGV[4])
+  if ARGV[5] == '1' then
+    local streak = redis.call('HINCRBY', KEYS[1], 'streak', 1)
+    if streak > tonumber(redis.call('HGET', KEYS[1], 'best_streak') or '0') then
+      redis.call('HSET', KEYS[1], 'best_streak', streak)
+    end
+  else
+    redis.call('HSET', KEYS[1], 'streak', 0)
+  end
+end
 return 1
 """
 
@@ -250,8 +268,15 @@ class MatchRecord:
     id: str
     chat: str
     record: dict[str, Any]
-    chat_ops: list[list[Any]]  # ["i"|"s", key (5-8), field, value]
-    people: dict[str, dict[str, int]]  # user -> counter increments
+    chat_ops: list[list[Any]]  # ["i"|"s", key (5-10), field, value]
+    people: dict[str, dict[str, int]]  # user (or computer level) -> counter increments
+    moved: dict[str, dict[str, Any]] = field(default_factory=dict)  # overall rating moves
+    ratings_version: int = 0  # the chat's ratings as read
+
+    def todo(self) -> str:
+        """What each person's own statistics get from the match, once."""
+        return json.dumps({"id": self.id, "people": self.people, "moved": self.moved},
+                          ensure_ascii=False, sort_keys=True)
 
 
 @dataclass(frozen=True)
@@ -359,10 +384,11 @@ class Store:
                                  room.id]
         if record is not None:  # the chat's statistics too: keys of the same shard
             ks += [keys.chat_matches(chat), keys.chat_series(chat), keys.chat_players(chat),
-                   keys.chat_names(chat), keys.user_stats_todo(keys.shard_of(chat))]
+                   keys.chat_names(chat), keys.user_stats_todo(keys.shard_of(chat)),
+                   keys.chat_ratings(chat)]
             args += [json.dumps(record.record, ensure_ascii=False),
                      json.dumps(record.chat_ops, ensure_ascii=False), KEEP_MATCHES,
-                     json.dumps({"id": record.id, "people": record.people})]
+                     record.todo(), record.ratings_version]
         res = await self._cas(keys=ks, args=args)
         status = int(res[0])
         if status == 1:
@@ -509,10 +535,15 @@ class Store:
         """Add one finished match to each person's own counters (once each), then drop
         the to-do entry. A worker that dies half way leaves the entry for the timer loop."""
         todo = json.loads(item)
-        for user, counters in todo["people"].items():
-            args: list[Any] = [ttl]
-            for field, n in counters.items():
-                args += [field, n]
+        moved = todo.get("moved", {})
+        for user in sorted(set(todo["people"]) | set(moved)):
+            move = moved.get(user)
+            args: list[Any] = [ttl, int(move is not None),
+                               repr(move["mu"]) if move else "0",
+                               repr(move["sigma"]) if move else "0",
+                               int(bool(move and move["won"]))]
+            for name, n in todo["people"].get(user, {}).items():
+                args += [name, n]
             await self._user_stats(keys=[keys.user_stats(user),
                                          keys.user_stats_done(user, todo["id"])], args=args)
 
@@ -538,9 +569,23 @@ class Store:
         raw, names = await pipe.execute()
         return ({_s(k): int(v) for k, v in raw.items()}, {_s(k): _s(v) for k, v in names.items()})
 
-    async def user_stats(self, user_id: str) -> dict[str, int]:
+    async def user_stats(self, user_id: str) -> dict[str, float]:
         raw = await self.redis.hgetall(keys.user_stats(user_id))
-        return {_s(k): int(v) for k, v in raw.items()}
+        return {_s(k): float(v) for k, v in raw.items()}
+
+    async def chat_ratings(self, chat: str) -> dict[str, str]:
+        raw = await self.redis.hgetall(keys.chat_ratings(chat))
+        return {_s(k): _s(v) for k, v in raw.items()}
+
+    async def overall_ratings(self, names: Sequence[str]) -> dict[str, tuple[float, float]]:
+        pipe = self.redis.pipeline(transaction=False)
+        for name in names:
+            pipe.hmget(keys.user_stats(name), ["mu", "sigma"])
+        out = {}
+        for name, (mu, sigma) in zip(names, await pipe.execute(), strict=True):
+            if mu is not None and sigma is not None:
+                out[name] = (float(mu), float(sigma))
+        return out
 
 
 async def open_store(settings: Any) -> Store:
@@ -578,7 +623,7 @@ def _first_line(e: BaseException) -> str:
 
 def _retry() -> Retry:
     # about 8 s of tries in all: a Redis restart (AOF loaded) is back well within that
-    return Retry(ExponentialWithJitterBackoff(base=0.05, cap=1.0), retries=12,
+    return Retry(EqualJitterBackoff(cap=1.0, base=0.05), retries=12,
                  supported_errors=(ConnectionError, TimeoutError, BusyLoadingError))
 
 

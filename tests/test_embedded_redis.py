@@ -233,3 +233,32 @@ async def test_too_long_socket_path_is_rejected(tmp_path: Path) -> None:
     deep = tmp_path / ("d" * 120)
     with pytest.raises(EmbeddedRedisError, match="shorter data directory"):
         await start_embedded_redis(deep)
+
+
+async def test_the_tests_refuse_a_database_with_data_not_marked_for_them(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """tests/conftest.py: a database that holds somebody's data is never emptied."""
+    from redis.asyncio import Redis
+
+    base = redis_url.rsplit("/", 1)[0]
+    url = f"{base}/15"
+    r = Redis.from_url(url)
+    try:
+        if await r.dbsize():
+            return  # somebody's database 15: leave it alone (and nothing to prove here)
+        await r.set("someones:data", 1)
+        probe = tmp_path / "test_probe.py"
+        probe.write_text("async def test_x(redis):\n    pass\n")
+        root = Path(__file__).resolve().parents[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+             "tests.conftest", "-o", "asyncio_mode=auto", str(probe)],
+            capture_output=True, text=True, timeout=120, env={**os.environ, "REDIS_URL": url},
+            cwd=root)
+        assert done.returncode == 2, done.stdout[-2000:]
+        assert "not marked for tests" in done.stdout + done.stderr
+        assert await r.get("someones:data") == b"1"  # untouched
+    finally:
+        await r.delete("someones:data")
+        await r.aclose()

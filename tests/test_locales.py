@@ -84,3 +84,12 @@ def test_every_preset_option_and_event_has_words() -> None:
                 name = "".join("_" + ch.lower() if ch.isupper() else ch
                                for ch in obj.__name__).lstrip("_")
                 assert name in LINES, name
+
+
+def test_every_reason_of_the_service_has_words() -> None:
+    from adapters.common.render import REASONS
+    from bot.changes import INTERNAL, Reason
+
+    for reason in Reason:
+        if reason not in INTERNAL:
+            assert reason.value in REASONS, reason

@@ -17,8 +17,13 @@ DOMAIN = "messages"
 
 
 def locales_dir() -> Path:
+    """``LOCALES_DIR``, else the catalogs shipped in the ``locales`` package."""
     env = os.environ.get("LOCALES_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "locales"
+    if env:
+        return Path(env)
+    import locales
+
+    return Path(locales.__file__).resolve().parent
 
 
 def pick_language(code: str | None, default: str = "ru") -> str:

@@ -81,6 +81,7 @@ LINES = {
     "bot_removed": N_("A computer player left"),
     "kicked": N_("{name} was removed from the table"),
     "seats_swapped": N_("Seats {a} and {b} swapped"),
+    "lobby_expired": N_("Nobody started the game: the table is closed"),
     "option_set": N_("Rules changed"),
     "size_set": N_("Table for {size}"),
     "cancelled": N_("{name} cancelled the game"),
@@ -140,6 +141,7 @@ HINTS = {
 
 REASONS = {
     "kick_self": N_("You cannot remove yourself: leave with /leave."),
+    "not_away": N_("You are playing your seat yourself already."),
     "bad_seat": N_("There is no such seat at this table."),
     "bad_token": N_("This button is not valid."),
     "foreign_token": N_("This button belongs to another table."),
@@ -377,6 +379,10 @@ class Text:
             p["a"], p["b"] = int(p["a"]) + 1, int(p["b"]) + 1
         p.setdefault("name", "?")
         p.setdefault("names", "?")
+        if line.key == "deck_cut" and isinstance(p.get("count"), int):  # "24 карты"
+            template = self.n("{name} cuts {count} card", "{name} cuts {count} cards",
+                              p["count"])
+            return template.format(**p)
         try:
             return self._(template).format(**p)
         except (KeyError, IndexError, ValueError):
@@ -413,8 +419,9 @@ class Text:
         rows = [head, self._("Seats:")]
         for i, s in enumerate(table.seats):
             team = ""
-            if table.size == 4 and table.preset in ("kozel", "kozel-4"):
-                team = "  " + (self._("team A") if i % 2 == 0 else self._("team B"))
+            if table.partnership:  # the teams come in the view (issue 16: no preset names)
+                side = next((k for k, seats in enumerate(table.sides) if i in seats), 0)
+                team = "  " + (self._("team A") if side == 0 else self._("team B"))
             rows.append(f" {i + 1}. {self.seat_name(table, i) if s else '—'}{team}")
         opts = self.options(table)
         if opts:
@@ -491,7 +498,7 @@ class Text:
     def prompt(self, hand: HandView) -> str:
         if hand.prompt == "lead":
             return self._("your lead (1–4 cards of one suit)") \
-                if hand.table.preset in ("kozel", "kozel-4") else self._("your lead")
+                if hand.table.multi_lead else self._("your lead")
         if hand.prompt == "answer":
             return self.n("answer with {n} card: beat or throw",
                           "answer with {n} cards: beat or throw", hand.need).format(n=hand.need)
@@ -520,7 +527,7 @@ class Text:
     def bare_choice(self, c: Choice) -> str:
         """The label of a move without cards (a cut names its place in the deck)."""
         if c.kind == "cut":
-            return "✂️ " + self._("Cut {n} cards").format(n=c.number)
+            return "✂️ " + self.n("Cut {n} card", "Cut {n} cards", c.number).format(n=c.number)
         icon = {"redeal": "🔄", "pass": "🚪", "keep": "✋", "reboast": "👖", "finish": "🏆",
                 "skip": "⏭"}.get(c.kind, "✔")
         return f"{icon} {self._(KINDS.get(c.kind, c.kind))}"

@@ -13,6 +13,7 @@ from typing import TextIO
 from adapters.common.render import DEAL_END_KEYS, Text
 from bot.clock import SystemClock
 from bot.config import Settings
+from bot.metrics import Metrics
 from bot.room import FINISHED, PLAYING, User
 from bot.service import GameService
 from bot.store import open_store
@@ -157,12 +158,13 @@ def _room_id() -> str:
 
 async def play(settings: Settings, preset: str, players: int, seed: int | None, lang: str,
                options: dict[str, object] | None = None,
-               out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
+               out: TextIO = sys.stdout, inp: TextIO = sys.stdin,
+               metrics: Metrics | None = None) -> int:
     # computer players move at once and a person is never hurried at the console
     settings = settings.model_copy(update={"bot_delay_seconds": 0.0, "turn_seconds": 10**9})
     store = await open_store(settings)  # one clear line when Redis does not answer
     try:
-        service = GameService(store, settings, SystemClock())
+        service = GameService(store, settings, SystemClock(), metrics=metrics)
         console = Console(service, Text(lang), out, inp)
         return await console.run(preset, players, seed, options)
     finally:

@@ -2,13 +2,13 @@
 
 Long polling by default; webhook mode when ``WEBHOOK_URL`` is set (the secret token header
 is checked). ``TELEGRAM_API_URL`` points the bot at a self-hosted Bot API server (the
-end-to-end tests point it at a fake one).
+end-to-end tests point it at a fake one). The service, the painter and the words reach the
+handlers as Dispatcher keyword arguments; the middlewares give them who and where.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -21,22 +21,24 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 
 from adapters.common.i18n import LANGUAGES, N_
 from adapters.common.render import Text
-from adapters.telegram.handlers import Context, build_router
+from adapters.telegram.handlers import build_router
+from adapters.telegram.middleware import Answer, Context
 from adapters.telegram.painter import Painter
-from bot.clock import Clock, SystemClock
+from adapters.telegram.words import Words
+from bot.clock import Clock
 from bot.config import ConfigError, Settings
-from bot.room import Room
 from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
+# commands registered with ``is_ephemeral``: the client sends them so that only the bot
+# sees them, and their answers are ephemeral too (nothing in the group, no group budget)
+EPHEMERAL = frozenset({"hand", "score", "settings", "rules", "help", "invite"})
 GROUP_COMMANDS = [
-    ("newgame", N_("Open a table: /newgame and a game's name (see /rules)")),
-    ("kozel", N_("Open a table of classic Kozel")),
-    ("petukh", N_("Open a table of Petukh")),
+    ("newgame", N_("Open a table: a list of games")),
     ("join", N_("Take a seat")),
     ("leave", N_("Leave your seat")),
-    ("addbot", N_("Seat a computer player")),
+    ("addbot", N_("Seat a computer player: easy, normal or hard")),
     ("startgame", N_("Deal")),
     ("hand", N_("Show my cards (only I see them)")),
     ("settings", N_("The table's rules")),
@@ -52,8 +54,15 @@ GROUP_COMMANDS = [
     ("lang", N_("The chat's language")),
     ("help", N_("What I can do")),
 ]
-PRIVATE_COMMANDS = [("hand", N_("Show my cards")), ("rules", N_("A short rules card")),
-                    ("help", N_("What I can do"))]
+PRIVATE_COMMANDS = [
+    ("newgame", N_("A practice game against computer players")),
+    ("hand", N_("Show my cards")),
+    ("cancel", N_("End the practice game")),
+    ("rules", N_("A short rules card")),
+    ("lang", N_("My language")),
+    ("help", N_("What I can do")),
+]
+DRAIN_SECONDS = 10.0  # at shutdown: handlers in flight, then the painter's held writes
 
 
 @dataclass
@@ -62,6 +71,7 @@ class TelegramApp:
     dispatcher: Dispatcher
     painter: Painter
     context: Context
+    words: Words
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -77,34 +87,30 @@ async def build(bot: Bot, service: GameService, settings: Settings,
                 clock: Clock | None = None) -> TelegramApp:
     """Check the token (one clear line if rejected), wire the routers, register commands."""
     try:
-        me = await bot.me()
+        await bot.me()
     except TelegramUnauthorizedError:
         raise ConfigError("BOT_TOKEN was rejected by Telegram (Unauthorized)") from None
     except TelegramNetworkError as e:
         where = settings.telegram_api_url or "api.telegram.org"
         raise ConfigError(f"cannot reach the Telegram Bot API at {where}: {e.message}") from None
-    texts: dict[str, Text] = {}
-
-    def text_for(room: Room) -> Text:
-        lang = room.lang or settings.default_language
-        if lang not in texts:
-            texts[lang] = Text(lang)
-        return texts[lang]
-
-    painter = Painter(bot, service, clock or service.clock, text_for)
+    words = Words(service, settings.default_language)
+    painter = Painter(bot, service, clock or service.clock, words, settings.idle_seconds)
     service.on_change(painter.changed)
-    ctx = Context(service, painter, me.username or "bot", settings.default_language)
-    dp = Dispatcher()
-    dp.include_router(build_router(ctx))
+    dp = Dispatcher(service=service, painter=painter, words=words)
+    context = Context(words, painter)
+    dp.message.outer_middleware(context)
+    dp.callback_query.outer_middleware(context)
+    dp.callback_query.middleware(Answer())
+    dp.include_router(build_router())
     await set_commands(bot)
-    return TelegramApp(bot, dp, painter, ctx)
+    return TelegramApp(bot, dp, painter, context, words)
 
 
 async def set_commands(bot: Bot) -> None:
     """setMyCommands per language and scope."""
     for lang in LANGUAGES:
         t = Text(lang)
-        group = [BotCommand(command=c, description=t._(d), is_ephemeral=(c == "hand") or None)
+        group = [BotCommand(command=c, description=t._(d), is_ephemeral=(c in EPHEMERAL) or None)
                  for c, d in GROUP_COMMANDS]
         private = [BotCommand(command=c, description=t._(d)) for c, d in PRIVATE_COMMANDS]
         code = None if lang == "en" else lang
@@ -113,55 +119,72 @@ async def set_commands(bot: Bot) -> None:
                                   language_code=code)
 
 
-STOP_SECONDS = 10.0  # how long stopping may take: in-flight updates, then the painter
-
-
 async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
-    """Serve until ``stop`` is set (SIGTERM): polling (or the webhook) and the painter.
-    Then take no more updates, let the ones in hand finish, draw what is left (bounded)
-    and close the session. The composition root runs the timer loop."""
+    """Serve until ``stop``: then take no more updates, let the handlers in flight finish,
+    write what the painter holds (at most ``DRAIN_SECONDS`` in all) and close the session."""
     bot = make_bot(settings)
     try:
-        app = await build(bot, service, settings, SystemClock())
-        painting = asyncio.Event()
-        painter = asyncio.create_task(app.painter.run(painting), name="tg-painter")
-        if settings.webhook_url:
-            serving = asyncio.create_task(_serve_webhook(app, settings, stop), name="tg-webhook")
-        else:
-            serving = asyncio.create_task(app.dispatcher.start_polling(
-                bot, handle_signals=False, close_bot_session=False), name="tg-polling")
-        stopping = asyncio.create_task(stop.wait())
-        await asyncio.wait([serving, stopping], return_when=asyncio.FIRST_COMPLETED)
-        stopping.cancel()
-        if not settings.webhook_url and not serving.done():
-            with contextlib.suppress(RuntimeError):
-                await app.dispatcher.stop_polling()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(serving), STOP_SECONDS)
-        in_flight = list(app.dispatcher._handle_update_tasks)  # updates being answered
-        if in_flight:
-            await asyncio.wait(in_flight, timeout=STOP_SECONDS)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(app.painter.flush(), STOP_SECONDS)
-        painting.set()
-        painter.cancel()
-        if serving.done() and not serving.cancelled() and serving.exception() is not None:
-            raise serving.exception()  # type: ignore[misc]
+        app = await build(bot, service, settings)
+        await app.painter.redraw_stale()
+        painting = asyncio.Event()  # stops the painter's loop only once the drain begins
+        painter_task = asyncio.create_task(app.painter.run(painting))
+        try:
+            if settings.webhook_url:
+                await _serve_webhook(app, settings, stop)
+            else:
+                await _poll(app, stop)
+            await app.context.idle(DRAIN_SECONDS / 2)
+        finally:
+            painting.set()
+            await painter_task
+            await app.painter.drain(DRAIN_SECONDS / 2)
     finally:
         await bot.session.close()
 
 
+async def _poll(app: TelegramApp, stop: asyncio.Event) -> None:
+    polling = asyncio.create_task(app.dispatcher.start_polling(
+        app.bot, handle_signals=False, close_bot_session=False))
+    stopping = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait({polling, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if polling in done:
+        stopping.cancel()
+        polling.result()  # polling ended by itself: say why
+        return
+    await app.dispatcher.stop_polling()
+    await polling
+
+
 def webhook_app(app: TelegramApp, settings: Settings) -> Any:
-    """The aiohttp application serving ``/webhook``; a wrong secret-token header gets 401."""
+    """The aiohttp application serving ``/webhook`` (a wrong secret-token header gets 401),
+    ``/healthz`` (the process answers) and ``/readyz`` (and Redis answers: a load balancer
+    sends it updates)."""
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
     from aiohttp import web
 
     if not settings.webhook_secret:
         raise ConfigError("WEBHOOK_SECRET is not set: webhook mode needs a secret token")
     web_app = web.Application()
-    SimpleRequestHandler(app.dispatcher, app.bot,
+    # an update is answered once it is handled, not before: a worker that dies on it leaves it
+    # unanswered, and Telegram delivers it again (to this worker or another one)
+    SimpleRequestHandler(app.dispatcher, app.bot, handle_in_background=False,
                          secret_token=settings.webhook_secret).register(web_app, path="/webhook")
     setup_application(web_app, app.dispatcher, bot=app.bot)
+    service = app.painter.service
+
+    async def healthz(_request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    async def readyz(_request: web.Request) -> web.Response:
+        try:
+            if service is not None:
+                await asyncio.wait_for(service.store.ping(), 3.0)
+        except Exception as e:  # not ready: the balancer sends updates elsewhere
+            return web.Response(status=503, text=f"Redis does not answer: {type(e).__name__}")
+        return web.Response(text="ready")
+
+    web_app.router.add_get("/healthz", healthz)
+    web_app.router.add_get("/readyz", readyz)
     return web_app
 
 

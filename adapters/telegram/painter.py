@@ -1,278 +1,484 @@
-"""Redraws with flood control: one table message per room edited in place, coalesced.
+"""Drawing what the service changed, within Telegram's limits.
 
-Telegram lets a bot write about 20 messages a minute to a group (a sliding window here).
-Every change of a room marks its table dirty; ``flush`` edits a dirty table only when the
-chat's budget allows,
-so a fast match collapses into a few edits. Deal and match summaries are queued and never
-dropped. ``TelegramRetryAfter`` blocks the chat for the time Telegram asks. The clock is
-injectable: tests advance it instead of waiting.
+Telegram lets a bot write about 20 messages a minute to a group, edits included, and says
+``retry_after`` past that. Every group write of this adapter goes through one budget per
+chat, kept in Redis by the service so that every worker spends the same one:
+
+- the **table** (one message per room, edited in place) is marked dirty at each change and
+  drawn from the freshest room when its turn comes: a routine redraw waits for the pace's
+  gap (the budget spread evenly over the minute) and leaves a reserve alone, so a match's
+  result and people's replies pass at once;
+- **posts** (replies to commands, an old table message rewritten to one line) wait in a
+  queue per chat for the budget; a 429 blocks the chat for ``retry_after`` and the write is
+  tried again, never dropped (what Telegram refuses outright is logged and dropped);
+- **hands** (one live hand message per person: ephemeral in the group or in the private
+  chat) are edited when what they show changes, and stripped when the match ends.
+
+Deal results are folded into the table message; a new lobby or match is a new message at
+the bottom and the old one becomes a one-line result. Nothing is drawn from a room older
+than one drawn before (the service's paint leases and drawn versions), so several workers
+may serve one chat. The clock is injectable: tests advance it and call ``flush``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.methods import DeleteMessage, EditMessageText, SendMessage
+from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
 
+from adapters.common.painting import Dirty, drain, hand_signature, paint_loop, take
 from adapters.common.render import DEAL_END_KEYS, Text
-from adapters.telegram import ui
+from adapters.telegram import delivery, keyboards, texts
+from adapters.telegram.limits import budget_key, chat_of, pace_of
+from adapters.telegram.posts import Post
+from adapters.telegram.words import Words
 from bot.clock import Clock
-from bot.room import Room
+from bot.room import FINISHED, LOBBY, PLAYING, Room
 from bot.service import GameService
 from bot.views import Line
 
 log = logging.getLogger(__name__)
 
-GROUP_PER_MINUTE = 20
-HAND_PER_MINUTE = 40
-
-
-class Gate:
-    """At most ``per_minute`` writes per key in any 60 seconds (a sliding window)."""
-
-    def __init__(self, clock: Clock, per_minute: int) -> None:
-        self.clock = clock
-        self.limit = per_minute
-        self.writes: dict[str, deque[float]] = {}
-        self.blocked: dict[str, float] = {}  # key -> until (RetryAfter)
-
-    def wait(self, key: str) -> float:
-        """Seconds until a write is allowed (0: allowed now; nothing consumed)."""
-        now = self.clock.now()
-        until = self.blocked.get(key, 0.0)
-        if until > now:
-            return until - now
-        log = self._window(key, now)
-        return 0.0 if len(log) < self.limit else log[0] + 60.0 - now
-
-    def take(self, key: str) -> None:
-        now = self.clock.now()
-        self._window(key, now).append(now)
-
-    def block(self, key: str, seconds: float) -> None:
-        self.blocked[key] = self.clock.now() + seconds
-
-    def _window(self, key: str, now: float) -> deque[float]:
-        log = self.writes.setdefault(key, deque())
-        while log and log[0] <= now - 60.0:
-            log.popleft()
-        return log
+REPOST_AFTER = 25  # messages since the table: it has scrolled away, post it again below
+LEASE_RETRY = 1.0  # seconds: another worker is drawing this thing now
+BAD_RETRY = 5.0  # seconds: a write failed for a reason of our own; try again later
+MAX_TRIES = 5  # of a post refused with something else than a 429
 
 
 @dataclass
-class Pending:
-    room: Room
-    lines: list[Line] = field(default_factory=list)
+class LobbyWatch:
+    """A lobby message to strip when its room expires."""
 
-
-@dataclass
-class Post:
     chat: int
-    thread: int | None
-    text: str
-    markup: InlineKeyboardMarkup | None = None
+    message: int
+    preset: str
+    expires: float
+
+
+@dataclass
+class Stats:
+    """What the painter did (logs, the bench)."""
+
+    dropped: list[str] = field(default_factory=list)
+    retry_after: int = 0
 
 
 class Painter:
-    def __init__(self, bot: Bot, service: GameService, clock: Clock,
-                 text_for: Callable[[Room], Text],
-                 group_per_minute: int = GROUP_PER_MINUTE) -> None:
+    def __init__(self, bot: Bot, service: GameService, clock: Clock, words: Words,
+                 idle_seconds: float) -> None:
         self.bot = bot
         self.service = service
         self.clock = clock
-        self.text_for = text_for
-        self.group = Gate(clock, group_per_minute)
-        self.hands = Gate(clock, HAND_PER_MINUTE)
-        self.dirty: dict[str, Room] = {}
-        self.posts: dict[str, deque[Post]] = {}
+        self.words = words
+        self.idle_seconds = idle_seconds
+        self.owner = f"tg-{secrets.token_hex(4)}"  # this process, for the paint leases
+        self.tables: Dirty[str] = Dirty()
+        self.hands: Dirty[tuple[str, str]] = Dirty()
+        # queued writes in order, per chat and lane: the chat's budgeted writes apart from
+        # the others (ephemeral ones), so that neither waits behind the other
+        self.outbox: dict[tuple[int, bool], deque[Post]] = {}
         self.hand_seen: dict[tuple[str, str], str] = {}
+        self.tails: dict[int, int] = {}  # chat -> the newest message id seen there
+        self.lobbies: dict[str, LobbyWatch] = {}
+        self.stats = Stats()
         self.wake = asyncio.Event()
-        self.group_writes: dict[str, list[float]] = {}  # chat -> write times (for tests)
         self._lock = asyncio.Lock()
 
-    # --- what the service tells us -------------------------------------------------------
+    # --- what the service tells us -----------------------------------------------------
 
     async def changed(self, room: Room, lines: list[Line]) -> None:
+        """The service's listener: remember results, mark the table and hands dirty."""
         if room.platform != "tg":
             return
-        t = self.text_for(room)
-        table = self.service.table_of(room)
-        chat = int(room.chat)
-        thread = int(room.thread) if room.thread else None
-        for ln in lines:
-            if ln.key in DEAL_END_KEYS and not any(x.key == "match_ended" for x in lines):
-                self._post(room.id, Post(chat, thread, "📋 " + t.deal_result(ln, table)))
-            elif ln.key == "match_ended":
-                self._post(room.id, Post(chat, thread, t.match_result(ln, table, lines),
-                                         ui.table_markup(t, table) if table.finished else None))
-        current = self.dirty.get(room.id)
-        if current is None or current.version <= room.version:
-            self.dirty[room.id] = room
-        await self.update_hands(room)
+        await self._remember(room, lines)
+        self.tables.mark(room.id, room.version, urgent=not routine(room, lines))
+        if any(ln.key == "cancelled" for ln in lines):
+            self._drop_posts(room.id, room.gen)
+        for user in room.sdata:
+            if room.sdata[user].get("tg_hand"):
+                self.hands.mark((room.id, user), room.version)
         self.wake.set()
 
-    def _post(self, room_id: str, post: Post) -> None:
-        self.posts.setdefault(room_id, deque()).append(post)
+    async def _remember(self, room: Room, lines: list[Line]) -> None:
+        """Deal and match results go into the room's platform data: the table shows them
+        (drawn by whichever worker, at whatever later version)."""
+        values: dict[str, Any] = {}
+        restarted = any(ln.key == "eliminated" for ln in lines)
+        for ln in lines:
+            if ln.key in DEAL_END_KEYS:
+                values["tg_deal"] = {"gen": room.gen - restarted, "key": ln.key,
+                                     "params": ln.params}
+            elif ln.key == "match_ended":
+                extra = [{"key": x.key, "params": x.params} for x in lines
+                         if x.key in ("rooster_chosen", "eliminated")]
+                values["tg_end"] = {"gen": room.gen - restarted, "params": ln.params,
+                                    "extra": extra}
+            elif ln.key == "cancelled":
+                values["tg_end"] = {"gen": room.gen, "cancelled": True, "params": ln.params}
+        if values:
+            await self.service.set_room_data(room.id, **values)
+            room.pdata.update(values)
 
-    # --- drawing --------------------------------------------------------------------------
+    def redraw(self, room: Room) -> None:
+        """Draw the table again although the room has not changed (a new language, a
+        start-up redraw)."""
+        self.tables.mark(room.id, room.version + 1)
+        self.wake.set()
+
+    def saw(self, chat: int, message_id: int) -> None:
+        """The chat has reached this message id (a command, the bot's own send)."""
+        if message_id > self.tails.get(chat, 0):
+            self.tails[chat] = message_id
+
+    # --- posts -------------------------------------------------------------------------
+
+    async def post(self, post: Post) -> None:
+        """Queue a write for its chat's budget and write what the budget allows now."""
+        lane = (post.chat, post.budget)
+        self.outbox.setdefault(lane, deque()).append(post)
+        await self._flush_posts(lane, self.clock.now())
+
+    async def say(self, chat: int, text: str, *, thread: int | None = None,
+                  markup: InlineKeyboardMarkup | None = None, reply_to: int | None = None,
+                  room: str | None = None, gen: int | None = None,
+                  on_sent: Callable[[Any], Awaitable[None]] | None = None) -> None:
+        """A message to the chat (a reply to a command when ``reply_to``)."""
+        method = SendMessage(
+            chat_id=chat, text=text, message_thread_id=thread, reply_markup=markup,
+            reply_parameters=ReplyParameters(message_id=reply_to,
+                                             allow_sending_without_reply=True)
+            if reply_to else None)
+        await self.post(Post(chat, method, room=room, gen=gen, on_sent=on_sent))
+
+    def _drop_posts(self, room_id: str, gen: int) -> None:
+        for queue in self.outbox.values():
+            kept = [p for p in queue if not (p.room == room_id and p.gen == gen)]
+            if len(kept) != len(queue):
+                log.info("dropped %d queued posts of cancelled %s", len(queue) - len(kept),
+                         room_id)
+                queue.clear()
+                queue.extend(kept)
+
+    async def _flush_posts(self, lane: tuple[int, bool], now: float) -> float | None:
+        """Write a lane's queued posts, oldest first, while its budget allows; the time
+        the next one is due (None: none held)."""
+        chat = lane[0]
+        queue = self.outbox.get(lane)
+        while queue:
+            post = queue[0]
+            if post.not_before > now:
+                return post.not_before
+            if post.budget:
+                wait = await take(self.service, budget_key(chat), pace_of(chat), routine=False)
+                if wait > 0:
+                    post.not_before = now + wait
+                    return post.not_before
+            done = await self._send(post, now)
+            if not done:
+                return post.not_before
+            queue.popleft()
+        self.outbox.pop(lane, None)
+        return None
+
+    async def _send(self, post: Post, now: float) -> bool:
+        """One write; False when it must be tried again later (``post.not_before``)."""
+        try:
+            result = await self.bot(post.method)
+        except TelegramRetryAfter as e:
+            await self._blocked(post.chat, e.retry_after)
+            post.not_before = now + e.retry_after
+            return False
+        except (TelegramBadRequest, TelegramForbiddenError) as e:
+            if "not modified" in str(e):
+                return True
+            post.tries += 1
+            if post.tries >= MAX_TRIES or isinstance(e, TelegramForbiddenError) \
+                    or "not found" in str(e):
+                self.stats.dropped.append(f"{type(post.method).__name__} {post.chat}: {e}")
+                log.warning("dropped a write to %s: %s", post.chat, e)
+                return True
+            post.not_before = now + BAD_RETRY
+            return False
+        if isinstance(result, Message):
+            self.saw(post.chat, result.message_id)
+        if post.on_sent is not None:
+            await post.on_sent(result)
+        return True
+
+    async def _blocked(self, chat: int, seconds: int) -> None:
+        """Telegram said 429: every worker waits that long before writing to the chat."""
+        self.stats.retry_after += 1
+        log.info("429 in %s: retry after %s s", chat, seconds)
+        await self.service.flood_block(budget_key(chat), float(seconds))
+
+    # --- the loop ----------------------------------------------------------------------
 
     async def flush(self) -> float | None:
-        """Do every write the budgets allow now; the seconds until the next one is due."""
+        """Do every write that is due and allowed now; the seconds until the next one is
+        due (None: nothing held)."""
         async with self._lock:
-            next_due: float | None = None
-            for room_id in list(self.posts):
-                queue = self.posts[room_id]
-                while queue:
-                    post = queue[0]
-                    key = str(post.chat)
-                    wait = self.group.wait(key)
-                    if wait > 0:
-                        next_due = wait if next_due is None else min(next_due, wait)
-                        break
-                    if not await self._send_post(post):
-                        w = self.group.wait(key)
-                        next_due = w if next_due is None else min(next_due, w)
-                        break
-                    queue.popleft()
-                if not queue:
-                    del self.posts[room_id]
-            for room_id, room in list(self.dirty.items()):
-                if self.posts.get(room_id):
-                    continue  # summaries first, in order
-                key = room.chat
-                wait = self.group.wait(key)
-                if wait > 0:
-                    next_due = wait if next_due is None else min(next_due, wait)
-                    continue
-                if self.dirty.get(room_id) is room:
-                    del self.dirty[room_id]
-                if not await self.draw_table(room):
-                    self.dirty.setdefault(room_id, room)
-                    w = self.group.wait(key)
-                    next_due = w if next_due is None else min(next_due, w)
-            return next_due
+            now = self.clock.now()
+            dues: list[float] = []
+            for lane in list(self.outbox):
+                due = await self._flush_posts(lane, now)
+                if due is not None:
+                    dues.append(due)
+            for room_id, mark in self.tables.due(now):
+                await self._paint_table(room_id, mark.version, mark.urgent, now)
+            for key, mark in self.hands.due(now):
+                await self._paint_hand(key[0], key[1], mark.version, now)
+            await self._expire_lobbies(now)
+            for dirty in (self.tables, self.hands):
+                due = dirty.next_due()
+                if due is not None:
+                    dues.append(due)
+            if self.lobbies:
+                dues.append(min(w.expires for w in self.lobbies.values()))
+            return max(0.0, min(dues) - now) if dues else None
 
-    async def _write(self, key: str, call: Any) -> Any:
-        """One group write through the budget; False when Telegram asked us to wait."""
+    async def paint_now(self, room_id: str) -> None:
+        """Draw one room's table at once if it is dirty (a practice game: the table goes
+        before the hand that is sent next)."""
+        async with self._lock:
+            mark = self.tables.marks.get(room_id)
+            if mark is not None:
+                await self._paint_table(room_id, mark.version, True, self.clock.now())
+
+    def pending(self) -> bool:
+        """Anything held but lobby watches (which may wait for hours)."""
+        return bool(self.outbox or self.tables or self.hands)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await paint_loop(self.flush, self.wake, stop)
+
+    async def drain(self, limit: float = 10.0) -> bool:
+        """At shutdown: write what is held, for at most ``limit`` seconds."""
+        async def flush_held() -> float | None:
+            due = await self.flush()
+            return due if self.pending() else None
+
+        done = await drain(flush_held, limit)
+        if not done:
+            log.warning("shutdown: %d tables, %d hands, %d chats of posts left undrawn",
+                        len(self.tables), len(self.hands), len(self.outbox))
+        return done
+
+    async def redraw_stale(self) -> int:
+        """At start: the tables of playing rooms drawn from an older version than theirs."""
+        rooms = await self.service.rooms_to_redraw("tg")
+        for room in rooms:
+            self.redraw(room)
+        return len(rooms)
+
+    # --- the table ---------------------------------------------------------------------
+
+    async def _paint_table(self, room_id: str, version: int, urgent: bool, now: float) -> None:
+        drawn = await self.service.drawn_version(room_id, "table")
+        if drawn >= version:
+            self.tables.drawn(room_id, drawn)
+            return
+        chat, _thread = chat_of(room_id)
+        wait = await take(self.service, budget_key(chat), pace_of(chat), routine=not urgent)
+        if wait > 0:
+            self.tables.later(room_id, now + wait)
+            return
+        claim = await self.service.begin_paint(room_id, "table", self.owner)
+        if claim.busy:
+            self.tables.later(room_id, now + LEASE_RETRY)
+            return
+        room = claim.room
+        if room is None:
+            self.tables.drawn(room_id, version)  # another worker drew it meanwhile
+            return
+        ok = False
         try:
-            result = await call
-        except TelegramRetryAfter as e:
-            self.group.block(key, float(e.retry_after))
-            return False
-        self.group.take(key)
-        self.group_writes.setdefault(key, []).append(self.clock.now())
-        return result if result is not None else True
+            ok = await self._draw_table(room, now)
+        finally:
+            again = await self.service.end_paint(room_id, "table", owner=self.owner,
+                                                 version=room.version if ok else drawn)
+        if ok:
+            self.tables.drawn(room_id, room.version)
+            if again:
+                self.tables.mark(room_id, room.version + 1)
+        else:
+            self.tables.later(room_id, now + BAD_RETRY)
 
-    async def _send_post(self, post: Post) -> bool:
-        try:
-            res = await self._write(str(post.chat), self.bot.send_message(
-                post.chat, post.text, message_thread_id=post.thread, reply_markup=post.markup))
-        except (TelegramBadRequest, TelegramForbiddenError) as e:
-            log.warning("post to %s failed: %s", post.chat, e)
-            return True  # a chat we cannot write to: drop it, never loop on it
-        return res is not False
-
-    async def draw_table(self, room: Room) -> bool:
-        """Edit the room's table message in place (or send it if there is none)."""
-        t = self.text_for(room)
+    async def _draw_table(self, room: Room, now: float) -> bool:
+        """Edit the room's table message, or post a new one at the bottom (a new lobby or
+        match, or the old one scrolled far away). False: try again later."""
+        chat, thread = chat_of(room.id)
+        t = await self.words.chat(chat)
         table = self.service.table_of(room)
-        text = t.table(table, self.clock.now())
-        markup = ui.table_markup(t, table)
-        chat = int(room.chat)
-        thread = int(room.thread) if room.thread else None
-        msg_id = room.pdata.get("tg_table")
+        text = self._table_text(t, room, now)
+        markup = None if _closed(room) else keyboards.table_markup(t, table)
+        msg = room.pdata.get("tg_table")
+        old_gen = room.pdata.get("tg_table_gen")
+        fresh = msg is not None and old_gen == room.gen
+        far = msg is not None and fresh and self.tails.get(chat, 0) - int(msg) > REPOST_AFTER
         try:
-            if msg_id:
-                res = await self._write(room.chat, self.bot.edit_message_text(
-                    text=text, chat_id=chat, message_id=msg_id, reply_markup=markup))
-                return res is not False
-            sent = await self._write(room.chat, self.bot.send_message(
-                chat, text, message_thread_id=thread, reply_markup=markup))
-            if sent is False:
-                return False
-            await self.service.set_room_data(room.id, tg_table=sent.message_id)
+            if fresh and not far:
+                await self.bot(EditMessageText(chat_id=chat, message_id=msg, text=text,
+                                               reply_markup=markup))
+            else:
+                sent = await self.bot(SendMessage(chat_id=chat, message_thread_id=thread,
+                                                  text=text, reply_markup=markup))
+                self.saw(chat, sent.message_id)
+                await self.service.set_room_data(room.id, tg_table=sent.message_id,
+                                                  tg_table_gen=room.gen)
+                room.pdata.update(tg_table=sent.message_id, tg_table_gen=room.gen)
+                if msg is not None:
+                    await self._retire_table(room, t, chat, int(msg), old_gen, moved=bool(far))
+            if room.state == LOBBY:
+                self._watch_lobby(room, chat)
             return True
+        except TelegramRetryAfter as e:
+            await self._blocked(chat, e.retry_after)
+            return False
         except TelegramBadRequest as e:
             if "not modified" in str(e):
                 return True
-            if msg_id and "not found" in str(e):
+            if "not found" in str(e) and msg is not None:
+                # deleted by someone: the next draw posts a new one
                 await self.service.set_room_data(room.id, tg_table=None)
-                room.pdata["tg_table"] = None
-                return await self.draw_table(room)
+                return False
             log.warning("table of %s: %s", room.id, e)
             return True
-        except TelegramForbiddenError:
+        except TelegramForbiddenError as e:
+            log.warning("table of %s: %s", room.id, e)
             return True
 
-    # --- hands ----------------------------------------------------------------------------
+    def _table_text(self, t: Text, room: Room, now: float) -> str:
+        table = self.service.table_of(room)
+        end = room.pdata.get("tg_end")
+        if room.state == LOBBY:
+            return texts.lobby_text(t, table)
+        if _closed(room):
+            mine = end if isinstance(end, dict) and end.get("gen") == room.gen else None
+            return texts.one_line_result(t, room.preset, mine)
+        text = t.table(table, now if room.state == PLAYING else None)
+        deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
+        if deal and room.state == PLAYING:
+            text += "\n\n" + deal
+        if table.finished and isinstance(end, dict) and end.get("gen") == room.gen:
+            line = Line("match_ended", end.get("params", {}))
+            extra = [Line(x["key"], x["params"]) for x in end.get("extra", [])]
+            text += "\n\n" + t.match_result(line, table, extra)
+        return text
 
-    async def update_hands(self, room: Room) -> None:
-        """Edit each person's hand message in place when what it shows has changed."""
-        for seat in room.seats:
-            if seat is None or seat.user is None or not seat.user.startswith("tg:"):
-                continue
-            rec = room.sdata.get(seat.user, {}).get("tg_hand")
-            if not rec:
-                continue
-            hand = self.service.hand_of(room, seat.user)
-            if hand is None:
-                continue
-            sig = repr((hand.cards, [c.token for c in hand.choices], hand.prompt,
-                        [(p.seat, p.count) for p in hand.table.trick], room.state))
-            if self.hand_seen.get((room.id, seat.user)) == sig:
-                continue
-            self.hand_seen[(room.id, seat.user)] = sig
-            await self.edit_hand(room, seat.user, rec, hand)
+    async def _retire_table(self, room: Room, t: Text, chat: int, msg: int, old_gen: Any,
+                            moved: bool) -> None:
+        """The previous table message: deleted when the same table moved below (its buttons
+        would be doubles), else rewritten to its match's one-line result."""
+        if moved:
+            await self.post(Post(chat, DeleteMessage(chat_id=chat, message_id=msg),
+                                 budget=False))
+            return
+        end = room.pdata.get("tg_end")
+        mine = end if isinstance(end, dict) and end.get("gen") == old_gen else None
+        await self.post(Post(chat, EditMessageText(
+            chat_id=chat, message_id=msg, text=texts.one_line_result(t, room.preset, mine))))
 
-    async def edit_hand(self, room: Room, user: str, rec: dict[str, Any], hand: Any) -> bool:
-        t = self.text_for_user(room, user)
-        private = rec.get("mode") == "private"
-        text = ui.hand_text(t, hand, None)
-        markup = ui.hand_markup(t, hand, 0, private)
-        uid = int(user[3:])
+    # --- expiry of lobbies ---------------------------------------------------------------
+
+    def _watch_lobby(self, room: Room, chat: int) -> None:
+        msg = room.pdata.get("tg_table")
+        if msg is None:
+            return
+        self.lobbies[room.id] = LobbyWatch(chat, int(msg), room.preset,
+                                           room.updated + self.idle_seconds)
+
+    async def _expire_lobbies(self, now: float) -> None:
+        """A lobby nobody touched for ``idle_seconds`` is gone from the store: its message
+        loses its buttons."""
+        for room_id, watch in list(self.lobbies.items()):
+            if watch.expires > now:
+                continue
+            room = await self.service.room(room_id)
+            if room is not None and room.state == LOBBY and \
+                    room.pdata.get("tg_table") == watch.message:
+                watch.expires = room.updated + self.idle_seconds
+                if watch.expires > now:
+                    continue
+            del self.lobbies[room_id]
+            if room is not None and room.pdata.get("tg_table") != watch.message:
+                continue  # a new table replaced it: drawn by its own rules
+            if room is not None and room.state != LOBBY:
+                continue
+            t = await self.words.chat(watch.chat)
+            await self.post(Post(watch.chat, EditMessageText(
+                chat_id=watch.chat, message_id=watch.message,
+                text=texts.one_line_result(t, watch.preset, {"expired": True}))))
+
+    # --- hands -------------------------------------------------------------------------
+
+    async def _paint_hand(self, room_id: str, user: str, version: int, now: float) -> None:
+        what = f"hand:{user}"
+        claim = await self.service.begin_paint(room_id, what, self.owner)
+        if claim.busy:
+            self.hands.later((room_id, user), now + LEASE_RETRY)
+            return
+        room = claim.room
+        if room is None:
+            self.hands.drawn((room_id, user), version)
+            return
+        ok = False
         try:
-            if private:
-                await self.bot.edit_message_text(text=text, chat_id=uid, message_id=rec["msg"],
-                                                 reply_markup=markup)
-            else:
-                await self.bot.edit_ephemeral_message_text(
-                    chat_id=int(room.chat), receiver_user_id=uid,
-                    ephemeral_message_id=rec["msg"], text=text, reply_markup=markup)
-            self.hands.take(user)
+            ok = await self._draw_hand(room, user, now)
+        finally:
+            drawn = room.version if ok else await self.service.drawn_version(room_id, what)
+            again = await self.service.end_paint(room_id, what, owner=self.owner, version=drawn)
+        if ok:
+            self.hands.drawn((room_id, user), room.version)
+            if again:
+                self.hands.mark((room_id, user), room.version + 1)
+        else:
+            self.hands.later((room_id, user), now + BAD_RETRY)
+
+    async def _draw_hand(self, room: Room, user: str, now: float) -> bool:
+        """Edit a person's live hand when what it shows changed; strip it at the end."""
+        rec = room.sdata.get(user, {}).get("tg_hand")
+        if not isinstance(rec, dict):
             return True
-        except TelegramRetryAfter as e:
-            self.hands.block(user, float(e.retry_after))
-            self.hand_seen.pop((room.id, user), None)
+        hand = self.service.hand_of(room, user)
+        key = (room.id, user)
+        ended = room.state != PLAYING or hand is None
+        sig = hand_signature(room.state, hand)
+        if not ended and self.hand_seen.get(key) == sig:
+            return True
+        t = self.words.of(room.sdata.get(user, {}).get("lang"))
+        result = await delivery.edit_hand(self, room, user, rec, hand, t)
+        if result is None:
             return False
-        except (TelegramBadRequest, TelegramForbiddenError) as e:
-            if "not modified" in str(e):
-                return True
-            log.info("hand of %s in %s: %s", user, room.id, e)
-            return False
+        if ended or result is False:
+            await self.service.set_seat_data(room.id, user, tg_hand=None)
+            self.hand_seen.pop(key, None)
+        else:
+            self.hand_seen[key] = sig
+        return True
 
-    def text_for_user(self, room: Room, user: str) -> Text:
-        lang = room.sdata.get(user, {}).get("lang")
-        return Text(lang) if lang else self.text_for(room)
 
-    # --- the loop -------------------------------------------------------------------------
+def routine(room: Room, lines: list[Line]) -> bool:
+    """A redraw of play, paced: not the lobby (people wait for it, and it changes at their
+    pace), not a match's start, end or cancel (results pass at once)."""
+    if room.state != PLAYING:
+        return False
+    return not any(ln.key in ("match_ended", "cancelled", "eliminated")
+                   or (ln.key in START_KEYS and ln.params.get("deal_no") == 1) for ln in lines)
 
-    async def run(self, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            self.wake.clear()
-            try:
-                due = await self.flush()
-            except Exception:
-                log.exception("painter")
-                due = 1.0
-            timeout = 5.0 if due is None else max(0.05, due)
-            try:
-                await asyncio.wait_for(self.wake.wait(), timeout)
-            except TimeoutError:
-                pass
+
+START_KEYS = frozenset({"deal_started", "shuffled"})
+
+
+def _closed(room: Room) -> bool:
+    """A room that ended without a match to show: cancelled, or a lobby closed."""
+    return room.state == FINISHED and (room.match is None or bool(
+        room.result and room.result.get("cancelled")))

@@ -26,6 +26,15 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
   400, 403, ... exactly in the ``{"ok": false, "error_code", "description", "parameters"}``
   shape aiogram turns into ``TelegramRetryAfter`` / ``TelegramBadRequest`` /
   ``TelegramForbiddenError``.
+* Telegram's flood limit for groups (``limit_group_writes``): past N group-visible writes
+  (sends and edits; ephemeral messages are not the group's) to one group in any window of
+  ``window`` seconds, a write gets 429 with ``retry_after`` until the oldest write leaves the
+  window. Time is the fake's ``clock`` (tests pass their manual clock), never the wall.
+* Payloads the real API refuses get 400: callback data longer than 64 bytes or empty, a
+  button without text or action, more than 8 buttons in a row or 100 in a keyboard, an
+  ``answerCallbackQuery`` url that is not a ``t.me`` link.
+* Redelivery (``redeliver``): an update the bot got but whose effect was lost (a retried
+  webhook, a worker that died before confirming) comes again with the same update id.
 
 Error descriptions copied from the real Bot API are used where they are well known ("Bad Request:
 message is not modified: ...", "Forbidden: bot can't initiate conversation with a user", ...).
@@ -40,6 +49,7 @@ import contextlib
 import inspect
 import itertools
 import json
+import math
 import re
 import socket
 import time
@@ -271,6 +281,7 @@ class FakeMessage:
     callback_query_id: str | None = None  # ephemeral: callback that triggered it
     replaces: FakeMessage | None = None  # ephemeral shown in place of this message
     versions: list[Version] = field(default_factory=list)
+    seq: int = 0  # order of creation across every chat of the fake
 
     @property
     def is_ephemeral(self) -> bool:
@@ -387,6 +398,7 @@ class Call:
     done: bool = False
     started_at: float = field(default_factory=time.monotonic)
     finished_at: float | None = None
+    at: float = 0.0  # the fake's clock when the call arrived (a test's manual clock)
 
     @property
     def ok(self) -> bool:
@@ -517,8 +529,11 @@ class FakeTelegram:
         strict_ephemeral: bool = True,
         require_private_start: bool = True,
         max_poll_seconds: float | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.token = token
+        self.clock: Callable[[], float] = clock or time.monotonic
+        self.flood: FloodLimit | None = None
         self.check_token = check_token
         self.strict_ephemeral = strict_ephemeral
         self.require_private_start = require_private_start
@@ -541,10 +556,15 @@ class FakeTelegram:
         self.allowed_updates: list[str] | None = None
         self.skipped_updates: list[JsonDict] = []  # filtered out by allowed_updates
         self.uploads: dict[str, bytes] = {}
+        # group-visible writes that succeeded, per group: the fake's clock at each
+        self.group_writes: dict[int, list[float]] = {}
+        self._sent_updates: dict[int, _Update] = {}
+        self._again: list[_Update] = []
 
         self._pending: list[_Update] = []
         self._update_ids = itertools.count(1)
         self._callback_ids = itertools.count(1)
+        self._seq = itertools.count(1)
         self._last_update_id = 0
         self._delivered_up_to = 0
         self._confirmed_up_to = 0
@@ -721,6 +741,11 @@ class FakeTelegram:
     def clear_faults(self) -> None:
         self.faults.clear()
 
+    def limit_group_writes(self, per_window: int = 20, window: float = 60.0) -> FloodLimit:
+        """Enforce Telegram's group flood limit from now on (see ``FloodLimit``)."""
+        self.flood = FloodLimit(per_window, window)
+        return self.flood
+
     def block_bot(self, user: FakeUser | int) -> None:
         """The user blocked the bot: private sends fail with 403 ``bot was blocked by the user``."""
         self._blocked.add(self._user(user).id)
@@ -852,6 +877,7 @@ class FakeTelegram:
             message.ephemeral_message_id = self._next_ephemeral_id(state)
             message.receiver = self.bot
         message.versions.append(Version("user", text, None, message.date))
+        message.seq = next(self._seq)
         state.messages.append(message)
         self.push_update("message", message.to_api())
         return message
@@ -1077,6 +1103,23 @@ class FakeTelegram:
     def pending_update_count(self) -> int:
         return len(self._pending)
 
+    def redeliver(self, update_id: int) -> None:
+        """Deliver an update again with the same id, as Telegram does when its webhook
+        request failed or a polling worker died before confirming it."""
+        update = self._sent_updates.get(update_id)
+        if update is None:
+            raise KeyError(f"update {update_id} was never delivered")
+        self._again.append(update)  # apart from _pending: a confirmed offset can't drop it
+        self._wake_pollers()
+        self.notify()
+
+    def update_of(self, callback: FakeCallback) -> int:
+        """The update id that carried a button press."""
+        for update_id, update in self._sent_updates.items():
+            if update.kind == "callback_query" and update.payload.get("id") == callback.id:
+                return update_id
+        raise KeyError(callback.id)
+
     # ------------------------------------------------------------------ HTTP plumbing
 
     async def _handle(self, request: web.Request) -> web.Response:
@@ -1084,9 +1127,10 @@ class FakeTelegram:
         method = self._canonical.get(request.match_info["method"].lower())
         method = method or request.match_info["method"]
         params = await self._read_params(request)
-        call = Call(method, params, token=token)
+        call = Call(method, params, token=token, at=self.clock())
         self.calls.append(call)
         self.notify()
+        flood_chat: int | None = None
         try:
             if self.check_token and token != self.token:
                 raise ApiError(401, "Unauthorized")
@@ -1094,6 +1138,10 @@ class FakeTelegram:
                 if fault.matches(method, params):
                     fault.remaining -= 1
                     raise fault.error()
+            _check_payload(method, params)
+            flood_chat = self._group_write(method, params)
+            if flood_chat is not None and self.flood is not None:
+                self.flood.check(flood_chat, self.clock())
             responder = self._responders.get(method.lower())
             if responder is None:
                 self.unknown_methods.append(method)
@@ -1119,6 +1167,11 @@ class FakeTelegram:
         call.result = result
         call.done = True
         call.finished_at = time.monotonic()
+        if flood_chat is not None:
+            now = self.clock()
+            self.group_writes.setdefault(flood_chat, []).append(now)
+            if self.flood is not None:
+                self.flood.record(flood_chat, now)
         self.notify()
         return web.json_response({"ok": True, "result": result})
 
@@ -1145,6 +1198,18 @@ class FakeTelegram:
                     self.uploads[name] = files[name]
                     params[key] = {"attach": name, "size": len(files[name])}
         return params
+
+    def _group_write(self, method: str, params: Params) -> int | None:
+        """The group a call writes to where everyone sees it (sends and edits of ordinary
+        messages); None for ephemeral messages, private chats, reads and answers."""
+        if method.lower() not in ("sendmessage", "editmessagetext", "editmessagereplymarkup"):
+            return None
+        if _ephemeral_parameters(params) is not None:
+            return None
+        chat = _optional_int_or_none(params.get("chat_id"))
+        if chat is None or chat >= 0:
+            return None
+        return chat
 
     def notify(self) -> None:
         """Wake ``wait_for`` waiters so they re-check (done automatically on every change)."""
@@ -1271,6 +1336,8 @@ class FakeTelegram:
                 await asyncio.wait_for(new_update.wait(), remaining)
         if batch:
             self._delivered_up_to = max(self._delivered_up_to, batch[-1].update_id)
+            for update in batch:
+                self._sent_updates[update.update_id] = update
         return [update.to_api() for update in batch]
 
     def _confirm(self, offset: Any) -> None:
@@ -1287,6 +1354,9 @@ class FakeTelegram:
         self._confirmed_up_to = max(self._confirmed_up_to, offset - 1)
 
     def _take(self, limit: int) -> list[_Update]:
+        if self._again:
+            again, self._again = self._again[:limit], self._again[limit:]
+            return again
         allowed = self.allowed_updates
         batch: list[_Update] = []
         for update in list(self._pending):
@@ -1443,6 +1513,7 @@ class FakeTelegram:
                 if message.message_thread_id is None and callback.message is not None:
                     message.message_thread_id = callback.message.message_thread_id
         message.versions.append(Version("sendMessage", text, message.reply_markup, message.date))
+        message.seq = next(self._seq)
         state.messages.append(message)
         return message.to_api()
 
@@ -1632,6 +1703,70 @@ class FakeTelegram:
         callback.answered = True
         callback.answer = dict(params)
         return True
+
+
+class FloodLimit:
+    """Telegram's limit on a bot's writes to one group: at most ``per_window`` in any
+    ``window`` seconds; past it 429 ``Too Many Requests: retry after N``, N being the
+    seconds until the oldest write leaves the window."""
+
+    def __init__(self, per_window: int, window: float) -> None:
+        self.per_window = per_window
+        self.window = window
+        self.writes: dict[int, list[float]] = {}
+        self.refused: list[tuple[int, float]] = []  # (chat, when) of every 429 given
+
+    def _recent(self, chat: int, now: float) -> list[float]:
+        kept = [t for t in self.writes.get(chat, []) if t > now - self.window]
+        self.writes[chat] = kept
+        return kept
+
+    def check(self, chat: int, now: float) -> None:
+        recent = self._recent(chat, now)
+        if len(recent) >= self.per_window:
+            self.refused.append((chat, now))
+            wait = max(1, math.ceil(recent[0] + self.window - now))
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
+
+    def record(self, chat: int, now: float) -> None:
+        self.writes.setdefault(chat, []).append(now)
+
+
+_URL_RE = re.compile(r"^(https?://|tg://)\S+$")
+
+
+def _check_payload(method: str, params: Params) -> None:
+    """400 for what the real Bot API refuses in a reply markup or a callback answer."""
+    markup = params.get("reply_markup")
+    if isinstance(markup, dict) and "inline_keyboard" in markup:
+        rows = markup["inline_keyboard"]
+        if not isinstance(rows, list) or sum(len(r) for r in rows) > 100:
+            raise _bad_request("reply markup is too long")
+        for row in rows:
+            if len(row) > 8:
+                raise _bad_request("too many buttons in a row")
+            for button in row:
+                _check_button(button)
+    url = params.get("url") if method.lower() == "answercallbackquery" else None
+    if url and not re.match(r"^https://t\.me/\w+\?start=[\w-]{0,64}$", str(url)):
+        raise _bad_request("URL_INVALID")
+
+
+def _check_button(button: Any) -> None:
+    if not isinstance(button, dict) or not str(button.get("text") or "").strip():
+        raise _bad_request("BUTTON_TEXT_INVALID")
+    if "callback_data" in button:
+        data = str(button["callback_data"]).encode()
+        if not 1 <= len(data) <= 64:
+            raise _bad_request("BUTTON_DATA_INVALID")
+    elif "url" in button:
+        if not _URL_RE.match(str(button["url"])):
+            raise _bad_request("BUTTON_URL_INVALID")
+    elif not any(k in button for k in ("switch_inline_query", "copy_text", "web_app",
+                                         "login_url", "pay", "callback_game",
+                                         "switch_inline_query_current_chat",
+                                         "switch_inline_query_chosen_chat")):
+        raise _bad_request("BUTTON_TYPE_INVALID")
 
 
 def _ephemeral_parameters(params: Params) -> JsonDict | None:

@@ -51,6 +51,6 @@ async def test_every_script_call_stays_in_one_slot(svc: GameService, clock: Manu
             clock.advance(DELAY)
             await svc.run_timers()
     assert len(seen) > 50
-    assert any(len(k) == 9 for k in seen)  # the room's write with its chat's statistics
+    assert any(len(k) == 10 for k in seen)  # the room's write with its chat's statistics and ratings
     for keys in seen:
         assert len({key_slot(k.encode()) for k in keys}) == 1, keys

@@ -204,3 +204,64 @@ async def test_a_chat_room_that_expired_records_its_next_matches_too(
     await finish(svc, rid, two)
     assert len(await svc.recent_matches("tg", "-100")) == 2
     assert sum(r["played"] for r in await svc.leaderboard("tg", "-100")) == 4
+
+
+# --- ratings (issue 18) ------------------------------------------------------------------------
+
+
+async def test_ratings_move_for_a_team_match_in_the_chat_and_overall(svc: GameService) -> None:
+    """Kozel 4: the winning team's ratings rise, the losers' fall, in this chat and overall,
+    written with the match's record; computer players are rated by level."""
+    rid = await people_room(svc, FOUR, seed=1)
+    room = await finish(svc, rid, FOUR)
+    assert room.result is not None
+    won = {room.seats[s].user for s in room.result["winners"]}  # type: ignore[union-attr]
+    board = await svc.leaderboard("tg", "-100")
+    assert len(board) == 4 and all(r["rating"] is not None for r in board)
+    assert all(not r["ranked"] for r in board)  # one match is not enough to be ranked
+    by_user = {r["user"]: r for r in board}
+    winners = [by_user[u]["rating"] for u in won]
+    losers = [r["rating"] for r in board if r["user"] not in won]
+    assert min(winners) > max(losers)
+    for u in FOUR:
+        profile = await svc.profile("tg", "-100", u.id)
+        assert profile is not None and profile["played"] == 1
+        assert profile["rating"] is not None and profile["chat_rating"] == by_user[u.id]["rating"]
+        assert profile["favourite"] == "kozel"
+        assert profile["best_streak"] == (1 if u.id in won else 0)
+    assert await svc.profile("tg", "-100", "tg:404") is None
+
+
+async def test_ratings_move_for_a_free_for_all_match_with_a_computer_level(
+    svc: GameService, clock: ManualClock
+) -> None:
+    """Petukh, each for himself: places follow the records left; a computer level has a
+    rating of its own in the chat."""
+    out = await svc.create("tg", "-300", None, ANNA, "petukh", size=3)
+    assert out.ok
+    rid = "tg:-300"
+    assert (await svc.join(rid, BORIS)).ok
+    assert (await svc.add_bot(rid, ANNA, "hard")).ok
+    assert (await svc.start(rid, ANNA, seed=5)).ok
+    for _ in range(20000):  # everybody's time runs out: computer players move for all
+        room = await svc.room(rid)
+        assert room is not None
+        if room.state != "playing":
+            break
+        clock.advance(3600)
+        await svc.run_timers()
+    assert room.state == "finished" and room.result is not None
+    board = await svc.leaderboard("tg", "-300", computers=True)
+    assert {r["user"] for r in board} == {ANNA.id, BORIS.id, "bot:hard"}
+    level = next(r for r in board if r["computer"])
+    assert level["played"] == 1 and level["won"] is None and level["rating"] is not None
+    assert await svc.finish_pending_stats() == 0
+    assert (await svc.player_stats("bot:hard"))["played"] == 1
+
+
+def test_places_follow_the_scores_in_the_scoring_direction() -> None:
+    from bot.ratings import ranks
+
+    assert ranks({"winning_sides": [1], "score": [7, 0, 12]}, lower_is_better=True) == [2, 1, 3]
+    assert ranks({"winning_sides": [0, 2], "score": [0, 5, 0]}, lower_is_better=True) == [1, 3, 1]
+    assert ranks({"winning_sides": [1], "score": [4, 12]}, lower_is_better=False) == [2, 1]

@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 from bot import keys
 from bot.clock import ManualClock
 from bot.room import Room
-from bot.service import LEASE, GameService
+from bot.service import EXPIRY_SLACK, LEASE, GameService
 from bot.store import claim_of
 from bot.views import Line
 
@@ -231,11 +231,12 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
     svc: GameService, redis: Redis, clock: ManualClock
 ) -> None:
     key = keys.room("tg:-100")
+    idle = IDLE + EXPIRY_SLACK  # the key outlives the lobby's own closing (a backstop)
     out = await svc.create("tg", "-100", None, ANNA, "kozel")
     assert out.ok
-    assert IDLE - 5 <= await redis.ttl(key) <= IDLE
+    assert idle - 5 <= await redis.ttl(key) <= idle
     assert (await svc.join("tg:-100", BORIS)).ok
-    assert IDLE - 5 <= await redis.ttl(key) <= IDLE
+    assert idle - 5 <= await redis.ttl(key) <= idle
     assert (await svc.start("tg:-100", ANNA, seed=1)).ok
     assert await redis.ttl(key) == -1  # PERSIST
     room = await svc.room("tg:-100")
@@ -250,7 +251,7 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
     assert (await svc.set_room_data("tg:-100", msg=5)).ok
     assert await redis.ttl(key) == -1
     assert (await svc.cancel("tg:-100", ANNA)).ok
-    assert IDLE - 5 <= await redis.ttl(key) <= IDLE
+    assert idle - 5 <= await redis.ttl(key) <= idle
     # the deadline index holds no entry of a room that is not playing
     assert await redis.zscore(keys.deadlines_of("tg:-100"), "tg:-100") is None
     clock.advance(TURN + 1)
@@ -265,7 +266,7 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
         u, hv = actor(svc, room, [VERA, GLEB])
         assert (await svc.act(pick(hv).token, u)).ok
     assert room.state == "finished"
-    assert IDLE - 5 <= await redis.ttl(keys.room("tg:-7")) <= IDLE
+    assert idle - 5 <= await redis.ttl(keys.room("tg:-7")) <= idle
     clock.advance(TURN + 1)
     assert await svc.run_timers() == 0
     assert await zscore(redis, rid) is None
@@ -442,3 +443,62 @@ async def test_a_failed_timer_move_gives_its_claim_back_at_once(
 def test_a_dead_worker_delays_a_room_by_at_most_three_seconds() -> None:
     """The lease a worker holds on a due entry is what a kill -9 costs a room."""
     assert LEASE <= 3.0
+
+
+async def test_i_am_back_takes_the_seat_from_the_computer_at_once(
+    svc: GameService, clock: ManualClock
+) -> None:
+    """Issue 14.4: a person whose seat the computer took over takes it back at once (no race
+    against the computer's next move), and his own time starts when he comes back."""
+    rid = await with_bots(svc, "-1", seed=2)
+    assert (await svc.come_back(rid, ANNA)).reason == "not_away"
+    for _ in range(200):  # Anna misses her turns until the computer plays for her
+        room = await svc.room(rid)
+        assert room is not None
+        seat = room.seats[room.seat_of(ANNA.id) or 0]
+        if seat is not None and seat.auto:
+            break
+        clock.advance(TURN)
+        await svc.run_timers()
+    assert seat is not None and seat.auto
+    back = await svc.come_back(rid, ANNA, update_id="cb9")
+    assert back.ok and back.room is not None and [ln.key for ln in back.lines] == ["back"]
+    assert (await svc.come_back(rid, ANNA, update_id="cb9")).repeat
+    room = back.room
+    s = room.seats[room.seat_of(ANNA.id) or 0]
+    assert s is not None and not s.auto and s.missed == 0
+    for _ in range(50):  # on to her turn: then she has her whole time again
+        room = await svc.room(rid)
+        assert room is not None
+        hv = svc.hand_of(room, ANNA.id)
+        if hv is not None and hv.on_move:
+            break
+        clock.advance(DELAY)
+        await svc.run_timers()
+    assert hv is not None and hv.on_move
+    clock.advance(TURN - 1)
+    assert await svc.run_timers() == 0  # nobody moves for her within her minute
+
+
+async def test_a_lobby_nobody_touches_closes_at_its_deadline_and_says_so(
+    svc: GameService, clock: ManualClock, redis: Redis
+) -> None:
+    heard: list[list[Line]] = []
+
+    async def listener(room: Room, lines: list[Line]) -> None:
+        heard.append(lines)
+
+    svc.on_change(listener)
+    assert (await svc.create("tg", "-9", None, ANNA, "kozel")).ok
+    clock.advance(IDLE / 2)
+    assert (await svc.join("tg:-9", BORIS)).ok  # a touch: the lobby lives on
+    assert await zscore(redis, "tg:-9") == clock.now() + IDLE
+    clock.advance(IDLE - 1)
+    assert await svc.run_timers() == 0
+    clock.advance(1)
+    assert await svc.run_timers() == 1
+    room = await svc.room("tg:-9")
+    assert room is not None and room.state == "finished" and room.result == {"expired": True}
+    assert [ln.key for ln in heard[-1]] == ["lobby_expired"]
+    assert await zscore(redis, "tg:-9") is None
+    assert (await svc.join("tg:-9", VERA)).reason == "no_room"

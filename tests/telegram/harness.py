@@ -1,13 +1,16 @@
 """Driving the real Telegram adapter (real aiogram, polling) against FakeTelegram and real Redis.
 
 The bot is built exactly as ``python -m bot telegram`` builds it, with ``TELEGRAM_API_URL``
-pointing at the fake. Time is a ManualClock: computer moves and redraw budgets advance only
-when a test says so.
+pointing at the fake. Time is one ManualClock shared by the service, the painter and the
+fake's flood limit: computer moves, budgets and 429s move only when a test says so.
+
+Waits are explicit signals, never sleeps: aiogram polls with ``handle_as_tasks=False``, so
+an update is confirmed (the fake sees the next ``offset``) only once its handler returned;
+the painter writes when the test calls ``flush``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import inspect
 import json
@@ -22,6 +25,7 @@ from redis.asyncio import Redis
 
 from adapters.common.render import Text
 from adapters.telegram.app import TelegramApp, build, make_bot
+from adapters.telegram.keyboards import moment
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import Room
@@ -34,6 +38,8 @@ from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUs
 
 GROUP_ID = -1001000000001
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
+TABLE_PREFIXES = ("L:", "T:")  # the lobby's and the table's buttons
+HAND_PREFIXES = ("S~", "A~", "D~", "HN~")
 
 
 def card_spellings(card: str) -> list[str]:
@@ -68,100 +74,103 @@ class Env:
     def room_id(self) -> str:
         return f"tg:{GROUP_ID}"
 
-    async def room(self) -> Room:
-        room = await self.service.room(self.room_id)
+    @property
+    def painter(self) -> Any:
+        return self.app.painter
+
+    async def room(self, room_id: str | None = None) -> Room:
+        room = await self.service.room(room_id or self.room_id)
         assert room is not None
         return room
 
     # --- talking to the bot -----------------------------------------------------------
 
     async def say(self, user: FakeUser, text: str, chat: FakeChat | int | None = None,
-                  settle: bool = True, **kw: Any) -> FakeMessage:
-        mark = self.fake.mark()
+                  flush: bool = True, **kw: Any) -> FakeMessage:
+        """A person writes; returns once the bot's handler has finished with it."""
         msg = self.fake.user_message(chat if chat is not None else self.group, user, text, **kw)
-        await self.fake.wait_delivered()
-        if settle:
-            await self.settle(mark)
+        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=10)
+        if flush:
+            await self.flush()
         return msg
 
-    async def settle(self, mark: int | None = None, rounds: int = 3) -> None:
-        """Let the dispatcher finish: no API call in flight and a few quiet loop turns; then
-        let the painter write what its budget allows."""
-        await self._quiet(rounds)
-        await self.app.painter.flush()
-        await self._quiet(rounds)
-
-    async def _quiet(self, rounds: int) -> None:
-        for _ in range(200):
-            busy = any(not c.done for c in self.fake.calls if c.method != "getUpdates")
-            if not busy:
-                quiet = True
-                for _ in range(rounds):
-                    n = len(self.fake.calls)
-                    await asyncio.sleep(0.01)
-                    if len(self.fake.calls) != n:
-                        quiet = False
-                if quiet:
-                    return
-            else:
-                await asyncio.sleep(0.005)
-
     async def press(self, user: FakeUser, message: FakeMessage, data: str,
-                    check_button: bool = True) -> dict[str, Any]:
-        """Press a button and wait until the bot answers the callback (it always must)."""
+                    check_button: bool = True, flush: bool = True) -> dict[str, Any]:
+        """Press a button; returns the answer the bot gave (it always must) once its
+        handler has finished."""
         cb = self.fake.press(user, message, data, check_button=check_button)
-        await self.fake.wait_for(lambda: cb.answered, timeout=10, what=f"answer to {data!r}")
-        await self.settle()
+        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=10)
+        assert cb.answered, f"press {data!r} was not answered"
+        if flush:
+            await self.flush()
         return dict(cb.answer or {})
 
-    def table_message(self) -> FakeMessage:
-        msgs = [m for m in self.fake.messages(self.group, from_bot=True, ephemeral=False)
-                if any(d in ("H", "L:join", "R") for d in m.callback_data)]
+    async def flush(self) -> None:
+        await self.app.painter.flush()
+
+    def table_message(self, chat: FakeChat | int | None = None) -> FakeMessage:
+        """The newest table message (a lobby's or a match's), as people find it."""
+        msgs = [m for m in self.fake.messages(chat or self.group, from_bot=True,
+                                              ephemeral=False)
+                if any(d.startswith(TABLE_PREFIXES) for d in m.callback_data)]
         assert msgs, "no table message"
         return msgs[-1]
 
     def hand_message(self, user: FakeUser) -> FakeMessage | None:
-        """The newest hand message the user sees: ephemeral in the group, or private."""
+        """The newest hand message the user sees with buttons: ephemeral in the group, or
+        in his private chat."""
         found = [m for m in self.fake.messages(self.group, from_bot=True, ephemeral=True)
-                 if m.receiver is not None and m.receiver.id == user.id
-                 and any(d.startswith(("S|", "D|")) for d in m.callback_data)]
-        private = [m for m in self.fake.messages(user.id, from_bot=True)
-                   if any(d.startswith(("S|", "D|")) for d in m.callback_data)]
-        room = self.service
-        _ = room
-        mode_private = bool(private) and (not found or private[-1].date >= found[-1].date)
-        if self._mode.get(user.id) == "private":
-            return private[-1] if private else None
-        if self._mode.get(user.id) == "ephemeral":
-            return found[-1] if found else None
-        if mode_private:
-            return private[-1]
-        return found[-1] if found else None
-
-    _mode: dict[int, str] = field(default_factory=dict)
+                 if m.receiver is not None and m.receiver.id == user.id]
+        found += self.fake.messages(user.id, from_bot=True)
+        found = [m for m in found if any(d.startswith(HAND_PREFIXES) for d in m.callback_data)]
+        return max(found, key=lambda m: m.seq) if found else None
 
     async def open_hand(self, user: FakeUser) -> FakeMessage:
         msg = self.hand_message(user)
         if msg is None:
-            await self.press(user, self.table_message(), "H")
+            await self.press(user, self.table_message(), "T:hand")
             msg = self.hand_message(user)
         assert msg is not None, f"{user.first_name} has no hand message"
         return msg
 
+    async def look(self, user: FakeUser, choice: Choice) -> FakeMessage:
+        """The person's newest hand, once it shows the move he means: if it does not yet
+        (its edit waits for a budget), he waits a moment and looks again."""
+        labels = {Text("ru").card(c) for c in choice.cards}
+        for _ in range(30):
+            msg = await self.open_hand(user)
+            hand = self.service.hand_of(await self.room(choice.token.split("|")[0]),
+                                        f"tg:{user.id}")
+            now = f"~{moment(hand)}~" if hand is not None else "-"
+            shown = {b.get("text", "").replace("✅", "") for row in msg.buttons for b in row}
+            if "A~" + choice.token in msg.callback_data or (
+                    choice.mask and labels <= shown
+                    and any(now in d for d in msg.callback_data)):
+                return msg
+            self.clock.advance(1.0)
+            await self.flush()
+        raise AssertionError(f"{user.first_name}'s hand never showed {choice}")
+
     async def play(self, user: FakeUser, choice: Choice) -> dict[str, Any]:
-        """Make a move the way a person does: tap its cards, then the move's button."""
-        msg = await self.open_hand(user)
-        if choice.mask:  # a move with cards: tap them first (a cut, a pass... need no tap)
-            t = Text("ru")
-            for card in choice.cards:
-                label = t.card(card)
-                data = next((b["callback_data"] for row in msg.buttons for b in row
-                             if b.get("text", "").replace("✅", "") == label), None)
-                assert data is not None, f"no button for {label} in {msg.describe()}"
-                await self.press(user, msg, data)
-        data = "A|" + choice.token
-        assert data in msg.callback_data, f"{choice} not offered in {msg.callback_data}"
-        return await self.press(user, msg, data)
+        """Make a move the way a person does: tick its cards (and untick others), then the
+        move's button (a lone legal card is one tap: its button is the move)."""
+        msg = await self.look(user, choice)
+        move = "A~" + choice.token
+        wanted = {Text("ru").card(c) for c in choice.cards}
+        for _ in range(12):
+            if move in msg.callback_data:
+                break
+            button = next((b for row in msg.buttons for b in row
+                           if b.get("callback_data", "").startswith("S~")
+                           and b["text"].startswith("✅") != (b["text"].lstrip("✅") in wanted)),
+                          None)
+            if button is None:
+                break
+            await self.press(user, msg, button["callback_data"])
+        assert move in msg.callback_data, (
+            f"{choice} not offered in {msg.callback_data}; recent calls:\n"
+            + "\n".join(repr(c)[:400] for c in self.fake.api_calls()[-8:]))
+        return await self.press(user, msg, move)
 
     # --- time -------------------------------------------------------------------------
 
@@ -169,18 +178,17 @@ class Env:
         """Advance the clock, make due computer moves, let the painter write."""
         self.clock.advance(seconds)
         moves = await self.service.run_timers()
-        await self.settle()
+        await self.flush()
         return moves
 
     async def drain(self) -> None:
         """Let time pass until the painter has written everything it holds."""
-        painter = self.app.painter
-        for _ in range(100):
-            if not painter.posts and not painter.dirty:
+        for _ in range(200):
+            if not self.app.painter.pending():
                 break
             self.clock.advance(5)
-            await painter.flush()
-        await self.settle()
+            await self.flush()
+        assert not self.app.painter.pending(), "the painter still holds writes"
 
     # --- the leak check -----------------------------------------------------------------
 
@@ -192,10 +200,8 @@ class Env:
         if room is None or room.match is None:
             return {}, {}
         match = room.load_match()
-        # the face-up trump was shown to everyone: who takes it is public too
         seen = match.observe(None)
         public = {CARD_TEXT[seen.trump_card]} if seen.trump_card is not None else set()
-        # Petukh: boys a player declared were shown to the table
         public |= {c for b in seen.info.get("boys") or [] for c in b["cards"]}
         ids = {i: int(s.user[3:]) if s is not None and s.user else -1 - i
                for i, s in enumerate(room.seats)}
@@ -237,7 +243,6 @@ class Env:
         for row in markup.get("inline_keyboard", []):
             for b in row:
                 payload += [b.get("text", ""), b.get("callback_data", "")]
-                assert len(b.get("callback_data", "").encode()) <= 64
         text = "\n".join(payload)
         eph = params.get("ephemeral_message_parameters") or {}
         if isinstance(eph, str):
@@ -259,29 +264,29 @@ class Env:
 
 @asynccontextmanager
 async def telegram(redis: Redis, fake: FakeTelegram | None = None,
-                   **settings: Any) -> AsyncIterator[Env]:
-    """A bot process: its own service, dispatcher and painter. Pass ``fake`` to start a new
-    process against the same Telegram (a restart): chats, messages and buttons stay."""
+                   clock: ManualClock | None = None, **settings: Any) -> AsyncIterator[Env]:
+    """A bot process: its own service, dispatcher and painter. Pass ``fake`` (and its
+    ``clock``) to start a new process against the same Telegram (a restart)."""
+    clock = clock or ManualClock()
     async with contextlib.AsyncExitStack() as stack:
         if fake is None:
-            fake = await stack.enter_async_context(FakeTelegram())
+            fake = await stack.enter_async_context(FakeTelegram(clock=clock.now))
         if GROUP_ID in fake.chats:
             group = fake.chats[GROUP_ID].chat
             users = [fake.users[1000 + i] for i in range(len(NAMES))]
         else:
             group = fake.group(GROUP_ID, "Пятничный покер")
-            users = [fake.add_user(1000 + i, name, language_code="ru") for i, name in
-                     enumerate(NAMES)]
+            users = [fake.add_user(1000 + i, name, language_code="ru",
+                                   username=name.lower()) for i, name in enumerate(NAMES)]
         conf = Settings(bot_token=fake.token, telegram_api_url=fake.base_url,
                         bot_delay_seconds=1.0, turn_seconds=60.0, default_language="ru",
                         **settings)
-        clock = ManualClock()
         service = GameService(Store(redis), conf, clock)
         bot = make_bot(conf)
         app = await build(bot, service, conf, clock)
         env = Env(fake, group, users, service, clock, app, conf, redis)
         env.install_leak_check()
-        async with run_polling(app.dispatcher, bot, fake):
+        async with run_polling(app.dispatcher, bot, fake, handle_as_tasks=False):
             yield env
 
 
@@ -297,12 +302,12 @@ def pick(choices: list[Choice], rng: random.Random, on_move: bool) -> Choice | N
     return None
 
 
-async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
-                      max_steps: int = 5000, until_deal: int | None = None) -> Room:
-    """Every person moves through buttons; computer players through the timers (until the
-    match ends, or deal ``until_deal`` begins)."""
-    rng = random.Random(seed)
-    for _ in range(max_steps):
+async def play_steps(env: Env, humans: list[FakeUser], rng: random.Random, steps: int,
+                     until_deal: int | None = None) -> Room:
+    """Up to ``steps`` steps of play: a person's move through buttons, else time passing
+    for the computer players; stops at the match's end (or when deal ``until_deal`` begins)."""
+    room = await env.room()
+    for _ in range(steps):
         room = await env.room()
         if room.state != "playing":
             return room
@@ -322,4 +327,15 @@ async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
             break
         if not moved:
             await env.tick()
+    return await env.room()
+
+
+async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
+                      max_steps: int = 5000, until_deal: int | None = None) -> Room:
+    """Every person moves through buttons; computer players through the timers (until the
+    match ends, or deal ``until_deal`` begins)."""
+    room = await play_steps(env, humans, random.Random(seed), max_steps, until_deal)
+    if room.state != "playing" or until_deal is not None and \
+            room.load_match().deal_no >= until_deal:
+        return room
     raise AssertionError("the match did not end")

@@ -525,3 +525,81 @@ async def test_raw_json_and_query_bodies(
     ]
     assert fake.calls[0].params == {"chat_id": group.id, "text": "42"}
     assert fake.pending_update_count() == 1
+
+
+# ---------------------------------------------------------------- limits like Telegram's
+
+
+async def test_group_flood_limit_on_the_fakes_clock(group: FakeChat, alice: FakeUser) -> None:
+    """Past 20 group-visible writes in 60 s: 429 with the seconds until the oldest leaves the
+    window; ephemeral messages and private chats are not the group's writes."""
+    now = [1000.0]
+    async with FakeTelegram(clock=lambda: now[0]) as fake:
+        fake.group(group.id, group.title or "")
+        fake.make_admin(group, fake.bot)
+        fake.add_user(alice.id, alice.first_name)
+        fake.limit_group_writes(20, 60.0)
+        bot = make_bot(fake)
+        try:
+            first = await bot.send_message(group.id, "table")
+            for i in range(19):
+                now[0] += 1.0
+                await bot.edit_message_text(f"table {i}", chat_id=group.id,
+                                            message_id=first.message_id)
+            with pytest.raises(TelegramRetryAfter) as raised:
+                await bot.send_message(group.id, "one too many")
+            assert raised.value.retry_after == 41  # the first write (t=1000) leaves at 1060
+            await bot.send_message(group.id, "only you", ephemeral_message_parameters=(
+                EphemeralMessageParameters(receiver_user_id=alice.id)))
+            fake.private_chat(alice)
+            await bot.send_message(alice.id, "private")
+            now[0] += 41.0
+            await bot.send_message(group.id, "allowed again")
+        finally:
+            await close_session_fast(bot)
+    assert len(fake.group_writes[group.id]) == 21
+    assert fake.flood is not None and len(fake.flood.refused) == 1
+
+
+async def test_payloads_the_real_api_refuses_get_400(fake: FakeTelegram, bot: Bot,
+                                                      group: FakeChat) -> None:
+    too_long = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text="x", callback_data="y" * 65)]])
+    with pytest.raises(TelegramBadRequest, match="BUTTON_DATA_INVALID"):
+        await bot.send_message(group.id, "t", reply_markup=too_long)
+    wide = InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=str(i), callback_data=str(i)) for i in range(9)]])
+    with pytest.raises(TelegramBadRequest, match="too many buttons"):
+        await bot.send_message(group.id, "t", reply_markup=wide)
+    bare = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="x")]])
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.send_message(group.id, "t", reply_markup=bare)
+    assert not fake.messages(group)
+
+
+async def test_redelivered_update_comes_again_with_its_id(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
+) -> None:
+    seen: list[tuple[int, str]] = []
+    router = Router()
+
+    @router.callback_query()
+    async def pressed(callback: CallbackQuery, event_update: object) -> None:
+        seen.append((event_update.update_id, callback.id))  # type: ignore[attr-defined]
+        try:
+            await callback.answer("ok")
+        except TelegramBadRequest:
+            seen.append((0, "answered twice"))
+
+    dp = Dispatcher()
+    dp.include_router(router)
+    sent = await bot.send_message(group.id, "table", reply_markup=keyboard(("Go", "go")))
+    table = fake.find_message(group, sent.message_id)
+    assert table is not None
+    async with run_polling(dp, bot, fake, handle_as_tasks=False):
+        press = fake.press(alice, table, "go")
+        await fake.wait_for(lambda: press.answered)
+        update_id = fake.update_of(press)
+        fake.redeliver(update_id)
+        await fake.wait_for(lambda: len(seen) == 3, what="the redelivery")
+    assert seen == [(update_id, press.id), (update_id, press.id), (0, "answered twice")]

@@ -1,0 +1,337 @@
+"""Opening a table and everything before the deal (and after the end): seats, computer
+players, settings, start, kick, cancel, the queue, invitations, another match."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.methods import (
+    EditEphemeralMessageText,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    SendMessage,
+)
+from aiogram.types import CallbackQuery, EphemeralMessageParameters, InlineKeyboardMarkup, Message
+from aiogram.types import User as TgUser
+from aiogram.utils.callback_answer import CallbackAnswer
+from aiogram.utils.deep_linking import create_start_link, create_startgroup_link
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from adapters.common import lobby as common_lobby
+from adapters.common.render import Text
+from adapters.telegram import callbacks as cb
+from adapters.telegram import keyboards, texts
+from adapters.telegram.handlers.common import GROUPS, answer_outcome, answer_press, game_of
+from adapters.telegram.handlers.private import start_practice
+from adapters.telegram.painter import Painter
+from adapters.telegram.posts import Post
+from adapters.telegram.replies import is_admin, tell
+from bot.room import Room, User
+from bot.service import GameService, Outcome
+
+
+def bot_names(t: Text) -> tuple[str, ...]:
+    return tuple(t._(n) for n in common_lobby.BOT_NAMES)
+
+
+async def open_table(service: GameService, painter: Painter, chat: int, thread: int | None,
+                     title: str | None, user: User, preset: str, update_key: str | None,
+                     ) -> Outcome:
+    """A new lobby in this chat (topic): drawn as a new message at the bottom."""
+    out = await service.create("tg", str(chat), str(thread) if thread else None, user, preset,
+                               update_id=update_key)
+    if out.ok and out.room is not None and title:
+        await service.set_room_data(out.room.id, tg_title=title)
+    return out
+
+
+async def newgame(message: Message, command: CommandObject, service: GameService,
+                  painter: Painter, user: User, chat_t: Text, t: Text,
+                  update_key: str | None) -> None:
+    word = command.args.split()[0] if command.args else None
+    name = command.command.lower()
+    preset = game_of(word) or (game_of(name) if name != "newgame" else None)
+    if preset is None:
+        # no game named: the list of games as buttons (or the unknown word refused)
+        text = t._("Unknown game: {word}.").format(word=word) + "\n" if word else ""
+        await tell(message, painter, text + t._("Which game?"), keyboards.games_markup(t))
+        return
+    thread = message.message_thread_id if message.is_topic_message else None
+    out = await open_table(service, painter, message.chat.id, thread, message.chat.title, user,
+                           preset, update_key)
+    await answer_outcome(message, painter, t, out)
+
+
+async def picked_game(query: CallbackQuery, callback_data: cb.Game, service: GameService,
+                      painter: Painter, user: User, t: Text, update_key: str,
+                      callback_answer: CallbackAnswer) -> None:
+    msg = query.message
+    preset = game_of(callback_data.preset)
+    if not isinstance(msg, Message) or preset is None:
+        answer_press(callback_answer, t, Outcome(False, "bad_token"))
+        return
+    if msg.chat.type == "private":
+        out = await start_practice(service, painter, msg.chat.id, user, t, preset, update_key)
+    else:
+        thread = msg.message_thread_id if msg.is_topic_message else None
+        out = await open_table(service, painter, msg.chat.id, thread, msg.chat.title, user,
+                               preset, update_key)
+    answer_press(callback_answer, t, out)
+
+
+async def join(message: Message, service: GameService, painter: Painter, user: User,
+               room_id: str, t: Text, update_key: str | None) -> None:
+    out = await service.join(room_id, user, update_id=update_key)
+    await remember_username(service, out, message.from_user)
+    await answer_outcome(message, painter, t, out)
+
+
+async def remember_username(service: GameService, out: Outcome, tg_user: TgUser | None) -> None:
+    """``/kick @name`` finds a seat by the username kept when its person sat down."""
+    if out.ok and out.room is not None and tg_user is not None and tg_user.username:
+        await service.set_seat_data(out.room.id, f"tg:{tg_user.id}",
+                                    un=tg_user.username.lower())
+
+
+async def leave(message: Message, service: GameService, painter: Painter, user: User,
+                room_id: str, t: Text, update_key: str | None) -> None:
+    out = await service.leave(room_id, user, update_id=update_key)
+    await answer_outcome(message, painter, t, out)
+
+
+async def wait(message: Message, service: GameService, painter: Painter, user: User,
+               room_id: str, t: Text, update_key: str | None) -> None:
+    out = await service.wait(room_id, user, update_id=update_key)
+    await answer_outcome(message, painter, t, out)
+
+
+async def unwait(message: Message, service: GameService, painter: Painter, user: User,
+                 room_id: str, t: Text, update_key: str | None) -> None:
+    out = await service.unwait(room_id, user, update_id=update_key)
+    await answer_outcome(message, painter, t, out)
+
+
+async def addbot(message: Message, command: CommandObject, service: GameService,
+                 painter: Painter, user: User, room_id: str, t: Text, chat_t: Text,
+                 update_key: str | None) -> None:
+    level = command.args.split()[0].lower() if command.args else None
+    if level is not None and level not in common_lobby.LEVELS:
+        await tell(message, painter, texts.refusal(t, Outcome(False, "bad_level")))
+        return
+    out = await service.add_bot(room_id, user, level=level, names=bot_names(chat_t),
+                                update_id=update_key)
+    await answer_outcome(message, painter, t, out)
+
+
+async def startgame(message: Message, service: GameService, painter: Painter, user: User,
+                    room_id: str, t: Text, update_key: str | None) -> None:
+    out = await service.start(room_id, user, update_id=update_key)
+    await answer_outcome(message, painter, t, out)
+
+
+async def cancel(message: Message, bot: Bot, service: GameService, painter: Painter,
+                 user: User, room_id: str, t: Text, chat_t: Text,
+                 update_key: str | None) -> None:
+    admin = await is_admin(bot, message.chat.id, user_tg_id(user))
+    out = await service.cancel(room_id, user, admin, update_id=update_key)
+    if out.ok and not out.repeat:
+        # one confirmation; the table itself becomes a one-line "cancelled"
+        await tell(message, painter, "❌ " + chat_t._("The game is cancelled."))
+    await answer_outcome(message, painter, t, out)
+
+
+def user_tg_id(user: User) -> int:
+    return int(user.id.split(":", 1)[1])
+
+
+async def kick(message: Message, command: CommandObject, bot: Bot, service: GameService,
+               painter: Painter, user: User, room_id: str, t: Text,
+               update_key: str | None) -> None:
+    room = await service.room(room_id)
+    target = kick_target(message, command, room)
+    if target is None:
+        await tell(message, painter, t._(
+            "Whom? Reply to the player's message with /kick, or give a seat number "
+            "(/kick 2) or a @username."))
+        return
+    admin = await is_admin(bot, message.chat.id, user_tg_id(user))
+    out = await service.kick(room_id, user, target, admin, update_id=update_key)
+    await answer_outcome(message, painter, t, out)
+
+
+def kick_target(message: Message, command: CommandObject, room: Room | None) -> str | int | None:
+    """Whom /kick means: the author of the message it replies to, a mentioned person, a
+    seat number, or a @username (kept when they sat down) or a seat's name."""
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return f"tg:{reply.from_user.id}"
+    for ent in message.entities or []:
+        if ent.type == "text_mention" and ent.user is not None:
+            return f"tg:{ent.user.id}"
+    arg = (command.args or "").strip()
+    if not arg:
+        return None
+    if arg.isascii() and arg.isdigit():
+        return int(arg) - 1
+    if room is None:
+        return None
+    name = arg.lstrip("@").lower()
+    for i, s in enumerate(room.seats):
+        if s is None:
+            continue
+        if (s.user and room.sdata.get(s.user, {}).get("un") == name) or s.name.lower() == name:
+            return i
+    return None
+
+
+async def settings(message: Message, service: GameService, painter: Painter, room_id: str,
+                   t: Text) -> None:
+    table = await service.table(room_id)
+    if table is None or table.state != "lobby":
+        reason = "no_room" if table is None else "already_started"
+        await tell(message, painter, t.reason(reason))
+        return
+    await tell(message, painter, texts.settings_text(t, table),
+               keyboards.settings_markup(t, table))
+
+
+async def invite(message: Message, bot: Bot, painter: Painter, room_id: str, t: Text) -> None:
+    payload = "j" + room_id.split(":", 1)[1].replace("/", "_")
+    join_url = await create_start_link(bot, payload)
+    group_url = await create_startgroup_link(bot, "new")
+    kb = InlineKeyboardBuilder()
+    kb.button(text="🪑 " + t._("Join this table"), url=join_url)
+    kb.button(text="➕ " + t._("Add the bot to another group"), url=group_url)
+    kb.adjust(1)
+    await tell(message, painter, t._("Invite friends: the first link seats them at this table.\n"
+                                     "{url}").format(url=join_url), kb.as_markup())
+
+
+# --- buttons ---------------------------------------------------------------------------
+
+
+async def lobby_button(query: CallbackQuery, callback_data: cb.Lobby, service: GameService,
+                       painter: Painter, user: User, room_id: str, t: Text, chat_t: Text,
+                       update_key: str, callback_answer: CallbackAnswer) -> None:
+    msg = query.message
+    if not isinstance(msg, Message):
+        return
+    action = callback_data.action
+    if action is common_lobby.LobbyAction.SETTINGS:
+        await show_settings(query, msg, service, painter, room_id, t, callback_answer)
+        return
+    out = await common_lobby.press(service, action, room_id, user, update_id=update_key,
+                                   bot_names=bot_names(chat_t))
+    if out is not None and out.ok and action is common_lobby.LobbyAction.JOIN:
+        await remember_username(service, out, query.from_user)
+    if out is not None and not out.ok and out.reason == "no_room":
+        await strip_buttons(painter, msg)  # a lobby gone (expired): its buttons go too
+    answer_press(callback_answer, t, out)
+
+
+async def strip_buttons(painter: Painter, msg: Message) -> None:
+    await painter.post(Post(msg.chat.id, EditMessageReplyMarkup(
+        chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=None)))
+
+
+async def show_settings(query: CallbackQuery, msg: Message, service: GameService,
+                        painter: Painter, room_id: str, t: Text,
+                        callback_answer: CallbackAnswer) -> None:
+    """The settings for the one who pressed: an ephemeral message in the group."""
+    table = await service.table(room_id)
+    if table is None or table.state != "lobby":
+        answer_press(callback_answer, t, Outcome(False, "already_started" if table else
+                                                 "no_room"))
+        return
+    thread = msg.message_thread_id if msg.is_topic_message else None
+    await painter.post(Post(msg.chat.id, SendMessage(
+        chat_id=msg.chat.id, message_thread_id=thread, text=texts.settings_text(t, table),
+        reply_markup=keyboards.settings_markup(t, table),
+        ephemeral_message_parameters=EphemeralMessageParameters(
+            receiver_user_id=query.from_user.id, callback_query_id=query.id)), budget=False))
+
+
+async def option_button(query: CallbackQuery, callback_data: cb.Option, bot: Bot,
+                        service: GameService, painter: Painter, user: User, room_id: str,
+                        t: Text, update_key: str, callback_answer: CallbackAnswer) -> None:
+    msg = query.message
+    table = await service.table(room_id)
+    if not isinstance(msg, Message) or table is None or table.state != "lobby":
+        answer_press(callback_answer, t, Outcome(False, "already_started" if table else
+                                                 "no_room"))
+        return
+    name, raw = callback_data.name, callback_data.value
+    if raw in ("", "<"):  # open a setting's values, or go back to the list
+        await edit_settings(painter, msg, query, t, keyboards.settings_markup(
+            t, table, opened=name if raw == "" else None), None)
+        return
+    value = keyboards.parse_value(name, raw, table)
+    if value is None:
+        answer_press(callback_answer, t, Outcome(False, "bad_option"))
+        return
+    admin = await is_admin(bot, msg.chat.id, query.from_user.id)
+    if name == "size":
+        out = await service.set_size(room_id, user, int(str(value)), admin, update_id=update_key)
+    else:
+        out = await service.set_option(room_id, user, name, value, admin, update_id=update_key)
+    if not out.ok:
+        answer_press(callback_answer, t, out)
+        return
+    table = await service.table(room_id) or table
+    await edit_settings(painter, msg, query, t, keyboards.settings_markup(t, table),
+                        texts.settings_text(t, table))
+
+
+async def edit_settings(painter: Painter, msg: Message, query: CallbackQuery, t: Text,
+                        markup: InlineKeyboardMarkup, text: str | None) -> None:
+    """The pressed settings message, edited (ephemeral: only its owner sees it)."""
+    if msg.ephemeral_message_id:
+        await painter.post(Post(msg.chat.id, EditEphemeralMessageText(
+            chat_id=msg.chat.id, receiver_user_id=query.from_user.id,
+            ephemeral_message_id=msg.ephemeral_message_id, text=text or msg.text or "⚙️",
+            reply_markup=markup), budget=False))
+    elif text is None:
+        await painter.post(Post(msg.chat.id, EditMessageReplyMarkup(
+            chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=markup)))
+    else:
+        await painter.post(Post(msg.chat.id, EditMessageText(
+            chat_id=msg.chat.id, message_id=msg.message_id, text=text, reply_markup=markup)))
+
+
+async def again(query: CallbackQuery, service: GameService, user: User, room_id: str,
+                t: Text, update_key: str, callback_answer: CallbackAnswer) -> None:
+    out = await service.rematch(room_id, user, update_id=update_key)
+    answer_press(callback_answer, t, out)
+
+
+async def queue(query: CallbackQuery, service: GameService, user: User, room_id: str,
+                t: Text, update_key: str, callback_answer: CallbackAnswer) -> None:
+    out = await service.wait(room_id, user, update_id=update_key)
+    if out.ok:
+        callback_answer.text = t._("You are in the queue for a seat.")
+    answer_press(callback_answer, t, out)
+
+
+
+def router() -> Router:
+    """A fresh router with this module's handlers (a dispatcher each: tests run several
+    bots in one process, and aiogram attaches a router to one parent only)."""
+    r = Router(name=__name__)
+    r.message.filter(F.chat.type.in_(GROUPS))
+    r.message.register(newgame, Command("newgame", "kozel", "kozel4", "kozel60", "petukh"))
+    r.callback_query.register(picked_game, cb.Game.filter())
+    r.message.register(join, Command("join"))
+    r.message.register(leave, Command("leave"))
+    r.message.register(wait, Command("wait"))
+    r.message.register(unwait, Command("unwait"))
+    r.message.register(addbot, Command("addbot"))
+    r.message.register(startgame, Command("startgame"))
+    r.message.register(cancel, Command("cancel"))
+    r.message.register(kick, Command("kick"))
+    r.message.register(settings, Command("settings"))
+    r.message.register(invite, Command("invite"))
+    r.callback_query.register(lobby_button, cb.Lobby.filter())
+    r.callback_query.register(option_button, cb.Option.filter())
+    r.callback_query.register(again, cb.Table.filter(F.action == cb.TableAction.AGAIN))
+    r.callback_query.register(queue, cb.Table.filter(F.action == cb.TableAction.QUEUE))
+    return r

@@ -1,0 +1,105 @@
+"""What an operator relies on: metrics to scrape, logs to read (JSON lines with the room and
+the update, never a token), a health command for the image's HEALTHCHECK."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from adapters.console.app import play
+from bot import logs
+from bot.config import Settings
+from bot.metrics_prometheus import PrometheusMetrics
+from bot.room import User
+from bot.service import GameService
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_metrics_are_scraped_after_a_console_match(redis_url: str, redis: Redis) -> None:
+    metrics = PrometheusMetrics()
+    port = _free_port()
+    metrics.serve(port, host="127.0.0.1")
+    settings = Settings(redis_url=redis_url, default_language="en")
+    out = io.StringIO()
+    code = await play(settings, "kozel-60", 2, 3, "en", None, out=out,
+                      inp=io.StringIO("1\n" * 400), metrics=metrics)
+    assert code == 0 and "The match is over" in out.getvalue() or "You won" in out.getvalue()
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
+        text = resp.read().decode()
+    values = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines()
+              if line and not line.startswith("#")}
+    assert values['kozel_changes_committed_total{platform="cn"}'] > 20
+    assert sum(v for k, v in values.items() if k.startswith("kozel_think_seconds_count")) > 10
+    assert values["kozel_timer_lag_seconds_count"] > 10
+    assert "kozel_refusals_total" in text and "kozel_platform_429_total" in text
+
+
+async def test_json_log_lines_name_the_room_and_update_and_never_a_token(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "123456:AAE-secret-token-of-the-bot"
+    logs.setup("INFO", "json", secrets=[token])
+    try:
+        service = GameService(store, Settings(redis_url=None, default_language="en"))
+        seen = logging.getLogger("tests.ops")
+
+        async def listener(room: object, lines: object) -> None:
+            seen.info("drawing with https://api.telegram.org/bot%s/editMessageText", token)
+            try:
+                raise RuntimeError(f"bad request for bot{token}")
+            except RuntimeError:
+                seen.exception("failed")
+
+        service.on_change(listener)
+        out = await service.create("tg", "-5", None, User("tg:1", "Anna"), "kozel",
+                                   update_id="u77")
+        assert out.ok
+    finally:
+        logging.getLogger().handlers.clear()
+    err = capsys.readouterr().err
+    lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    ours = [e for e in lines if e["logger"] == "tests.ops"]
+    assert len(ours) == 2
+    for e in ours:
+        assert e["room"] == "tg:-5" and e["update"] == "u77" and e["level"] in ("INFO", "ERROR")
+    assert token not in err and "***" in err
+
+
+def _health(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot", "health"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={**os.environ, **env})
+
+
+def test_health_needs_a_fresh_heartbeat_and_redis(tmp_path: Path, redis_url: str) -> None:
+    beat = tmp_path / "beat"
+    env = {"REDIS_URL": redis_url, "HEARTBEAT_FILE": str(beat)}
+    missing = _health(env)
+    assert missing.returncode == 1 and "heartbeat" in missing.stderr
+    assert missing.stderr.count("\n") == 1
+    beat.write_text("1\n")
+    assert _health(env).returncode == 0
+    old = time.time() - 600
+    os.utime(beat, (old, old))
+    assert _health(env).returncode == 1
+    beat.write_text("1\n")
+    down = _health({**env, "REDIS_URL": "redis://127.0.0.1:1/0"})
+    assert down.returncode == 1 and "Redis" in down.stderr
