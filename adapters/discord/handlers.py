@@ -39,7 +39,6 @@ FAILED = N_("Something went wrong: nothing was changed. Try again.")
 DISCORD_REASONS = {
     "not_allowed": N_("Only the table's creator or a member with Manage Server may do that."),
 }
-BACK_ON_MOVE = N_("Welcome back: your next move takes your seat back.")
 NO_HINT = N_("No hint now: hints are for your own move in a game against computer players.")
 SHOKHA_LEAD = N_("A lead is cards of one suit, or the 6♠ with any suit.")
 
@@ -408,32 +407,20 @@ class Handlers:
 
     async def back(self, interaction: Interaction) -> None:
         """🙋 I'm back (the seat was handed to a computer player after missed turns): the
-        seat is his again at once, the table says so, his hand is live and his own.
-
-        The service has no call for this yet (issue 14, item 4: see the report): with
-        ``come_back`` it takes the seat back at once; without it his next move does (the
-        service's ``act`` does that), and the hand tells him so."""
+        seat is his again at once (the table says so), answered on his hand, now his own
+        and live. Pressed twice, or when he plays it himself already: his hand as it is."""
         user, rid, t = self.user(interaction), self.room_id(interaction), \
             self.user_text(interaction)
         if not self.on_hand(interaction):
             await self.refuse(interaction, "bad_token", t)
             return
-        come_back = getattr(self.service, "come_back", None)
-        note = None
-        if come_back is not None:
-            out: Outcome = await come_back(rid, user, update_id=self.update_id(interaction))
-            if not out.ok:
-                await self.refuse(interaction, out, t)
-                return
-            room = out.room
-        else:
-            room = await self.service.room(rid)
-            note = "🙋 " + t._(BACK_ON_MOVE)
+        out = await self.service.come_back(rid, user, update_id=self.update_id(interaction))
+        room = out.room if out.ok or out.reason == "not_away" else None
         hand = self.service.hand_of(room, user.id) if room is not None else None
         if room is None or hand is None:
-            await self.refuse(interaction, "not_your_seat", t)
+            await self.refuse(interaction, out, t)
             return
-        await self.answer_on_hand(interaction, room, hand, note)
+        await self.answer_on_hand(interaction, room, hand)
 
     async def hint(self, interaction: Interaction) -> None:
         """💡 in a practice game: what a strong computer player would play, on top of the

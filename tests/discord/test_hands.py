@@ -260,9 +260,9 @@ async def _play_until(h: Harness, fake: FakeDiscord, who: FakeUser, *,
 
 async def test_im_back_on_the_hand_of_an_absent_person(h: Harness, fake: FakeDiscord) -> None:
     """Item 4: while a computer player plays for Bob (missed turns), his hand says so and
-    offers "I'm back", and the table says so; pressed, his hand is live again; his seat is
-    his own again (at once when the service offers ``come_back``; else at his next move,
-    which the hand tells him) and the table says he is back."""
+    offers "I'm back", and the table says so; pressed, the seat is his again at once (no
+    race with the computer's next move), the table says he is back, and his hand is his own
+    and live. Pressed again: quiet."""
     ch = fake.games
     await people_and_bots(h, fake, ch)
     bob = await h.open_hand(fake.bob, ch)
@@ -274,15 +274,13 @@ async def test_im_back_on_the_hand_of_an_absent_person(h: Harness, fake: FakeDis
     assert inter.response_type == 7  # on his hand itself
     room = await h.room(ch)
     seat = room.seats[room.seat_of(uid(fake.bob)) or 0]
-    assert seat is not None
-    if seat.auto:  # the service has no come_back yet: his next move takes the seat back
-        assert "next move takes your seat back" in bob.text()
-        room = await _play_until(h, fake, fake.bob)
-        hand = h.service.hand_of(room, uid(fake.bob))
-        assert hand is not None and hand.on_move
-        await h.play(fake.bob, ch, next(c for c in hand.choices if c.kind != "declare"), bob)
-        room = await h.room(ch)
-        seat = room.seats[room.seat_of(uid(fake.bob)) or 0]
-        assert seat is not None
-    assert not seat.auto and "Bob is back" in table.text()
-    assert "kz:b" not in bob.custom_ids()
+    assert seat is not None and not seat.auto and "Bob is back" in table.text()
+    assert "kz:b" not in bob.custom_ids() and "while you are away" not in bob.text()
+    room = await _play_until(h, fake, fake.bob)  # his turn: the computer does not take it
+    await h.advance(DELAY)
+    assert await h.service.run_timers() == 0
+    hand = h.service.hand_of(room, uid(fake.bob))
+    assert hand is not None and hand.on_move
+    assert texts.hand_text(Text("en"), hand) in bob.text()
+    inter = await h.play(fake.bob, ch, next(c for c in hand.choices if c.kind != "declare"), bob)
+    assert inter.response_type == 7

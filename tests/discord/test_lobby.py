@@ -87,7 +87,7 @@ async def test_computer_players_have_unique_names_and_levels_in_words(
     # the table's default level, from settings
     inter = await h.command(fake.alice, ch, "settings")
     await h.press(fake.alice, h.reply(inter), "kz:o:bot_level", ["easy"])
-    assert "Компьютерные игроки: лёгкий" in table.text()
+    assert "Боты: лёгкий" in table.text()
     await h.press(fake.alice, table, "kz:t:bot")
     room = await h.room(ch)
     assert [s.level for s in room.seats if s is not None and s.computer].count("easy") == 1
