@@ -10,6 +10,7 @@ import dataclasses
 
 import discord
 
+from adapters.common import lobby as common_lobby
 from adapters.common.hands import display_order
 from adapters.common.i18n import N_
 from adapters.common.render import SUIT, Text
@@ -19,24 +20,18 @@ from bot.views import HandView, Line, TableView
 #: event lines kept under the table even when later ones of the same change follow
 MATTERS = ("declared", "timeout", "handed_to_bot", "back", "side_out", "cards_returned")
 
-#: a computer player's level in words (issue 15: easy, normal, hard; older tables' too)
-LEVELS = {
-    "easy": N_("easy"), "normal": N_("normal"), "hard": N_("strong"),
-    "rules": N_("normal"), "random": N_("random"),
-}
-TABLE_LEVELS = ("easy", "normal", "hard")  # what a table or /addbot may choose
-#: computer players' names, one language each (the service takes the first one unused)
-BOT_NAMES = [N_("Bot Alex"), N_("Bot Betty"), N_("Bot Charlie"), N_("Bot Daisy"),
-             N_("Bot Eddie"), N_("Bot Fiona")]
+TABLE_LEVELS = common_lobby.LEVELS  # what a table or /addbot may choose
 
 
 def level_word(t: Text, level: str | None) -> str:
-    return t._(LEVELS.get(level or "normal", LEVELS["normal"]))
+    """A computer player's level in words (the same words on every platform)."""
+    word = common_lobby.level_word(level or "normal")
+    return t._(word) if word else ""
 
 
 def bot_names(t: Text) -> list[str]:
-    """Computer players' names in the server's language."""
-    return [t._(n) for n in BOT_NAMES]
+    """Computer players' names in the server's language (the same on every platform)."""
+    return [t._(n) for n in common_lobby.BOT_NAMES]
 
 
 def lobby_text(t: Text, table: TableView) -> str:

@@ -76,22 +76,22 @@ async def test_computer_players_have_unique_names_and_levels_in_words(
     await h.press(fake.alice, table, "kz:t:bot")
     inter = await h.command(fake.alice, ch, "addbot", {"level": "hard"})
     # its name is the server's, the sentence is in her own language
-    assert "Бот Маша sat down (strong)" in h.reply(inter).text()
+    assert "Макс sat down (master)" in h.reply(inter).text()
     await h.command(fake.alice, ch, "kick", {"seat": 2})
     await h.press(fake.alice, table, "kz:t:bot")
     room = await h.room(ch)
     bots = [s for s in room.seats if s is not None and s.computer]
     assert len({s.name for s in bots}) == len(bots) == 2
-    assert {s.name for s in bots} == {"Бот Вася", "Бот Маша"}
-    assert "Бот Маша (сильный)" in table.text() and "Бот Вася (обычный)" in table.text()
+    assert {s.name for s in bots} == {"Сёма", "Макс"}
+    assert "Макс (мастер)" in table.text() and "Сёма (любитель)" in table.text()
     # the table's default level, from settings
     inter = await h.command(fake.alice, ch, "settings")
     await h.press(fake.alice, h.reply(inter), "kz:o:bot_level", ["easy"])
-    assert "Боты: лёгкий" in table.text()
+    assert "Боты: новичок" in table.text()
     await h.press(fake.alice, table, "kz:t:bot")
     room = await h.room(ch)
     assert [s.level for s in room.seats if s is not None and s.computer].count("easy") == 1
-    assert "(лёгкий)" in table.text()
+    assert "(новичок)" in table.text()
 
 
 @pytest.mark.parametrize("preset", ["kozel", "kozel-4", "kozel-hvalenyi", "kozel-nn",
