@@ -30,9 +30,10 @@ UNTRANSLATED = (TranslationContextLocation.command_name, TranslationContextLocat
                 TranslationContextLocation.parameter_name)
 
 PRESET_CHOICES = [Choice(name=PRESET_TITLES.get(p, p), value=p) for p in PRESETS]
-LEVEL_CHOICES = [Choice(name=N_("Easy (makes mistakes)"), value="easy"),
-                 Choice(name=N_("Normal (plays by the rules of thumb)"), value="normal"),
-                 Choice(name=N_("Strong (thinks ahead)"), value="hard")]
+# the levels' words are adapters/common/lobby.py's (the same on every platform), explained
+LEVEL_CHOICES = [Choice(name=N_("Beginner (makes mistakes)"), value="easy"),
+                 Choice(name=N_("Amateur (plays by sound rules)"), value="normal"),
+                 Choice(name=N_("Master (thinks ahead)"), value="hard")]
 LANGUAGE_CHOICES = [Choice(name="Русский", value="ru"), Choice(name="English", value="en")]
 
 
