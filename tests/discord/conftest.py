@@ -46,9 +46,10 @@ def settings() -> Settings:
     return make_settings()
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Matches started from Discord get a fixed seed (the service draws one otherwise)."""
+    """Matches started from Discord get a fixed seed (the service draws one otherwise):
+    every test deals the same cards every run (a test may seed its own)."""
     monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(20240611))
 
 

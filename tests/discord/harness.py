@@ -411,26 +411,29 @@ class Harness:
         self.hands[user.id] = msg
         return msg
 
-    async def play(self, user: FakeUser, channel: FakeChannel, choice: Choice,
-                   message: FakeMessage | None = None, *, look: bool = True) -> FakeInteraction:
-        """Make ``choice`` with the hand message's own components (a button, or the select
-        of its kind with the cards' values)."""
-        msg = message or self.hands.get(user.id) or await self.open_hand(user, channel)
+    @staticmethod
+    def control_for(msg: FakeMessage, choice: Choice) -> tuple[str, list[str] | None]:
+        """The hand message's own control that makes ``choice``: its button, or the select
+        of its kind with the cards' values (or the whole combination's)."""
         button = f"kz:a:{choice.token}"
         if button in msg.custom_ids():
-            inter = await self.press(user, msg, button, look=look)
-            self.used[choice.kind + (":button")] = self.used.get(choice.kind + ":button", 0) + 1
-        else:
-            select = f"kz:s:{select_stem(choice)}"
-            comp = msg.component(select)
-            assert comp is not None, (choice, msg.custom_ids())
-            offered = {o["value"] for o in comp["options"]}
-            if str(choice.mask) in offered and comp.get("max_values", 1) == 1:
-                values = [str(choice.mask)]  # the whole combination is one option
-            else:
-                values = [str(1 << i) for i in range(12) if choice.mask >> i & 1]
-            inter = await self.press(user, msg, select, values, look=look)
-            self.used[choice.kind + ":select"] = self.used.get(choice.kind + ":select", 0) + 1
+            return button, None
+        select = f"kz:s:{select_stem(choice)}"
+        comp = msg.component(select)
+        assert comp is not None, (choice, msg.custom_ids())
+        offered = {o["value"] for o in comp["options"]}
+        if str(choice.mask) in offered and comp.get("max_values", 1) == 1:
+            return select, [str(choice.mask)]  # the whole combination is one option
+        return select, [str(1 << i) for i in range(12) if choice.mask >> i & 1]
+
+    async def play(self, user: FakeUser, channel: FakeChannel, choice: Choice,
+                   message: FakeMessage | None = None, *, look: bool = True) -> FakeInteraction:
+        """Make ``choice`` with the hand message's own components."""
+        msg = message or self.hands.get(user.id) or await self.open_hand(user, channel)
+        custom_id, values = self.control_for(msg, choice)
+        inter = await self.press(user, msg, custom_id, values, look=look)
+        how = choice.kind + (":button" if values is None else ":select")
+        self.used[how] = self.used.get(how, 0) + 1
         return inter
 
     async def play_match(self, channel: FakeChannel, people: list[FakeUser], seed: int,
