@@ -25,7 +25,7 @@ from bot.metrics import Metrics
 from bot.ratings import rated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
 from bot.stats import Ratings, leaderboard_rows, match_record, profile_of, series_rows
-from bot.store import MatchRecord, PaintClaim, Store, claim_of
+from bot.store import MatchRecord, PaintClaim, Store, claim_of, open_store
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
 from engine.bots import make_bot
@@ -74,6 +74,13 @@ class GameService:
         # who paints and who holds timer leases: one id per service (process)
         self.worker_id = secrets.token_hex(6)
         self._in_flight: set[asyncio.Task[Any]] = set()
+
+    @classmethod
+    async def open(cls, settings: Settings, clock: Clock | None = None,
+                   metrics: Metrics | None = None) -> GameService:
+        """A service on the store ``settings`` name (one clear ConfigError if Redis does
+        not answer); ``close()`` closes the store."""
+        return cls(await open_store(settings), settings, clock, metrics)
 
     def on_change(self, listener: Listener) -> None:
         """Call ``listener(room, lines)`` after every committed change (any cause)."""

@@ -16,7 +16,6 @@ from bot.config import Settings
 from bot.metrics import Metrics
 from bot.room import FINISHED, PLAYING, User
 from bot.service import GameService
-from bot.store import open_store
 from bot.views import Choice, HandView, Line
 from engine.actions import KINDS
 from engine.cards import CardError, parse_card
@@ -162,10 +161,10 @@ async def play(settings: Settings, preset: str, players: int, seed: int | None, 
                metrics: Metrics | None = None) -> int:
     # computer players move at once and a person is never hurried at the console
     settings = settings.model_copy(update={"bot_delay_seconds": 0.0, "turn_seconds": 10**9})
-    store = await open_store(settings)  # one clear line when Redis does not answer
+    # one clear line when Redis does not answer
+    service = await GameService.open(settings, SystemClock(), metrics=metrics)
     try:
-        service = GameService(store, settings, SystemClock(), metrics=metrics)
         console = Console(service, Text(lang), out, inp)
         return await console.run(preset, players, seed, options)
     finally:
-        await store.close()
+        await service.close()
