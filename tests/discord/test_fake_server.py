@@ -7,8 +7,8 @@ import functools
 import io
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from typing import Any, Concatenate, ParamSpec
 
 import aiohttp
 import discord
@@ -29,6 +29,9 @@ from tests.fakes.discord_api import (
 # --------------------------------------------------------------------------------------------
 # A small bot exercising the discord.py features the real adapter will use
 # --------------------------------------------------------------------------------------------
+
+Interaction = discord.Interaction[discord.Client]
+P = ParamSpec("P")
 
 CARD_TEMPLATE = r"kozel:card:(?P<card>(?:10|[6-9JQKA])[SHDC])"
 
@@ -134,10 +137,12 @@ class KozelTestBot(discord.Client):
                 self._done_changed.clear()
                 await self._done_changed.wait()
 
-    def served(self, func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    def served(self, func: Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
+               ) -> Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]:
+        """The command, then "done" for its interaction (the bot's own signal)."""
+
         @functools.wraps(func)
-        async def run(interaction: discord.Interaction[discord.Client], *args: Any,
-                      **kwargs: Any) -> None:
+        async def run(interaction: Interaction, *args: P.args, **kwargs: P.kwargs) -> None:
             try:
                 await func(interaction, *args, **kwargs)
             finally:

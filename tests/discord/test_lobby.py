@@ -128,7 +128,7 @@ async def test_teams_are_labelled_and_seats_swap_before_the_start(
     room = await h.room(ch)
     assert room.state == "playing"
     teams = h.service.table_of(room).sides
-    names = [[room.seats[i].name for i in side if room.seats[i]] for side in teams]
+    names = [[s.name for i in side if (s := room.seats[i]) is not None] for side in teams]
     assert sorted(map(sorted, names)) == [["Alice", "Carol"], ["Bob", "Dave"]]
 
 
