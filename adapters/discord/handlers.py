@@ -1,9 +1,12 @@
 """What buttons, selects and commands do: service calls and the answers to interactions.
 
-Every interaction is answered at once (the service is one Redis round trip or two, far
-inside Discord's 3 seconds): a table button that worked is acknowledged silently (type 6)
-and the painter edits the table; a move edits the player's ephemeral hand (type 7); any
-refusal is an ephemeral message saying why, and changes nothing.
+Every interaction is answered at once (the service is a Redis round trip or two, far inside
+Discord's 3 seconds; a hint, which may search, is deferred) and carries its id to the
+service, which applies it once. A table button that worked is acknowledged silently (type
+6) and the painter edits the table. A press on a person's hand is answered on that hand
+(type 7): the move made, or the hand as it is now with the reason on top; that message is
+then his one live hand. A repeat (a double press) is quiet. Any other refusal is an
+ephemeral message saying why, and changes nothing.
 """
 
 from __future__ import annotations
