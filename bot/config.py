@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     webhook_host: str = "0.0.0.0"
     webhook_port: int = Field(8080, gt=0, lt=65536)
     discord_token: str | None = Field(None, description="Discord bot token")
+    discord_shard_count: int | None = Field(
+        None, gt=0, description="shards in all (several processes split them); unset: Discord's")
+    discord_shard_ids: list[int] | None = Field(
+        None, description="the shards this process runs (JSON list, e.g. [0,1]); unset: all")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         "WARNING", description="how much the bot logs")
     log_format: Literal["text", "json"] = Field("text", description="json: one JSON object a line")

@@ -37,3 +37,12 @@ def test_cli_refuses_bad_setting_without_traceback() -> None:
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and "TURN_SECONDS" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_discord_shards_come_from_the_environment(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from bot.config import load_settings
+
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "4")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", "[0, 2]")
+    s = load_settings()
+    assert s.discord_shard_count == 4 and s.discord_shard_ids == [0, 2]

@@ -113,7 +113,12 @@ async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> 
     token = (settings.discord_token or "").strip()
     if not token:
         raise ConfigError("DISCORD_TOKEN is not set: the Discord adapter needs the bot's token")
-    client = KozelClient(service, settings)
+    shards: dict[str, Any] = {}
+    if settings.discord_shard_count is not None:  # this process runs some of the shards
+        shards["shard_count"] = settings.discord_shard_count
+        if settings.discord_shard_ids is not None:
+            shards["shard_ids"] = settings.discord_shard_ids
+    client = KozelClient(service, settings, **shards)
     try:
         try:
             await client.login(token)

@@ -52,7 +52,7 @@ class OwnRedis:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         probe = Redis(port=self.port)
         try:
-            for _ in range(500):  # until it answers (a signal, not a guess at its speed)
+            for _ in range(3000):  # until it answers (a signal; the cap only stops a hang)
                 with contextlib.suppress(Exception):
                     if await probe.ping():
                         return
