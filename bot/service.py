@@ -533,6 +533,13 @@ class GameService:
         return await self.store.chat_pref(chat_key(platform, chat), "lang") or \
             self.settings.default_language
 
+    async def chat_setting(self, platform: str, chat: str, name: str) -> str | None:
+        """A chat's own setting (``chart``: "on"/"off", ...); None: never set."""
+        return await self.store.chat_pref(chat_key(platform, chat), name)
+
+    async def set_chat_setting(self, platform: str, chat: str, name: str, value: str) -> None:
+        await self.store.set_chat_pref(chat_key(platform, chat), name, value)
+
     async def chat_language_set(self, platform: str, chat: str) -> bool:
         """Whether the chat has chosen a language (a new one follows its platform locale)."""
         return await self.store.chat_pref(chat_key(platform, chat), "lang") is not None
