@@ -1,4 +1,4 @@
-"""The catalogs: ru and en complete for everything a user can see, in step with the code."""
+"""The catalogs: every language complete for everything a user can see, in step with the code."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[1]
+LANGS = ("ru", "en", "uk", "hr")
 
 
 def _catalog(lang: str):  # type: ignore[no-untyped-def]
@@ -22,7 +23,7 @@ def _placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
-@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_catalog_complete_no_empty_or_fuzzy(lang: str) -> None:
     catalog = _catalog(lang)
     assert len([m for m in catalog if m.id]) > 50
@@ -37,14 +38,41 @@ def test_catalog_complete_no_empty_or_fuzzy(lang: str) -> None:
             assert _placeholders(s) == _placeholders(ids[-1]), f"{lang}: placeholders {m.id!r}"
 
 
-def test_russian_plural_forms() -> None:
-    catalog = _catalog("ru")
+@pytest.mark.parametrize(("lang", "words"), [
+    ("ru", ["1 игрок", "3 игрока", "5 игроков", "21 игрок", "12 игроков"]),
+    ("uk", ["1 гравець", "3 гравці", "5 гравців", "21 гравець", "12 гравців"]),
+    ("hr", ["1 igrač", "3 igrača", "5 igrača", "21 igrač", "12 igrača"]),
+])
+def test_plural_forms(lang: str, words: list[str]) -> None:
+    catalog = _catalog(lang)
     assert catalog.num_plurals == 3
     from adapters.common.i18n import translator
 
-    t = translator("ru")
-    words = [t.ngettext("{n} player", "{n} players", n).format(n=n) for n in (1, 3, 5, 21)]
-    assert words == ["1 игрок", "3 игрока", "5 игроков", "21 игрок"]
+    t = translator(lang)
+    said = [t.ngettext("{n} player", "{n} players", n).format(n=n) for n in (1, 3, 5, 21, 12)]
+    assert said == words
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "hr"])
+def test_plural_forms_header_is_the_east_slavic_rule(lang: str) -> None:
+    """ru, uk and hr share one rule: the header's expression picks the same form as it."""
+    import gettext
+
+    rule = gettext.c2py("n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+                        "(n%100<10 || n%100>=20) ? 1 : 2")
+    header = gettext.c2py(_catalog(lang).plural_expr)
+    assert all(header(n) == rule(n) for n in range(1000))
+
+
+def test_plural_forms_of_tricks() -> None:
+    from adapters.common.i18n import translator
+
+    def tricks(lang: str) -> list[str]:
+        t = translator(lang)
+        return [t.ngettext("{n} trick", "{n} tricks", n).format(n=n) for n in (1, 2, 11, 22, 25)]
+
+    assert tricks("uk") == ["1 взятка", "2 взятки", "11 взяток", "22 взятки", "25 взяток"]
+    assert tricks("hr") == ["1 štih", "2 štiha", "11 štihova", "22 štiha", "25 štihova"]
 
 
 def test_catalogs_hold_every_string_of_the_code(tmp_path: Path) -> None:
@@ -57,7 +85,7 @@ def test_catalogs_hold_every_string_of_the_code(tmp_path: Path) -> None:
     )
     with pot.open("rb") as f:
         wanted = {m.id for m in read_po(f) if m.id}
-    for lang in ("ru", "en"):
+    for lang in LANGS:
         have = {m.id for m in _catalog(lang) if m.id}
         missing = wanted - have
         assert not missing, f"{lang} lacks {sorted(map(str, missing))[:5]} (python tools/locales.py)"
