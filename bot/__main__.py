@@ -34,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--preset", default="kozel")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--lang", default=None, help="ru or en (default: DEFAULT_LANGUAGE)")
+    p.add_argument("--lang", default=None, help="ru, en, uk or hr (default: DEFAULT_LANGUAGE)")
     p.add_argument("--options", default="", help='preset options as JSON, e.g. {"tie":"eggs"}')
     sub.add_parser("telegram", help="run the Telegram bot (BOT_TOKEN)")
     sub.add_parser("discord", help="run the Discord bot (DISCORD_TOKEN)")

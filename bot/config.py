@@ -48,8 +48,8 @@ class Settings(BaseSettings):
     @field_validator("default_language")
     @classmethod
     def _known_language(cls, v: str) -> str:
-        if v not in ("ru", "en"):
-            raise ValueError("must be ru or en")
+        if v not in ("ru", "en", "uk", "hr"):
+            raise ValueError("must be ru, en, uk or hr")
         return v
 
 

@@ -12,7 +12,7 @@ import os
 from functools import cache
 from pathlib import Path
 
-LANGUAGES = ("ru", "en")
+LANGUAGES = ("ru", "en", "uk", "hr")
 DOMAIN = "messages"
 
 
@@ -27,7 +27,7 @@ def locales_dir() -> Path:
 
 
 def pick_language(code: str | None, default: str = "ru") -> str:
-    """A platform's language code (``en-US``, ``ru``) -> one of ours."""
+    """A platform's language code (``en-US``, ``ru``, ``uk``, ``hr``) -> one of ours."""
     if code:
         base = code.split("-")[0].split("_")[0].lower()
         if base in LANGUAGES:

@@ -25,7 +25,8 @@ from engine.presets import PRESETS
 Interaction = discord.Interaction[discord.Client]
 
 #: Discord locales with a catalog of ours (English is the commands' own language)
-LOCALES = {discord.Locale.russian: "ru"}
+LOCALES = {discord.Locale.russian: "ru", discord.Locale.ukrainian: "uk",
+           discord.Locale.croatian: "hr"}
 UNTRANSLATED = (TranslationContextLocation.command_name, TranslationContextLocation.group_name,
                 TranslationContextLocation.parameter_name)
 
@@ -34,7 +35,8 @@ PRESET_CHOICES = [Choice(name=PRESET_TITLES.get(p, p), value=p) for p in PRESETS
 LEVEL_CHOICES = [Choice(name=N_("Beginner (makes mistakes)"), value="easy"),
                  Choice(name=N_("Amateur (plays by sound rules)"), value="normal"),
                  Choice(name=N_("Master (thinks ahead)"), value="hard")]
-LANGUAGE_CHOICES = [Choice(name="Русский", value="ru"), Choice(name="English", value="en")]
+LANGUAGE_CHOICES = [Choice(name="Русский", value="ru"), Choice(name="English", value="en"),
+                    Choice(name="Українська", value="uk"), Choice(name="Hrvatski", value="hr")]
 
 
 class CatalogTranslator(app_commands.Translator):

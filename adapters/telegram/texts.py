@@ -167,7 +167,7 @@ HELP_ROWS = (
     N_("/cancel — end the game (creator or admin)"),
     N_("/score, /series, /top — the match, the series, the leaderboard"),
     N_("/rules [game] — a short rules card"),
-    N_("/lang ru|en — the chat's language (admins; in a private chat: yours)"),
+    N_("/lang ru|en|uk|hr — the chat's language (admins; in a private chat: yours)"),
 )
 
 

@@ -88,7 +88,7 @@ async def lang(message: Message, command: CommandObject, bot: Bot, service: Game
     """A group's language (its admins), or in the private chat the person's own."""
     code = (command.args or "").strip().lower()
     if code not in LANGUAGES:
-        await tell(message, painter, t._("Choose a language: /lang ru or /lang en"))
+        await tell(message, painter, t._("Choose a language: /lang ru, /lang en, /lang uk or /lang hr"))
         return
     private = message.chat.type == "private"
     tg_user = message.from_user
