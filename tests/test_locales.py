@@ -121,3 +121,15 @@ def test_every_reason_of_the_service_has_words() -> None:
     for reason in Reason:
         if reason not in INTERNAL:
             assert reason.value in REASONS, reason
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_language_is_offered_and_may_be_the_default(lang: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from adapters.common.i18n import LANGUAGES, pick_language
+    from bot.config import load_settings
+
+    assert lang in LANGUAGES
+    assert pick_language(lang.upper() + "-XX", "en") == lang  # Telegram / Discord codes
+    monkeypatch.setenv("DEFAULT_LANGUAGE", lang)
+    assert load_settings().default_language == lang

@@ -33,7 +33,7 @@ async def test_a_wheel_installs_and_plays_in_both_languages(
     assert built.returncode == 0, built.stderr[-3000:]
     wheel = next(wheels.glob("kozel_bot-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    for lang in ("ru", "en"):  # compiled at build, the sources beside them
+    for lang in ("ru", "en", "uk", "hr"):  # compiled at build, the sources beside them
         assert f"locales/{lang}/LC_MESSAGES/messages.mo" in names
         assert f"locales/{lang}/LC_MESSAGES/messages.po" in names
     assert not any(n.startswith("tests/") for n in names)
