@@ -1,6 +1,6 @@
 """Keep the catalogs in step with the code.
 
-    python tools/locales.py extract    # code -> locales/messages.pot -> update ru, en .po
+    python tools/locales.py extract    # code -> locales/messages.pot -> update every .po
     python tools/locales.py compile    # .po -> .mo (the install step, CI and the image)
 
 English is the source language: its catalog is filled with the source strings.
