@@ -7,6 +7,7 @@ compare-and-set and then carries out its ``after`` effects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -94,3 +95,22 @@ class Now:
     bot_delay: float
     missed_to_bot: int
     idle: float = 6 * 3600.0  # a lobby nobody touches this long closes
+
+
+@dataclass
+class Outcome:
+    """What a service call did: ``ok`` or a ``reason`` code adapters turn into a message.
+
+    ``repeat``: the update was already applied (a platform's redelivery) or the same person
+    pressed the same move again after it was made: ``ok``, nothing changed, answer quietly.
+    """
+
+    ok: bool
+    reason: str | None = None
+    room: Room | None = None
+    lines: list[Line] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    repeat: bool = False
+
+
+Transition = Callable[[Room | None], Change | None]

@@ -405,78 +405,71 @@ async def start_embedded_redis(
             f"unix socket path {socket_path} is longer than {_MAX_SOCKET_PATH} bytes; "
             "choose a shorter data directory"
         )
-
     deadline = time.monotonic() + timeout
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    lock_fd: int | None = fd  # None once closed
     try:
-        while not _try_lock(fd):
-            # Another live process owns this data dir: share its server once it answers.
-            if await _ping(socket_path):
-                os.close(fd)
-                lock_fd = None
-                pid = await _check_dir(socket_path, data_dir)
-                return EmbeddedRedis(
-                    data_dir=data_dir,
-                    socket_path=socket_path,
-                    log_path=log_path,
-                    pid=pid,
-                    process=None,
-                    lock_file=None,
-                )
-            if time.monotonic() >= deadline:
-                raise EmbeddedRedisError(
-                    f"{data_dir} is locked by process {_read_lock_pid(lock_path)} but no server "
-                    f"answered PING on {socket_path} within {timeout:g}s; log file: {log_path}"
-                )
-            await asyncio.sleep(_POLL_INTERVAL)
-
+        shared = await _wait_for_lock(fd, data_dir, socket_path, log_path, lock_path, deadline,
+                                      timeout)
+        if shared is not None:
+            os.close(fd)
+            return shared
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
-
-        state = _socket_state(socket_path)
-        if state == "listening":
-            # A server whose owner died without closing it (or one still loading its AOF):
-            # adopt it once it answers.
-            while not await _ping(socket_path):
-                if time.monotonic() >= deadline:
-                    raise EmbeddedRedisError(
-                        f"a server listens on {socket_path} but did not answer PING within "
-                        f"{timeout:g}s; log file: {log_path}"
-                    )
-                await asyncio.sleep(_POLL_INTERVAL)
-            pid = await _check_dir(socket_path, data_dir)
-            return EmbeddedRedis(
-                data_dir=data_dir,
-                socket_path=socket_path,
-                log_path=log_path,
-                pid=pid,
-                process=None,
-                lock_file=fd,
-            )
-        if state == "stale":
-            socket_path.unlink(missing_ok=True)
-
-        binary = server_binary if server_binary is not None else default_server_binary()
-        process, log_offset = _launch(binary, data_dir, socket_path, log_path)
-        try:
-            await _wait_ready(
-                process, binary, socket_path, log_path, log_offset, deadline - time.monotonic()
-            )
-        except BaseException:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-            raise
-        return EmbeddedRedis(
-            data_dir=data_dir,
-            socket_path=socket_path,
-            log_path=log_path,
-            pid=process.pid,
-            process=process,
-            lock_file=fd,
-        )
+        return await _own_server(fd, data_dir, socket_path, log_path, deadline, timeout,
+                                 server_binary)
     except BaseException:
-        if lock_fd is not None:
-            os.close(lock_fd)
+        with contextlib.suppress(OSError):
+            os.close(fd)
         raise
+
+
+async def _wait_for_lock(fd: int, data_dir: Path, socket_path: Path, log_path: Path,
+                         lock_path: Path, deadline: float, timeout: float) -> EmbeddedRedis | None:
+    """Take the data dir's lock (None), or share the server of the live process that owns
+    it once that server answers."""
+    while not _try_lock(fd):
+        if await _ping(socket_path):
+            pid = await _check_dir(socket_path, data_dir)
+            return EmbeddedRedis(data_dir=data_dir, socket_path=socket_path, log_path=log_path,
+                                 pid=pid, process=None, lock_file=None)
+        if time.monotonic() >= deadline:
+            raise EmbeddedRedisError(
+                f"{data_dir} is locked by process {_read_lock_pid(lock_path)} but no server "
+                f"answered PING on {socket_path} within {timeout:g}s; log file: {log_path}"
+            )
+        await asyncio.sleep(_POLL_INTERVAL)
+    return None
+
+
+async def _own_server(fd: int, data_dir: Path, socket_path: Path, log_path: Path,
+                      deadline: float, timeout: float,
+                      server_binary: Path | None) -> EmbeddedRedis:
+    """With the lock held: adopt a server whose owner died, or start one."""
+    state = _socket_state(socket_path)
+    if state == "listening":
+        # A server whose owner died without closing it (or one still loading its AOF):
+        # adopt it once it answers.
+        while not await _ping(socket_path):
+            if time.monotonic() >= deadline:
+                raise EmbeddedRedisError(
+                    f"a server listens on {socket_path} but did not answer PING within "
+                    f"{timeout:g}s; log file: {log_path}"
+                )
+            await asyncio.sleep(_POLL_INTERVAL)
+        pid = await _check_dir(socket_path, data_dir)
+        return EmbeddedRedis(data_dir=data_dir, socket_path=socket_path, log_path=log_path,
+                             pid=pid, process=None, lock_file=fd)
+    if state == "stale":
+        socket_path.unlink(missing_ok=True)
+    binary = server_binary if server_binary is not None else default_server_binary()
+    process, log_offset = _launch(binary, data_dir, socket_path, log_path)
+    try:
+        await _wait_ready(process, binary, socket_path, log_path, log_offset,
+                          deadline - time.monotonic())
+    except BaseException:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        raise
+    return EmbeddedRedis(data_dir=data_dir, socket_path=socket_path, log_path=log_path,
+                         pid=process.pid, process=process, lock_file=fd)

@@ -12,8 +12,9 @@ from redis.asyncio import Redis
 from bot import keys
 from bot.clock import ManualClock
 from bot.room import Room
-from bot.service import EXPIRY_SLACK, LEASE, GameService
+from bot.service import EXPIRY_SLACK, GameService
 from bot.store import claim_of
+from bot.timers import LEASE
 from bot.views import Line
 
 from .conftest import DELAY, IDLE, PEOPLE, TURN, actor, people_room, pick

@@ -1,0 +1,173 @@
+"""Due moves: computer players, people whose time ran out, lobbies that close.
+
+Any worker may make a due move: it claims the room's entry in the deadline index with a
+short lease, decides what is due on the room as it is, lets computer players choose outside
+the compare-and-set (search may think for a while), and commits through the one write path,
+which writes the room's next due time in the same step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+
+from bot import keys, lobby, play
+from bot.changes import Now, Outcome, Reason, Refused, Transition
+from bot.clock import Clock
+from bot.config import Settings
+from bot.metrics import Metrics
+from bot.room import LOBBY, Room
+from bot.store import Store
+from engine.actions import Action
+from engine.bots import make_bot
+from engine.game import Game
+from engine.observe import observe
+
+log = logging.getLogger(__name__)
+
+LEASE = 2.0  # seconds a worker holds a claimed deadline: a dead worker delays a room this much
+TIMER_CONCURRENCY = 16  # due rooms a worker moves at once
+
+
+class Timers:
+    """The due-move half of ``GameService`` (a mixin: the service is ``self``)."""
+
+    store: Store
+    settings: Settings
+    clock: Clock
+    metrics: Metrics
+    now: Callable[[], Now]
+    _mutate: Callable[..., Awaitable[Outcome]]
+
+    async def run_timers(self, limit: int = 50) -> int:
+        """Make every due move (computer players, timed-out people). Returns moves made.
+        Rooms are independent: their due moves are made side by side (after a Redis
+        restart a worker has many rooms to catch up on at once)."""
+        now = self.clock.now()
+        due = await self.store.due(now, limit)
+        if not due:
+            return 0
+        gate = asyncio.Semaphore(TIMER_CONCURRENCY)
+
+        async def one(rid: str) -> int:
+            async with gate:
+                lease = await self.store.claim_deadline(rid, now, LEASE)
+                if lease is None:
+                    return 0
+                try:
+                    out = await self._on_deadline(rid, lease)
+                except Exception:  # this room's move failed; its entry is due again already
+                    log.exception("due move in room %s", rid)
+                    return 0
+                return int(out.ok and out.room is not None)
+
+        return sum(await asyncio.gather(*(one(rid) for rid in due)))
+
+    async def serve_timers(self, stop: asyncio.Event, interval: float = 0.25) -> None:
+        """The worker's timer loop: make due moves until ``stop`` is set. Also finishes the
+        person statistics a dead worker left."""
+        ticks = 0
+        while not stop.is_set():
+            try:
+                while not stop.is_set() and await self.run_timers():
+                    pass
+                if ticks % 120 == 0:
+                    await self.finish_pending_stats()
+            except Exception:  # a broken room or a Redis restart must not stop the clock
+                log.exception("timer loop")
+            ticks += 1
+            try:
+                await asyncio.wait_for(stop.wait(), interval)
+            except TimeoutError:
+                pass
+
+    async def finish_pending_stats(self) -> int:
+        done = 0
+        for shard in range(keys.SHARDS):
+            for item in await self.store.user_stats_todo(shard):
+                await self.store.finish_user_stats(shard, item)
+                done += 1
+        return done
+
+    async def _on_deadline(self, room_id: str, lease: float) -> Outcome:
+        """Make what is due in the room: computer players' choices are made first, outside
+        the compare-and-set; the change then checks the room is still where they were made."""
+        out = Outcome(False, Reason.NOTHING_DUE)
+        try:
+            for _attempt in range(5):
+                room = await self.store.room(room_id)
+                now = self.now()
+                if room is not None and room.state == LOBBY:
+                    out = await self._mutate(room_id, _expiry(now))
+                    break
+                try:
+                    plan = play.due(room, now)
+                except Refused as r:
+                    out = Outcome(False, r.reason, room, data=r.data)
+                    break
+                assert room is not None
+                choices = await self._choices(room, plan)
+                out = await self._mutate(room_id, _due_transition(now, plan, choices))
+                if out.ok and out.lines and room.deadline is not None:
+                    self.metrics.timer_lag(self.clock.now() - room.deadline)
+                if out.reason != Reason.MOVED:
+                    break
+        except Exception:
+            # give the entry back at once: another worker (or this one) tries again
+            await self.store.settle_deadline(room_id, lease, self.clock.now())
+            raise
+        # a commit wrote the room's own entry; otherwise give it back from this lease
+        if out.reason in (Reason.NOTHING_DUE, Reason.NOT_DUE):
+            await self.store.settle_deadline(room_id, lease, out.data.get("deadline"))
+        elif not out.ok:
+            await self.store.settle_deadline(room_id, lease, self.clock.now() + 1.0)
+        return out
+
+    async def _choices(self, room: Room, plan: play.Due) -> dict[int, Action | None]:
+        match = room.load_match()
+        choices: dict[int, Action | None] = {}
+        for seat in plan.ask:
+            choices[seat] = self._bot_choice(room, match, seat, on_move=False)
+            if choices[seat] is not None:
+                return choices
+        if plan.seat is not None:
+            choices[plan.seat] = self._bot_choice(room, match, plan.seat, on_move=True)
+        return choices
+
+    def _bot_choice(self, room: Room, match: Game, seat: int, on_move: bool) -> Action | None:
+        st = room.seats[seat]
+        assert st is not None
+        started = time.perf_counter()
+        bot = make_bot(engine_level(st.level))
+        legal = match.legal_actions(seat)
+        rng = random.Random(play.bot_seed(room, seat))
+        obs = observe(match, seat) if bot.needs_observation else None
+        act = bot.choose(obs, legal, rng, on_move)
+        if act is None and on_move:
+            act = legal[0]
+        self.metrics.think_time(st.level, time.perf_counter() - started)
+        return act
+
+
+def _expiry(now: Now) -> Transition:
+    return lambda room: lobby.expire(room, now)
+
+
+def _due_transition(now: Now, plan: play.Due, choices: dict[int, Action | None]) -> Transition:
+    return lambda room: play.make_due(room, now, plan, choices)
+
+
+def engine_level(level: str) -> str:
+    """The engine's computer player for a seat's level (a level the engine does not know
+    yet plays as ``rules``)."""
+    name = {"normal": "rules"}.get(level, level)
+    try:
+        make_bot(name)
+    except (KeyError, ValueError):
+        return "rules"
+    return name
+
+
