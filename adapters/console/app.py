@@ -91,7 +91,8 @@ class Console:
     async def run(self, preset: str, players: int, seed: int | None,
                   options: dict[str, object] | None) -> int:
         svc = self.service
-        you = User(YOU, self.text._("You"))
+        # a name for the lines in the third person ("Player leads"): "You" would not agree
+        you = User(YOU, self.text._("Player"))
         room = await svc.room(_room_id())
         if room is None or room.state == FINISHED or room.preset != preset:
             if room is not None and room.state != FINISHED:
