@@ -1,0 +1,85 @@
+"""Start-up time per mode (issue 17): what an operator waits for after ``docker start``.
+
+    python bench/startup.py [--runs 3]
+
+For each mode, the best of ``--runs`` fresh processes:
+- imports: ``import`` of the mode's modules alone (the console and Discord modes never import
+  aiogram, whose import is the heaviest);
+- play: ``python -m bot play`` on the Redis of ``REDIS_URL`` (default database 12, emptied)
+  until its first prompt is answered with ``q`` and it exits;
+- telegram: ``python -m bot telegram`` against a fake Bot API on 127.0.0.1 until it polls
+  for its first updates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[0] = str(ROOT)
+
+MODES = {
+    "console": "adapters.console.app",
+    "discord": "adapters.discord.app",
+    "telegram": "adapters.telegram.app",
+}
+
+
+def imports(module: str) -> float:
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", f"import {module}"], cwd=ROOT, check=True)
+    return time.perf_counter() - t
+
+
+def play(url: str) -> float:
+    env = {**os.environ, "REDIS_URL": url, "PYTHONIOENCODING": "utf-8"}
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "bot", "play", "--seed", "1"], cwd=ROOT,
+                          env=env, input="q\n", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    return time.perf_counter() - t
+
+
+async def telegram(url: str) -> float:
+    from tests.fakes.telegram_api import FakeTelegram
+
+    token = "123456:BENCH-token"
+    async with FakeTelegram(token, max_poll_seconds=0.2) as fake:
+        env = {**os.environ, "REDIS_URL": url, "BOT_TOKEN": token,
+               "TELEGRAM_API_URL": fake.base_url}
+        t = time.perf_counter()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "telegram", cwd=ROOT, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        try:
+            await fake.wait_for_call("getUpdates", timeout=120)
+            ready = time.perf_counter() - t
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            await proc.wait()
+    return ready
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/12"
+    print(f"best of {args.runs} fresh processes; load average {os.getloadavg()[0]:.2f}")
+    for mode, module in MODES.items():
+        best = min(imports(module) for _ in range(args.runs))
+        print(f"imports of {mode:8} mode: {best:.2f} s")
+    print(f"play: ready, answered and saved in {min(play(url) for _ in range(args.runs)):.2f} s")
+    best = min(asyncio.run(telegram(url)) for _ in range(args.runs))
+    print(f"telegram: polling for updates {best:.2f} s after start")
+
+
+if __name__ == "__main__":
+    main()
