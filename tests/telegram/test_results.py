@@ -162,3 +162,16 @@ async def test_top_stats_and_series_after_three_matches(redis: Redis) -> None:
         assert series.splitlines()[1].startswith("• Козёл · классический: ")
         assert series.splitlines()[1].endswith("(3 партии)")
         assert not env.leaks, env.leaks[:3]
+
+
+async def test_a_photo_refused_for_good_leaves_the_result_in_words(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        await open_table(env)
+        env.fake.fail_next("sendPhoto", times=5,
+                           description="Bad Request: not enough rights to send photos to the chat")
+        await last_move(env, progress=LONG)
+        assert len(env.fake.find_calls("sendPhoto")) == 5 and not photos(env)
+        words = [m for m in env.fake.messages(env.group, from_bot=True, ephemeral=False)
+                 if (m.text or "").startswith("🏁 Партия!")]
+        assert len(words) == 1
+        assert any("Козлы: " + square in (words[0].text or "") for square in LEGEND[:2])
