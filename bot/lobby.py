@@ -14,7 +14,7 @@ from bot.changes import Change, Now, Reason, Refused
 from bot.play import begin, eliminate
 from bot.room import FINISHED, LOBBY, Room, Seat, User
 from bot.views import Line
-from engine.presets import PRESETS, PresetError, validate_options
+from engine.presets import PRESETS, PresetError, players_allowed, validate_options
 
 # Computer levels: easy (the rules player with mistakes), normal (the rules player), hard
 # (search); "rules" is the old name of normal, "random" plays any legal move (tests, bench).
@@ -188,13 +188,11 @@ def swap_seats(room: Room | None, user: User, a: int, b: int, is_admin: bool) ->
 def start(room: Room | None, user: User, seed: int | str | None, now: Now) -> Change:
     room = lobby_of(room)
     n = room.occupied
-    allowed = list(PRESETS[room.preset].players)
-    if not room.valid_count(n):
+    allowed = list(players_allowed(room.preset, room.options))
+    if n not in allowed:
         raise Refused(Reason.BAD_COUNT, allowed=allowed)
     if room.creator != user.id and not room.full:
         raise Refused(Reason.NOT_ALLOWED)
-    if room.preset == "kozel-60" and room.options.get("deal") == "halves" and n != 4:
-        raise Refused(Reason.BAD_COUNT, allowed=[4])
     room.seats = [s for s in room.seats if s is not None]
     room.size = n
     return Change(room, begin(room, seed))

@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from engine.game import Game, match_from_state
-from engine.presets import PRESETS, Rules, make_rules
+from engine.presets import Rules, make_rules, players_allowed
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
 
@@ -151,4 +151,4 @@ class Room:
         return all(s is not None for s in self.seats)
 
     def valid_count(self, n: int) -> bool:
-        return n in PRESETS[self.preset].players
+        return n in players_allowed(self.preset, self.options)

@@ -17,7 +17,7 @@ from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 from engine.events import Event
 from engine.game import Game
 from engine.observe import Observation, SeenPlay, observe
-from engine.presets import PRESETS
+from engine.presets import PRESETS, players_allowed
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,9 @@ class TableView:
     multi_lead: bool = False  # leads of several cards (kozel, kozel-4)
     players_allowed: list[int] = field(default_factory=list)  # table sizes the preset allows
     bot_level: str = "normal"  # the level of computer players seated without one
+    # how the trump is shown: "turn" (the turned card under the stock), "middle" (shown from
+    # the middle of the stock), "last" (the dealer's last card, shown), "halves", "fixed"
+    trump_mode: str = ""
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,8 @@ def table_view(room: Room, match: Game | None, now: float,
         "gen": room.gen, "queue": [q["name"] for q in room.queue],
         "sides": [list(rules.side_seats(s)) for s in range(rules.sides)],
         "partnership": rules.partnership, "multi_lead": rules.multi,
-        "players_allowed": list(spec.players), "bot_level": room.bot_level,
+        "players_allowed": list(players_allowed(room.preset, room.options)),
+        "bot_level": room.bot_level, "trump_mode": rules.trump_mode,
     }
     if obs is None:
         return TableView(**base)

@@ -146,6 +146,14 @@ class Rules:
         return (side,)
 
 
+def players_allowed(preset: str, options: Mapping[str, Any] | None = None) -> tuple[int, ...]:
+    """The table sizes ``preset`` allows with ``options`` (RULES.md 3: kozel-60 played in
+    ``halves`` is for four players only)."""
+    if preset == "kozel-60" and (options or {}).get("deal") == "halves":
+        return (4,)
+    return PRESETS[preset].players
+
+
 def preset_names() -> list[str]:
     return list(PRESETS)
 

@@ -55,3 +55,17 @@ def test_adapters_import_no_other_adapter_and_no_redis() -> None:
         if own == "common":
             bad |= {n for n in names if _starts(n, *PLATFORMS)}
         assert not bad, (module, bad)
+
+
+def test_no_preset_name_is_compared_outside_the_preset_registry() -> None:
+    """Issue 16.1: what adapters and the service need to know of a preset comes in the views
+    and the registry (engine/presets.py), never from comparing its name."""
+    import re
+
+    literal = r"""\s*["'](kozel|petukh)"""
+    pattern = re.compile(rf"""preset\s*(==|!=|in\s*[\(\[{{]){literal}|\.startswith\({literal}""")
+    for package in ("bot", "adapters"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                code = line.split("#", 1)[0]
+                assert not pattern.search(code), f"{path.relative_to(ROOT)}:{n}: {line.strip()}"

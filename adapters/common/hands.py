@@ -19,14 +19,20 @@ from engine.trump import trump_order, trump_suit
 # --- what a hand shows -------------------------------------------------------------------
 
 
-def hand_signature(hand: HandView) -> str:
+def hand_signature(hand: HandView | None, state: str = "", *,
+                   trick_when_waiting: bool = True) -> str:
     """Everything a drawn hand shows: two views with the same signature draw the same
-    message, so the second needs no edit."""
+    message, so the second needs no edit. ``trick_when_waiting=False``: a hand that shows the
+    trick on the table only while it must answer it (the table shows it otherwise), so it is
+    not edited at every move of the others (Telegram)."""
+    if hand is None:
+        return f"{state}:-"
     table = hand.table
-    return repr((table.state, table.gen, table.deal_no, hand.cards, hand.prompt, hand.need,
-                 [c.token for c in hand.choices],
-                 [(p.seat, p.count, p.cards) for p in table.trick], table.to_move,
-                 [(s.computer, s.auto) if s else None for s in table.seats]))
+    trick = [(p.seat, p.count, p.cards) for p in table.trick] \
+        if hand.on_move or trick_when_waiting else []
+    return repr((state or table.state, table.gen, table.deal_no, hand.cards, hand.prompt,
+                 hand.need, [c.token for c in hand.choices], trick, table.trump_card,
+                 table.to_move, [(s.computer, s.auto) if s else None for s in table.seats]))
 
 
 # --- the one live copy --------------------------------------------------------------------

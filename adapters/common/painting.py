@@ -22,8 +22,6 @@ from collections.abc import Awaitable, Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
-from bot.views import HandView
-
 log = logging.getLogger(__name__)
 
 K = TypeVar("K", bound=Hashable)
@@ -119,18 +117,6 @@ class Dirty(Generic[K]):
 
     def __contains__(self, key: object) -> bool:
         return key in self.marks
-
-
-def hand_signature(state: str, hand: HandView | None) -> str:
-    """What a hand message shows: it is edited only when this changes. The trick on the
-    table is part of it only while the hand must answer it (the table shows it otherwise),
-    so a person's hand is not edited at every move of the others."""
-    if hand is None:
-        return f"{state}:-"
-    trick = [(p.seat, p.count, p.cards) for p in hand.table.trick] if hand.on_move else []
-    # who is to move: the hand says whom it waits for
-    return repr((state, hand.cards, [c.token for c in hand.choices], hand.prompt, hand.need,
-                 trick, hand.table.trump_card, hand.table.deal_no, hand.table.to_move))
 
 
 async def paint_loop(flush: Callable[[], Awaitable[float | None]], wake: asyncio.Event,

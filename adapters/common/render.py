@@ -451,7 +451,7 @@ class Text:
         trump = SUIT.get(table.trump or "", "?")
         head = f"🐐 {self.title(table)} · " + self._("deal {n}").format(n=table.deal_no)
         head += " · " + self.trump_label(table.preset, trump)
-        if table.trump_card and table.preset.startswith("petukh"):
+        if table.trump_card and table.trump_mode == "last":  # the dealer's last card, shown
             head += " " + self._("(trump card {card})").format(card=self.card(table.trump_card))
         elif table.trump_card and table.stock:
             head += " " + self._("({card} under the stock)").format(card=self.card(table.trump_card))

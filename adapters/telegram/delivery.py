@@ -25,7 +25,8 @@ from aiogram.methods import (
 )
 from aiogram.types import EphemeralMessageParameters, Message, ReplyParameters
 
-from adapters.common.painting import hand_signature, take
+from adapters.common.hands import hand_signature
+from adapters.common.painting import take
 from adapters.common.render import Text
 from adapters.telegram import keyboards, texts
 from adapters.telegram.limits import PRIVATE_PACE, budget_key
@@ -165,7 +166,7 @@ async def make_live(painter: Painter, room: Room, user: str, where: Where, t: Te
     old = Where.of(room.sdata.get(user, {}).get("tg_hand"), room, user)
     await painter.service.set_seat_data(room.id, user, tg_hand=where.record(), lang=t.lang)
     room.sdata.setdefault(user, {})["tg_hand"] = where.record()
-    painter.hand_seen[(room.id, user)] = hand_signature(room.state, hand)
+    painter.hand_seen[(room.id, user)] = hand_signature(hand, room.state, trick_when_waiting=False)
     if old is not None and old != where:
         await retire(painter.bot, old, user, t)
 

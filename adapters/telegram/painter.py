@@ -36,7 +36,8 @@ from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPho
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message, ReplyParameters
 
 from adapters.common.chart import worth_a_chart
-from adapters.common.painting import Dirty, drain, hand_signature, paint_loop, take
+from adapters.common.hands import hand_signature
+from adapters.common.painting import Dirty, drain, paint_loop, take
 from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
@@ -490,7 +491,7 @@ class Painter:
         hand = self.service.hand_of(room, user)
         key = (room.id, user)
         ended = room.state != PLAYING or hand is None
-        sig = hand_signature(room.state, hand)
+        sig = hand_signature(hand, room.state, trick_when_waiting=False)
         if not ended and self.hand_seen.get(key) == sig:
             return True
         t = self.words.of(room.sdata.get(user, {}).get("lang"))
