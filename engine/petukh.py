@@ -133,6 +133,11 @@ class DealScored(Event):
     records: tuple[int, ...]
     overshoot: tuple[int, ...]  # seats set back to the start record
     passed: tuple[int, ...]
+    # what made up each change (the adapters' deal lines), beside the tricks' -1 each:
+    # (seat, combination, the jacks' suit letters, what the boys did) for boys that counted,
+    boys: tuple[tuple[int, str, str, int], ...] = ()
+    bonus: tuple[int, ...] = ()  # the spade ace's -5 / +5 per seat
+    finisher: int | None = None  # boys finish: this seat's record went to 0, nothing scored
 
 
 @dataclass(frozen=True, slots=True)
@@ -674,7 +679,8 @@ class PetukhMatch:
         self.history[-1].result = result
         events.append(DealScored(
             self.deal_no, tuple(self.tricks), tuple(changes), tuple(self.scores),
-            tuple(overshoot), passed,
+            tuple(overshoot), passed, self._boys_counted(finisher), tuple(self.bonus),
+            finisher,
         ))
         winners = tuple(s for s in range(n) if self.scores[s] == 0)
         if winners:
@@ -690,6 +696,20 @@ class PetukhMatch:
             return
         self.dealer = (self.dealer + 1) % n
         events.extend(self._new_deal())
+
+    def _boys_counted(self, finisher: int | None) -> tuple[tuple[int, str, str, int], ...]:
+        """``DealScored.boys``: each seat's boys that changed its record in this deal (the
+        trick column with a trick, else the no-trick column where it has a row)."""
+        if finisher is not None:
+            return ()
+        out = []
+        for s in sorted(self.boys):
+            combo, jacks = self.boys[s]
+            took, none = boys_value(combo, self.cfg)
+            value = took if self.tricks[s] else none
+            if value is not None and not self.passed[s]:
+                out.append((s, combo, "".join(CARD_TEXT[j][-1] for j in jacks), value))
+        return tuple(out)
 
     def rooster_order(self) -> tuple[int, ...]:
         """RULES.md 5: the losers with the most points left; ties clockwise from the seat

@@ -35,6 +35,7 @@ PRESET_CHOICES = [Choice(name=PRESET_TITLES.get(p, p), value=p) for p in PRESETS
 LEVEL_CHOICES = [Choice(name=N_("Beginner (makes mistakes)"), value="easy"),
                  Choice(name=N_("Amateur (plays by sound rules)"), value="normal"),
                  Choice(name=N_("Master (thinks ahead)"), value="hard")]
+CHART_CHOICES = [Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]
 LANGUAGE_CHOICES = [Choice(name="Русский", value="ru"), Choice(name="English", value="en"),
                     Choice(name="Українська", value="uk"), Choice(name="Hrvatski", value="hr")]
 
@@ -246,34 +247,46 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
     async def series(interaction: Interaction) -> None:
         t = await h.chat_text(interaction)
         rows = await svc.series("dc", str(interaction.channel_id))
-        if not rows:
-            await h.say(interaction, t._("No finished matches in this chat yet."),
-                        ephemeral=False)
-            return
-        lines = [t._("Series in this chat:")]
-        for r in rows[:10]:
-            sides = [("+".join(side), w) for side, w in zip(r["sides"], r["wins"], strict=True)]
-            if len(sides) == 2:
-                (a, wa), (b, wb) = sides
-                lines.append(f"{a} {wa} : {wb} {b}")
-            else:
-                lines.append(" · ".join(f"{n} {w}" for n, w in sides))
-        await h.say(interaction, texts.escape("\n".join(lines)), ephemeral=False)
+        await h.say(interaction, texts.escape(t.series(rows)), ephemeral=False)
 
     @tree.command(name="top", description=N_("The chat's leaderboard"))
     @app_commands.guild_only()
     @served
     async def top(interaction: Interaction) -> None:
         t = await h.chat_text(interaction)
-        rows = await svc.leaderboard("dc", str(interaction.channel_id))
-        if not rows:
-            await h.say(interaction, t._("No finished matches in this chat yet."),
-                        ephemeral=False)
+        rows = await svc.leaderboard("dc", str(interaction.channel_id), computers=True)
+        await h.say(interaction, texts.escape(t.top(rows)), ephemeral=False)
+
+    @tree.command(name="stats", description=N_("A player's numbers: matches, wins, rating"))
+    @app_commands.describe(player=N_("Whose numbers (yours if nobody is named)"))
+    @app_commands.guild_only()
+    @served
+    async def stats(interaction: Interaction, player: discord.Member | None = None) -> None:
+        t = await h.chat_text(interaction)
+        who = player or interaction.user
+        profile = await svc.profile("dc", str(interaction.channel_id), f"dc:{who.id}")
+        await h.say(interaction, texts.escape(t.stats(who.display_name, profile)),
+                    ephemeral=False)
+
+    @tree.command(name="chart", description=N_("The score chart after long matches: on or off"))
+    @app_commands.describe(state=N_("On or off"))
+    @app_commands.choices(state=CHART_CHOICES)
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @served
+    async def chart(interaction: Interaction, state: Choice[str] | None = None) -> None:
+        t = await h.chat_text(interaction)
+        key = h.chat_key(interaction)  # the server's, as its language
+        if state is None:
+            on = await svc.chat_setting("dc", key, "chart") != "off"
+            await h.say(interaction, t.chart_setting(on))
             return
-        lines = [t._("Leaderboard (won / played):")]
-        for i, r in enumerate(rows[:15], start=1):
-            lines.append(f"{i}. {r['name']} — {r['won']}/{r['played']} ({r['rate']:.0%})")
-        await h.say(interaction, texts.escape("\n".join(lines)), ephemeral=False)
+        if not h.is_admin(interaction):
+            await h.say(interaction, "⚠️ " + h.user_text(interaction)._(
+                "Only a member with Manage Server may turn the chart on or off."))
+            return
+        await svc.set_chat_setting("dc", key, "chart", state.value)
+        await h.say(interaction, t.chart_setting(state.value == "on"), ephemeral=False)
 
 def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
     """Words: rules, the server's language, help (in a DM too)."""

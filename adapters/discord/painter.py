@@ -3,11 +3,13 @@ open hands refreshed.
 
 Two kinds of jobs, independent of each other:
 
-- **a table job per room**: posts the deal and match summaries, then edits the table
-  message with the newest room it knows. Table writes are paced per channel (about one edit
-  per 1.2 s, never more than Discord's five a channel in five seconds), so a quick run of
-  moves collapses into few edits; a 429 blocks that channel's budget for its
-  ``retry_after``, and only its table waits.
+- **a table job per room**: posts the deal and match summaries (a long match's result
+  with its score chart attached, unless the server turned charts off), then edits the
+  table message with the newest room it knows. Petukh's deals, dozens a match, are no posts:
+  the last one's summary is part of the table message, one scoreboard edited per deal.
+  Table writes are paced per channel (about one edit per 1.2 s, never more than Discord's
+  five a channel in five seconds), so a quick run of moves collapses into few edits; a
+  429 blocks that channel's budget for its ``retry_after``, and only its table waits.
 - **a hand job per person**: edits his open hand (an ephemeral message, through the
   interaction token that showed it) when what it shows has changed. Interaction webhooks
   have limits of their own, so a waiting table never holds a hand back.
@@ -21,14 +23,16 @@ edit it, for 15 minutes) in the room's platform data.
 
 from __future__ import annotations
 
+import io
 import logging
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
 import discord
 
+from adapters.common.chart import worth_a_chart
 from adapters.common.i18n import pick_language
-from adapters.common.render import DEAL_END_KEYS, Text
+from adapters.common.render import Text, clip_lines, match_chart
 from adapters.discord import texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.live import LiveHands, signature
@@ -44,6 +48,7 @@ EDITS, POSTS, WINDOW, GAP = 5, 5, 5.0, 1.2
 # an interaction token: five calls in two seconds; a hand edit at most every 0.5 s
 HAND_EDITS, HAND_WINDOW, HAND_GAP = 4, 2.0, 0.5
 BUSY_RETRY = 1.0  # another worker draws this thing: look again after this long
+CONTENT_LIMIT = 2000  # a message's content
 
 
 @dataclass
@@ -90,9 +95,14 @@ class Painter:
         job = self.jobs.setdefault(room.id, TableJob())
         if job.room is None or room.version >= job.room.version:
             job.room = room
+        restarted = any(ln.key == "eliminated" for ln in lines)
         for ln in lines:
-            if ln.key in (*DEAL_END_KEYS, "match_ended"):
+            if ln.key in ("deal_ended", "match_ended"):
                 job.posts.append((ln, room))
+            elif ln.key == "deal_scored":  # Petukh: on the table (whichever worker draws it)
+                deal = {"gen": room.gen - restarted, "key": ln.key, "params": ln.params}
+                await self.service.set_room_data(room.id, dc_deal=deal)
+                room.pdata["dc_deal"] = deal
         self._kick_table(room.id, job)
         for user_id in self.live.people(room):
             self._kick_hand((room.id, user_id), room)
@@ -203,13 +213,19 @@ class Painter:
 
     # --- the table -------------------------------------------------------------------------
 
+    def server(self, room: Room) -> tuple[str, discord.Guild | None]:
+        """The key of the room's server's settings (as ``Handlers.chat_key``) and the server
+        if this process has it (else its id as noted at /newgame)."""
+        channel = self.client.get_channel(int(room.chat))
+        guild = getattr(channel, "guild", None)
+        key = str(guild.id) if guild is not None else str(room.pdata.get("dc_guild") or room.chat)
+        return key, guild
+
     async def language(self, room: Room) -> str:
         """The server's language (as ``Handlers.chat_lang``): chosen with /lang, else the
         server's own locale (from this process's cache, or as noted at /newgame), else the
         bot's default."""
-        channel = self.client.get_channel(int(room.chat))
-        guild = getattr(channel, "guild", None)
-        key = str(guild.id) if guild is not None else str(room.pdata.get("dc_guild") or room.chat)
+        key, guild = self.server(room)
         if await self.service.chat_language_set("dc", key):
             return await self.service.chat_language("dc", key)
         locale = str(guild.preferred_locale) if guild is not None else \
@@ -220,7 +236,8 @@ class Painter:
         """Edit the table message (or post one for a new match); False: not drawn now (the
         channel's post budget is spent: try again once it is not)."""
         t = Text(await self.language(room))
-        layout = views.table_layout(t, self.service.table_of(room))
+        table = self.service.table_of(room)
+        layout = views.table_layout(t, table, texts.deal_summary(t, table, room.pdata.get("dc_deal")))
         channel = self.client.get_partial_messageable(int(room.chat))
         known = self.table_message(room)
         if known is not None:
@@ -277,19 +294,37 @@ class Painter:
         return known
 
     async def _post(self, room: Room, line: Line) -> None:
+        """A Kozel deal's summary, or a match's result: with its score chart attached when
+        the match was long (one message)."""
         t = Text(await self.language(room))
         table = self.service.table_of(room)
-        if line.key in DEAL_END_KEYS:
+        png = None
+        if line.key == "deal_ended":
             text = "📋 " + t.deal_result(line, table)
         else:
+            png = await self._chart(room)
             text = t.match_result(line, table, [
-                Line(e["key"], e.get("params", {})) for e in room.events])
+                Line(e["key"], e.get("params", {})) for e in room.events], legend=png is not None)
         channel = self.client.get_partial_messageable(int(room.chat))
+        content = clip_lines(texts.escape(text), CONTENT_LIMIT)
         try:
-            await channel.send(texts.escape(text))
+            if png is not None:
+                await channel.send(content, file=discord.File(io.BytesIO(png), "score.png"))
+            else:
+                await channel.send(content)
             self.drawn["post"] += 1
         except discord.HTTPException as e:
             log.warning("summary for %s: %s", room.id, e)
+
+    async def _chart(self, room: Room) -> bytes | None:
+        """The score chart of the match that just ended, if it was long and the server has
+        not turned charts off (``/chart``)."""
+        if not worth_a_chart(room.progress):
+            return None
+        key, _guild = self.server(room)
+        if await self.service.chat_setting("dc", key, "chart") == "off":
+            return None
+        return match_chart(self.service.table_of(room), room.progress)
 
     # --- open hands --------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ everything a channel sees is escaped (players' names are their own).
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import discord
 
@@ -106,6 +107,14 @@ def _with_events(t: Text, table: TableView) -> str:
     return "\n".join(rows)
 
 
+def deal_summary(t: Text, table: TableView, deal: dict[str, Any] | None) -> str | None:
+    """A Petukh match's last deal, shown under its table while the match is on (one
+    scoreboard edited per deal, not a post per deal)."""
+    if not deal or deal.get("gen") != table.gen or table.state != "playing":
+        return None
+    return "📋 " + t.deal_result(Line(deal["key"], deal.get("params", {})), table)
+
+
 def hand_text(t: Text, hand: HandView) -> str:
     """The hand's words: the cards as a player reads them (trumps last), what to do now.
     A hand with no cards left (the match over) has no empty "Your cards:" line."""
@@ -171,6 +180,8 @@ HELP = [
     N_("/cancel — end the game (creator or Manage Server)"),
     N_("/wait, /unwait — queue for a seat at a table played with elimination"),
     N_("/score, /series, /top — the match, the series, the leaderboard"),
+    N_("/stats — my numbers (or a player's: /stats player:@name)"),
+    N_("/chart — the score chart after a long match: on or off (Manage Server)"),
     N_("/rules — a short rules card"),
     N_("/lang — the server's language"),
 ]

@@ -275,8 +275,9 @@ def _layout(*children: ui.Item[Any], colour: discord.Colour) -> ui.LayoutView:
     return view
 
 
-def table_layout(t: Text, table: TableView) -> ui.LayoutView:
-    """The group's table: the public text and the buttons of the room's state."""
+def table_layout(t: Text, table: TableView, deal: str | None = None) -> ui.LayoutView:
+    """The group's table: the public text (``deal``: the last deal's summary under it, the
+    scoreboard of a Petukh match) and the buttons of the room's state."""
     buttons: list[ui.Item[Any]] = []
     g, b, s = discord.ButtonStyle.success, discord.ButtonStyle.primary, \
         discord.ButtonStyle.secondary
@@ -297,7 +298,8 @@ def table_layout(t: Text, table: TableView) -> ui.LayoutView:
     if table.options.get("elimination") and table.state != "lobby":
         buttons.append(TableButton("wait", "⏳ " + t._("Wait for a seat"), s))
     colour = GREEN if table.state == "playing" else GOLD if table.finished else GREY
-    return _layout(ui.TextDisplay(table_text(t, table)), *_rows(buttons), colour=colour)
+    text = table_text(t, table) + ("\n\n" + escape(deal) if deal else "")
+    return _layout(ui.TextDisplay(text), *_rows(buttons), colour=colour)
 
 
 _STYLE = {

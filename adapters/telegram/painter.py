@@ -32,12 +32,13 @@ from typing import Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
-from aiogram.methods import DeleteMessage, EditMessageText, SendMessage
-from aiogram.types import InlineKeyboardMarkup, Message, ReplyParameters
+from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message, ReplyParameters
 
+from adapters.common.chart import worth_a_chart
 from adapters.common.hands import hand_signature
 from adapters.common.painting import Dirty, drain, paint_loop, take
-from adapters.common.render import DEAL_END_KEYS, Text
+from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
 from adapters.telegram.posts import Post
@@ -53,6 +54,7 @@ REPOST_AFTER = 25  # messages since the table: it has scrolled away, post it aga
 LEASE_RETRY = 1.0  # seconds: another worker is drawing this thing now
 BAD_RETRY = 5.0  # seconds: a write failed for a reason of our own; try again later
 MAX_TRIES = 5  # of a post refused with something else than a 429
+CAPTION_LIMIT = 1024  # a photo's caption, in UTF-16 units as Telegram counts
 
 
 @dataclass
@@ -111,9 +113,11 @@ class Painter:
 
     async def _remember(self, room: Room, lines: list[Line]) -> None:
         """Deal and match results go into the room's platform data: the table shows them
-        (drawn by whichever worker, at whatever later version)."""
+        (drawn by whichever worker, at whatever later version). A long match's result is a
+        photo of its score chart instead, captioned with the result (one write)."""
         values: dict[str, Any] = {}
         restarted = any(ln.key == "eliminated" for ln in lines)
+        chart: tuple[Line, bytes] | None = None
         for ln in lines:
             if ln.key in DEAL_END_KEYS:
                 values["tg_deal"] = {"gen": room.gen - restarted, "key": ln.key,
@@ -123,11 +127,41 @@ class Painter:
                          if x.key in ("rooster_chosen", "eliminated")]
                 values["tg_end"] = {"gen": room.gen - restarted, "params": ln.params,
                                     "extra": extra}
+                png = await self._chart(room)
+                if png is not None:
+                    values["tg_end"]["photo"] = True
+                    chart = (ln, png)
             elif ln.key == "cancelled":
                 values["tg_end"] = {"gen": room.gen, "cancelled": True, "params": ln.params}
         if values:
             await self.service.set_room_data(room.id, **values)
             room.pdata.update(values)
+        if chart is not None:
+            extra_lines = [x for x in lines if x.key in ("rooster_chosen", "eliminated")]
+            await self._post_result(room, chart[0], extra_lines, chart[1])
+
+    async def _chart(self, room: Room) -> bytes | None:
+        """The score chart of the match that just ended, if it was long and the chat has
+        not turned charts off (``/chart off``)."""
+        if not worth_a_chart(room.progress):
+            return None
+        chat, _thread = chat_of(room.id)
+        if await self.service.chat_setting("tg", str(chat), "chart") == "off":
+            return None
+        return match_chart(self.service.table_of(room), room.progress)
+
+    async def _post_result(self, room: Room, line: Line, extra: list[Line], png: bytes) -> None:
+        """The match's result as the caption of its score chart: one photo, one write of
+        the group's budget (the whole result as text instead, if the photo is refused)."""
+        chat, thread = chat_of(room.id)
+        t = await self.words.chat(chat)
+        text = t.match_result(line, self.service.table_of(room), extra, legend=True)
+        photo = SendPhoto(chat_id=chat, message_thread_id=thread,
+                          photo=BufferedInputFile(png, filename="score.png"),
+                          caption=clip_lines(text, CAPTION_LIMIT, utf16_len))
+        await self.post(Post(chat, photo, room=room.id, gen=room.gen,
+                             fallback=SendMessage(chat_id=chat, message_thread_id=thread,
+                                                  text=text)))
 
     def redraw(self, room: Room) -> None:
         """Draw the table again although the room has not changed (a new language, a
@@ -206,6 +240,10 @@ class Painter:
                     or "not found" in str(e):
                 self.stats.dropped.append(f"{type(post.method).__name__} {post.chat}: {e}")
                 log.warning("dropped a write to %s: %s", post.chat, e)
+                if post.fallback is not None:  # said another way (a photo's words alone)
+                    self.outbox.setdefault((post.chat, post.budget), deque()).append(Post(
+                        post.chat, post.fallback, room=post.room, gen=post.gen,
+                        budget=post.budget))
                 return True
             post.not_before = now + BAD_RETRY
             return False
@@ -369,7 +407,8 @@ class Painter:
         deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
         if deal and room.state == PLAYING:
             text += "\n\n" + deal
-        if table.finished and isinstance(end, dict) and end.get("gen") == room.gen:
+        if table.finished and isinstance(end, dict) and end.get("gen") == room.gen \
+                and not end.get("photo"):  # else the result is the chart's caption
             line = Line("match_ended", end.get("params", {}))
             extra = [Line(x["key"], x["params"]) for x in end.get("extra", [])]
             text += "\n\n" + t.match_result(line, table, extra)
@@ -465,6 +504,11 @@ class Painter:
         else:
             self.hand_seen[key] = sig
         return True
+
+
+def utf16_len(text: str) -> int:
+    """Length as Telegram counts it (UTF-16 code units: an emoji is two)."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def routine(room: Room, lines: list[Line]) -> bool:

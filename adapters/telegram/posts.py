@@ -21,3 +21,4 @@ class Post:
     on_sent: Callable[[Any], Awaitable[None]] | None = None
     not_before: float = 0.0
     tries: int = 0
+    fallback: TelegramMethod[Any] | None = None  # written instead if this one is refused

@@ -26,6 +26,9 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
   400, 403, ... exactly in the ``{"ok": false, "error_code", "description", "parameters"}``
   shape aiogram turns into ``TelegramRetryAfter`` / ``TelegramBadRequest`` /
   ``TelegramForbiddenError``.
+* sendPhoto: a multipart upload (``attach://``, the bytes kept in ``uploads``) or a file id,
+  a caption of at most 1024 characters (else 400 "message caption is too long"), counted
+  as a group write like a message.
 * Telegram's flood limit for groups (``limit_group_writes``): past N group-visible writes
   (sends and edits; ephemeral messages are not the group's) to one group in any window of
   ``window`` seconds, a write gets 429 with ``retry_after`` until the oldest write leaves the
@@ -282,6 +285,8 @@ class FakeMessage:
     replaces: FakeMessage | None = None  # ephemeral shown in place of this message
     versions: list[Version] = field(default_factory=list)
     seq: int = 0  # order of creation across every chat of the fake
+    caption: str | None = None  # a photo's caption
+    photo: JsonDict | None = None  # a photo: {"attach": name, "size": n} or {"file_id": ...}
 
     @property
     def is_ephemeral(self) -> bool:
@@ -351,6 +356,12 @@ class FakeMessage:
                 data["is_topic_message"] = True
         if self.text is not None:
             data["text"] = self.text
+        if self.photo is not None:
+            size = int(self.photo.get("size") or 0)
+            data["photo"] = [{"file_id": f"photo{self.seq}", "file_unique_id": f"u{self.seq}",
+                              "width": 640, "height": 320, "file_size": size}]
+        if self.caption is not None:
+            data["caption"] = self.caption
         if self.entities:
             data["entities"] = [dict(entity) for entity in self.entities]
         if self.reply_markup and "inline_keyboard" in self.reply_markup:
@@ -593,6 +604,7 @@ class FakeTelegram:
             "getChatMember": self._get_chat_member,
             "getChatAdministrators": self._get_chat_administrators,
             "sendMessage": self._send_message,
+            "sendPhoto": self._send_photo,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "editEphemeralMessageText": self._edit_ephemeral_message_text,
@@ -1202,7 +1214,8 @@ class FakeTelegram:
     def _group_write(self, method: str, params: Params) -> int | None:
         """The group a call writes to where everyone sees it (sends and edits of ordinary
         messages); None for ephemeral messages, private chats, reads and answers."""
-        if method.lower() not in ("sendmessage", "editmessagetext", "editmessagereplymarkup"):
+        if method.lower() not in ("sendmessage", "sendphoto", "editmessagetext",
+                                  "editmessagereplymarkup"):
             return None
         if _ephemeral_parameters(params) is not None:
             return None
@@ -1513,6 +1526,39 @@ class FakeTelegram:
                 if message.message_thread_id is None and callback.message is not None:
                     message.message_thread_id = callback.message.message_thread_id
         message.versions.append(Version("sendMessage", text, message.reply_markup, message.date))
+        message.seq = next(self._seq)
+        state.messages.append(message)
+        return message.to_api()
+
+    def _send_photo(self, params: Params) -> JsonDict:
+        """A photo to a chat: uploaded in a multipart body (``attach://`` name, kept in
+        ``uploads``) or named by a file id or URL; a caption of at most 1024 characters
+        (UTF-16 units, as Telegram counts them)."""
+        state = self._chat_for_send(params.get("chat_id"))
+        photo = params.get("photo")
+        if not photo:
+            raise _bad_request("there is no photo in the request")
+        if isinstance(photo, dict):
+            data = self.uploads.get(str(photo.get("attach")), b"")
+            if not data:
+                raise _bad_request("IMAGE_PROCESS_FAILED")
+        caption = params.get("caption")
+        caption = None if caption is None else str(caption)
+        if caption is not None and utf16_len(caption) > 1024:
+            raise _bad_request("message caption is too long")
+        message = FakeMessage(
+            chat=state.chat,
+            message_id=self._next_message_id(state),
+            sender=self.bot,
+            date=_now(),
+            reply_markup=params.get("reply_markup") or None,
+            message_thread_id=_optional_int(params.get("message_thread_id")),
+            reply_to=self._reply_target(state, params),
+            params=dict(params),
+            caption=caption,
+            photo=photo if isinstance(photo, dict) else {"file_id": str(photo)},
+        )
+        message.versions.append(Version("sendPhoto", caption, message.reply_markup, message.date))
         message.seq = next(self._seq)
         state.messages.append(message)
         return message.to_api()

@@ -220,7 +220,7 @@ class Env:
         button labels or callback data; a message for one person (ephemeral or private)
         names no card hidden from him."""
         fake = self.fake
-        for method in ("sendMessage", "editMessageText", "editMessageReplyMarkup",
+        for method in ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup",
                        "editEphemeralMessageText", "editEphemeralMessageReplyMarkup"):
             original = fake._responders[method.lower()]
 
@@ -236,7 +236,7 @@ class Env:
 
     async def _check(self, method: str, params: dict[str, Any]) -> None:
         hands, thrown = await self.hidden_cards()
-        payload = [str(params.get("text") or "")]
+        payload = [str(params.get("text") or ""), str(params.get("caption") or "")]
         markup = params.get("reply_markup") or {}
         if isinstance(markup, str):
             markup = json.loads(markup)

@@ -603,3 +603,21 @@ async def test_redelivered_update_comes_again_with_its_id(
         fake.redeliver(update_id)
         await fake.wait_for(lambda: len(seen) == 3, what="the redelivery")
     assert seen == [(update_id, press.id), (update_id, press.id), (0, "answered twice")]
+
+
+async def test_send_photo_uploads_bytes_with_a_caption_of_at_most_1024(
+        fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    """sendPhoto as the real API takes it from aiogram: a multipart upload, a caption of at
+    most 1024 characters counted as UTF-16 (an emoji square is two), a group write."""
+    png = b"\x89PNG\r\n\x1a\n" + b"0" * 100
+    sent = await bot.send_photo(group.id, BufferedInputFile(png, filename="score.png"),
+                                caption="🟥 Anna — 4\n🟦 Boris — 12")
+    assert sent.photo and sent.caption == "🟥 Anna — 4\n🟦 Boris — 12"
+    msg = fake.messages(group)[-1]
+    assert msg.photo is not None and msg.photo["size"] == len(png)
+    assert fake.uploads[msg.photo["attach"]] == png
+    assert fake.group_writes[group.id]
+    with pytest.raises(TelegramBadRequest, match="caption is too long"):
+        await bot.send_photo(group.id, BufferedInputFile(png, filename="score.png"),
+                             caption="🟥" * 513)  # 513 characters, 1026 UTF-16 units
+    assert len(fake.messages(group)) == 1

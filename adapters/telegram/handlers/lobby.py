@@ -22,6 +22,7 @@ from adapters.common.render import Text
 from adapters.telegram import callbacks as cb
 from adapters.telegram import keyboards, texts
 from adapters.telegram.handlers.common import GROUPS, answer_outcome, answer_press, game_of
+from adapters.telegram.handlers.common import remember_username as remember_in_chat
 from adapters.telegram.handlers.private import start_practice
 from adapters.telegram.painter import Painter
 from adapters.telegram.posts import Post
@@ -87,10 +88,12 @@ async def join(message: Message, service: GameService, painter: Painter, user: U
 
 
 async def remember_username(service: GameService, out: Outcome, tg_user: TgUser | None) -> None:
-    """``/kick @name`` finds a seat by the username kept when its person sat down."""
+    """``/kick @name`` finds a seat by the username kept when its person sat down (and
+    ``/stats @name`` the person, in the chat's settings)."""
     if out.ok and out.room is not None and tg_user is not None and tg_user.username:
         await service.set_seat_data(out.room.id, f"tg:{tg_user.id}",
                                     un=tg_user.username.lower())
+        await remember_in_chat(service, out.room.chat, tg_user)
 
 
 async def leave(message: Message, service: GameService, painter: Painter, user: User,

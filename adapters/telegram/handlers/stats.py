@@ -10,7 +10,7 @@ from aiogram.types import Message
 from adapters.common.i18n import LANGUAGES
 from adapters.common.render import Text
 from adapters.telegram import texts
-from adapters.telegram.handlers.common import GROUPS, game_of
+from adapters.telegram.handlers.common import GROUPS, USERNAME, game_of, remember_username
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import is_admin, tell
 from adapters.telegram.words import Words
@@ -36,31 +36,74 @@ async def score(message: Message, service: GameService, painter: Painter, room_i
 
 
 async def series(message: Message, service: GameService, painter: Painter, t: Text) -> None:
-    rows = await service.series("tg", str(message.chat.id))
-    if not rows:
-        await tell(message, painter, t._("No finished matches in this chat yet."))
-        return
-    lines = [t._("Series in this chat:")]
-    for r in rows[:10]:
-        sides = [("+".join(side), w) for side, w in zip(r["sides"], r["wins"], strict=True)]
-        if len(sides) == 2:
-            (a, wa), (b, wb) = sides
-            lines.append(f"{texts.game_title(t, r['preset'])}: {a} {wa} : {wb} {b}")
-        else:
-            lines.append(f"{texts.game_title(t, r['preset'])}: "
-                         + " · ".join(f"{n} {w}" for n, w in sides))
-    await tell(message, painter, "\n".join(lines))
+    """/series: a series per game and line-up (kozel and petukh between the same people
+    are two)."""
+    await tell(message, painter, t.series(await service.series("tg", str(message.chat.id))))
 
 
 async def top(message: Message, service: GameService, painter: Painter, t: Text) -> None:
-    rows = await service.leaderboard("tg", str(message.chat.id))
-    if not rows:
-        await tell(message, painter, t._("No finished matches in this chat yet."))
+    """/top: the chat's people by rating, with their matches; the computer levels too."""
+    await remember_username(service, str(message.chat.id), message.from_user)
+    rows = await service.leaderboard("tg", str(message.chat.id), computers=True)
+    await tell(message, painter, t.top(rows))
+
+
+async def stats(message: Message, command: CommandObject, service: GameService,
+                painter: Painter, user: User, t: Text) -> None:
+    """/stats: one's own numbers; replying to someone's message, or ``/stats @username``
+    (someone who played here), that person's."""
+    chat = str(message.chat.id)
+    await remember_username(service, chat, message.from_user)
+    who = await stats_target(message, command, service, user)
+    if who is None:
+        await tell(message, painter, t._(
+            "I don't know {name} here: reply to their message with /stats.").format(
+            name=(command.args or "").strip()))
         return
-    lines = [t._("Leaderboard (won / played):")]
-    for i, r in enumerate(rows[:15], start=1):
-        lines.append(f"{i}. {r['name']} — {r['won']}/{r['played']} ({r['rate']:.0%})")
-    await tell(message, painter, "\n".join(lines))
+    user_id, name = who
+    await tell(message, painter, t.stats(name, await service.profile("tg", chat, user_id)))
+
+
+async def stats_target(message: Message, command: CommandObject, service: GameService,
+                       user: User) -> tuple[str, str] | None:
+    """Whose numbers /stats means (user id, name): the author of the message it replies
+    to, a mentioned person, a @username or a name of someone who played in this chat, else
+    the sender's own; None: a name nobody here has."""
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return f"tg:{reply.from_user.id}", reply.from_user.full_name
+    for ent in message.entities or []:
+        if ent.type == "text_mention" and ent.user is not None:
+            return f"tg:{ent.user.id}", ent.user.full_name
+    arg = (command.args or "").strip()
+    if not arg:
+        return user.id, user.name
+    chat = str(message.chat.id)
+    rows = await service.leaderboard("tg", chat)
+    names = {r["user"]: r["name"] for r in rows}
+    known = await service.chat_setting("tg", chat, USERNAME + arg.lstrip("@").lower())
+    if known is not None:
+        return known, names.get(known, arg)
+    found = next((r for r in rows if r["name"].lower() == arg.lower()), None)
+    return (found["user"], found["name"]) if found is not None else None
+
+
+async def chart(message: Message, command: CommandObject, bot: Bot, service: GameService,
+                painter: Painter, user: User, t: Text) -> None:
+    """/chart on|off: whether a long match's result comes with its score chart (chat
+    admins); /chart alone says which."""
+    chat = str(message.chat.id)
+    word = (command.args or "").strip().lower()
+    if word not in ("on", "off"):
+        on = await service.chat_setting("tg", chat, "chart") != "off"
+        await tell(message, painter, t.chart_setting(on) + "\n" + t._(
+            "Turn it on or off: /chart on, /chart off (chat admins)."))
+        return
+    if not await is_admin(bot, message.chat.id, int(user.id.split(":", 1)[1])):
+        await tell(message, painter, t._("Only a chat admin may turn the chart on or off."))
+        return
+    await service.set_chat_setting("tg", chat, "chart", word)
+    await tell(message, painter, t.chart_setting(word == "on"))
 
 
 async def rules(message: Message, command: CommandObject, service: GameService,
@@ -112,6 +155,8 @@ def router() -> Router:
     r.message.register(score, Command("score"), F.chat.type.in_(GROUPS))
     r.message.register(series, Command("series"), F.chat.type.in_(GROUPS))
     r.message.register(top, Command("top"), F.chat.type.in_(GROUPS))
+    r.message.register(stats, Command("stats"))
+    r.message.register(chart, Command("chart"), F.chat.type.in_(GROUPS))
     r.message.register(rules, Command("rules"))
     r.message.register(help_, Command("help"))
     r.message.register(help_, CommandStart(), F.chat.type.in_(GROUPS))
