@@ -14,7 +14,6 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import (
     DeleteEphemeralMessage,
@@ -22,6 +21,7 @@ from aiogram.methods import (
     EditEphemeralMessageText,
     EditMessageText,
     SendMessage,
+    TelegramMethod,
 )
 from aiogram.types import EphemeralMessageParameters, Message, ReplyParameters
 
@@ -125,7 +125,9 @@ async def edit_hand(painter: Painter, room: Room, user: str, rec: Any, hand: Han
                                               text=text, reply_markup=markup))
         return True
     except TelegramRetryAfter as e:
+        # Telegram asks to wait: the hand is drawn again then, as it is by that time
         await painter.service.flood_block(budget_key(where.chat), float(e.retry_after))
+        painter.hand_again(room, user, float(e.retry_after))
         return None
     except TelegramBadRequest as e:
         if "not modified" in str(e):
@@ -137,27 +139,31 @@ async def edit_hand(painter: Painter, room: Room, user: str, rec: Any, hand: Han
         return False
 
 
-async def retire(bot: Bot, where: Where, user: str, t: Text) -> None:
-    """An old hand message: deleted, or if that fails, left without buttons."""
+async def retire(painter: Painter, where: Where, user: str, t: Text) -> None:
+    """An old hand message: deleted, or if that fails, left without buttons. Telegram's
+    "retry after" queues the deletion (and the stripping, should it fail) for then."""
     uid = user_id(user)
-    try:
-        if where.mode == "ephemeral":
-            await bot(DeleteEphemeralMessage(chat_id=where.chat, receiver_user_id=uid,
-                                             ephemeral_message_id=where.msg))
-        else:
-            await bot(DeleteMessage(chat_id=where.chat, message_id=where.msg))
-        return
-    except (TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter) as e:
-        log.info("could not delete an old hand of %s: %s", user, e)
-    try:
-        old = t._("Old cards: the newest message shows your hand.")
-        if where.mode == "ephemeral":
-            await bot(EditEphemeralMessageText(chat_id=where.chat, receiver_user_id=uid,
-                                               ephemeral_message_id=where.msg, text=old))
-        else:
-            await bot(EditMessageText(chat_id=where.chat, message_id=where.msg, text=old))
-    except (TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter) as e:
-        log.info("could not strip an old hand of %s: %s", user, e)
+    delete: TelegramMethod[Any] = DeleteMessage(chat_id=where.chat, message_id=where.msg)
+    old = t._("Old cards: the newest message shows your hand.")
+    strip: TelegramMethod[Any] = EditMessageText(chat_id=where.chat, message_id=where.msg,
+                                                 text=old)
+    if where.mode == "ephemeral":
+        delete = DeleteEphemeralMessage(chat_id=where.chat, receiver_user_id=uid,
+                                        ephemeral_message_id=where.msg)
+        strip = EditEphemeralMessageText(chat_id=where.chat, receiver_user_id=uid,
+                                         ephemeral_message_id=where.msg, text=old)
+    for method in (delete, strip):
+        try:
+            await painter.bot(method)
+            return
+        except TelegramRetryAfter as e:
+            log.info("old hand of %s: 429, retry after %s", user, e.retry_after)
+            painter.hold(Post(where.chat, method, budget=False,
+                              fallback=strip if method is delete else None,
+                              not_before=painter.clock.now() + e.retry_after))
+            return
+        except (TelegramBadRequest, TelegramForbiddenError) as e:
+            log.info("could not retire an old hand of %s: %s", user, e)
 
 
 async def make_live(painter: Painter, room: Room, user: str, where: Where, t: Text,
@@ -168,7 +174,7 @@ async def make_live(painter: Painter, room: Room, user: str, where: Where, t: Te
     room.sdata.setdefault(user, {})["tg_hand"] = where.record()
     painter.hand_seen[(room.id, user)] = hand_signature(hand, room.state, trick_when_waiting=False)
     if old is not None and old != where:
-        await retire(painter.bot, old, user, t)
+        await retire(painter, old, user, t)
 
 
 async def send_hand(painter: Painter, room: Room, user: str, t: Text, *,

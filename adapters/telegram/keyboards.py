@@ -162,14 +162,17 @@ def _single_card_move(hand: HandView) -> Choice | None:
 
 def hand_markup(t: Text, hand: HandView, selected: int = 0, where: str | None = "group",
                 hint: bool = False) -> InlineKeyboardMarkup:
-    """Card buttons toggle a selection; the moves that match it appear under them. One
-    legal move of one card is one tap; moves without cards have buttons of their own.
+    """Card buttons toggle a selection; the moves that match it appear under them. The one
+    legal move is one tap (its card's button, or its cards ticked and its button shown);
+    moves without cards have buttons of their own.
     ``where`` the hand is shown ("group": ephemeral, "private"; None: a practice game in
     the private chat, where there is nothing to switch)."""
     kb = InlineKeyboardBuilder()
     room = hand.room
     playable = any(c.mask for c in hand.choices)
     one = _single_card_move(hand)
+    if not selected and one is None and hand.single is not None and hand.single.mask:
+        selected = hand.single.mask  # the only move, of several cards: ticked, one tap
     cards = []
     for i, card in enumerate(hand.cards):
         on = bool(selected >> i & 1)
@@ -177,7 +180,8 @@ def hand_markup(t: Text, hand: HandView, selected: int = 0, where: str | None = 
         if one is not None and one.mask == 1 << i:
             data = cb.Move(token=one.token).pack()
         else:
-            mask = selected ^ (1 << i) if playable else 0
+            # no move takes cards now: the tap asks why (a toast), and nothing is ticked
+            mask = selected ^ (1 << i) if playable else 1 << i
             data = cb.Pick(room=room, moment=moment(hand), mask=mask).pack()
         cards.append(kb_button(label, data))
     for k in range(0, len(cards), CARDS_A_ROW):

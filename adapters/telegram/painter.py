@@ -133,6 +133,8 @@ class Painter:
                     chart = (ln, png)
             elif ln.key == "cancelled":
                 values["tg_end"] = {"gen": room.gen, "cancelled": True, "params": ln.params}
+            elif ln.key == "lobby_expired":
+                values["tg_end"] = {"gen": room.gen, "expired": True}
         if values:
             await self.service.set_room_data(room.id, **values)
             room.pdata.update(values)
@@ -169,6 +171,15 @@ class Painter:
         self.tables.mark(room.id, room.version + 1)
         self.wake.set()
 
+    def hand_again(self, room: Room, user: str, after: float) -> None:
+        """Draw a person's hand again once ``after`` seconds have passed (an edit Telegram
+        asked to retry later), whatever it showed before."""
+        key = (room.id, user)
+        self.hand_seen.pop(key, None)
+        self.hands.mark(key, room.version)
+        self.hands.later(key, self.clock.now() + after)
+        self.wake.set()
+
     def saw(self, chat: int, message_id: int) -> None:
         """The chat has reached this message id (a command, the bot's own send)."""
         if message_id > self.tails.get(chat, 0):
@@ -181,6 +192,12 @@ class Painter:
         lane = (post.chat, post.budget)
         self.outbox.setdefault(lane, deque()).append(post)
         await self._flush_posts(lane, self.clock.now())
+
+    def hold(self, post: Post) -> None:
+        """Queue a write for later (its ``not_before``) without writing anything now: safe
+        from within a write's own ``on_sent``."""
+        self.outbox.setdefault((post.chat, post.budget), deque()).append(post)
+        self.wake.set()
 
     async def say(self, chat: int, text: str, *, thread: int | None = None,
                   markup: InlineKeyboardMarkup | None = None, reply_to: int | None = None,

@@ -11,7 +11,8 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup, Message
 
-from adapters.telegram.painter import Painter, Post
+from adapters.telegram.painter import Painter
+from adapters.telegram.posts import Post
 
 
 async def tell(message: Message, painter: Painter, text: str,

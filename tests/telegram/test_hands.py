@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
+from bot.room import User
 from bot.views import HandView
 from tests.fakes.telegram_api import FakeUser
 from tests.telegram.harness import Env, telegram
@@ -12,13 +15,21 @@ from tests.telegram.harness import Env, telegram
 RU = Text("ru")
 
 
-async def open_table(env: Env, people: int = 2, bots: int = 2, game: str = "kozel") -> None:
+async def open_table(env: Env, people: int = 2, bots: int = 2, game: str = "kozel",
+                     seed: int | None = None) -> None:
+    """A table opened through the buttons; dealt by the Start button, or from ``seed`` (the
+    service's start, as the button does without one: the same deal on every run)."""
     anna = env.users[0]
     await env.say(anna, f"/newgame {game}")
     for user in env.users[1:people]:
         await env.press(user, env.table_message(), "L:join")
     for _ in range(bots):
         await env.press(anna, env.table_message(), "L:bot")
+    if seed is not None:
+        assert (await env.service.start(env.room_id, User(f"tg:{anna.id}", anna.first_name),
+                                        seed=seed)).ok
+        await env.flush()
+        return
     answer = await env.press(anna, env.table_message(), "L:start")
     assert not answer.get("show_alert"), answer
 
@@ -75,7 +86,7 @@ async def test_a_tap_on_an_old_hand_makes_it_the_live_one_with_todays_cards(redi
 
 async def test_double_tap_is_quiet_and_a_refused_tap_edits_the_hand(redis: Redis) -> None:
     async with telegram(redis) as env:
-        await open_table(env)
+        await open_table(env, seed=1)
         user, hand = await mover(env)
         msg = await env.open_hand(user)
         choice = next(c for c in hand.choices if c.kind != "declare")
@@ -85,8 +96,7 @@ async def test_double_tap_is_quiet_and_a_refused_tap_edits_the_hand(redis: Redis
         assert not again.get("text") and not again.get("show_alert")  # a repeat: quiet
         # a move that is no longer possible from a hand: the hand says why, a toast too
         stale = next((c for c in hand.choices if c.kind != "declare" and c != choice), None)
-        if stale is None:
-            return
+        assert stale is not None, "this deal gives him a choice"
         answer = await env.press(user, msg, "A~" + stale.token, check_button=False)
         assert answer.get("text") and not answer.get("show_alert")
         assert (msg.text or "").startswith("⚠️")
@@ -263,3 +273,97 @@ async def test_a_redelivered_press_is_applied_once_and_answered_quietly(
             "editMessageText", "editEphemeralMessageText") and c.ok]
         assert not [r for r in caplog.records  # type: ignore[attr-defined]
                     if r.levelname == "ERROR"]
+
+
+async def test_a_card_tapped_out_of_turn_says_whose_turn_it_is(redis: Redis) -> None:
+    """Issue 13 item 6: a tap on a card that cannot be played now is a toast with the
+    reason, even when no move takes cards (not his turn); nothing gets ticked."""
+    async with telegram(redis) as env:
+        await open_table(env)
+        user, _hand = await mover(env)
+        other = next(u for u in env.users[:2] if u is not user)
+        msg = await env.open_hand(other)
+        before = msg.text
+        data = next(d for d in msg.callback_data if d.startswith("S~"))
+        answer = await env.press(other, msg, data)
+        assert answer.get("text") == RU.reason("not_your_turn") and not answer.get("show_alert")
+        assert msg.text == before and not any("✅" in b["text"] for row in msg.buttons
+                                               for b in row)
+
+
+async def test_the_only_move_of_several_cards_is_one_tap(redis: Redis) -> None:
+    """Issue 13 item 6: when exactly one move is legal and it takes several cards (the
+    last cards of a deal, thrown), they come ticked and the move's button is there."""
+    async with telegram(redis) as env:
+        anna, boris = env.users[:2]
+        await env.say(anna, "/newgame kozel-4")
+        await env.press(boris, env.table_message(), "L:join")
+        for _ in range(2):
+            await env.press(anna, env.table_message(), "L:bot")
+        assert (await env.service.start(env.room_id, User(f"tg:{anna.id}", "Anna"),
+                                        seed=2)).ok
+        rng = random.Random(2)
+        for _ in range(300):  # the deal played on (by the service) up to such a moment
+            room = await env.room()
+            hands = [(u, env.service.hand_of(room, f"tg:{u.id}")) for u in (anna, boris)]
+            ready = [(u, h) for u, h in hands if h is not None and h.on_move and h.choices]
+            single = next(((u, h) for u, h in ready if h.single is not None
+                           and len(h.single.cards) > 1), None)
+            if single is not None:
+                break
+            if ready:
+                u, h = ready[0]
+                await env.service.act(rng.choice(h.choices).token, User(f"tg:{u.id}", "x"))
+            else:
+                await env.tick()
+        assert single is not None, "no such moment in this deal"
+        user, hand = single
+        assert hand.single is not None
+        await env.flush()
+        msg = await env.open_hand(user)
+        move = "A~" + hand.single.token
+        assert move in msg.callback_data
+        ticked = {b["text"].lstrip("✅") for row in msg.buttons for b in row
+                  if b["text"].startswith("✅")}
+        assert ticked == {RU.card(c) for c in hand.single.cards}
+        version = (await env.room()).version
+        answer = await env.press(user, msg, move)
+        assert not answer.get("text")
+        assert (await env.room()).version > version
+
+
+async def test_a_tap_refused_with_429_redraws_the_hand_after_the_wait(redis: Redis) -> None:
+    """Every send path honours retry_after: the edit a tap asked for comes after the wait,
+    drawn as the hand is then."""
+    async with telegram(redis) as env:
+        await open_table(env)
+        user, _hand = await mover(env)
+        msg = await env.open_hand(user)
+        refused = env.fake.fail_retry_after("editEphemeralMessageText", 5)
+        data = next(d for d in msg.callback_data if d.startswith("S~"))
+        mark = env.fake.mark()
+        await env.press(user, msg, data)
+        assert refused.remaining == 0
+        room = await env.room()
+        assert (room.id, f"tg:{user.id}") in env.painter.hands
+        await env.tick(2)
+        await env.tick(4)
+        calls = [c for c in env.fake.find_calls("editEphemeralMessageText", after=mark)
+                 if c.params["ephemeral_message_id"] == msg.ephemeral_message_id]
+        assert calls[0].error_code == 429
+        assert len(calls) == 2 and calls[1].at >= calls[0].at + 5  # after the wait only
+        assert (room.id, f"tg:{user.id}") not in env.painter.hands
+        assert env.hand_message(user) is msg
+
+
+async def test_an_old_hand_refused_with_429_is_retired_after_the_wait(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        await open_table(env)
+        anna = env.users[0]
+        first = await env.open_hand(anna)
+        env.fake.fail_retry_after("deleteEphemeralMessage", 4)
+        await env.press(anna, env.table_message(), "T:hand")
+        second = env.hand_message(anna)
+        assert second is not first and not first.deleted
+        await env.tick(5)
+        assert first.deleted and hands_with_buttons(env, anna) == [second]

@@ -146,3 +146,21 @@ async def test_a_press_on_a_gone_lobby_says_so_and_strips_it(redis: Redis) -> No
         assert answer.get("show_alert") and "/newgame" in answer.get("text", "")
         await env.drain()
         assert not lobby.buttons
+
+
+async def test_a_lobby_closed_at_its_deadline_says_so_without_buttons(redis: Redis) -> None:
+    """The service closes a lobby nobody touched at its deadline (its timer): the lobby
+    message becomes one line, "closed: nobody played", and loses its buttons; a press on it
+    after that is refused and changes nothing."""
+    async with telegram(redis, idle_seconds=600) as env:
+        await env.say(env.users[0], "/newgame kozel")
+        await env.press(env.users[1], env.table_message(), "L:join")
+        lobby = env.table_message()
+        env.clock.advance(601)
+        assert await env.service.run_timers() >= 1
+        await env.drain()
+        assert not lobby.buttons and "\n" not in (lobby.text or "")
+        assert (lobby.text or "").startswith("⌛"), lobby.text
+        answer = await env.press(env.users[2], lobby, "L:join", check_button=False)
+        assert answer.get("show_alert")
+        assert (await env.room()).seat_of(f"tg:{env.users[2].id}") is None
