@@ -139,6 +139,10 @@ def refusal(t: Text, out: Outcome, creator: str | None = None) -> str:
         return t._("A table of this game seats {counts}.").format(counts=_or_list(t, allowed))
     if reason == "bad_level":
         return t._("Levels: easy, normal, hard.")
+    if reason == "room_exists":
+        return t._("A table is already open here: play at it, or end it with /cancel.")
+    if reason == "not_seated":
+        return t._("You are not at the table: take a seat with /join first.")
     if reason == "not_allowed" and creator:
         return t._("Only the table's creator ({name}) or a chat admin may do that.").format(
             name=creator)

@@ -7,6 +7,7 @@ import pytest
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
+from engine.presets import PRESETS
 from tests.telegram.harness import Env, telegram
 
 RU = Text("ru")
@@ -62,13 +63,19 @@ async def test_kozel_nn_settings_show_what_can_be_set(redis: Redis) -> None:
         assert other.get("show_alert") and "Anna" in other.get("text", "")
 
 
-@pytest.mark.parametrize("game", ["kozel", "kozel-4", "kozel-hvalenyi", "kozel-nn",
-                                  "kozel-kocherga"])
+@pytest.mark.parametrize("game", list(PRESETS))
 async def test_teams_shown_for_every_partnership_game(redis: Redis, game: str) -> None:
+    """Every game the registry plays in partnerships shows its teams in the lobby (and
+    the others none), whichever table size it opens with."""
     async with telegram(redis) as env:
         await env.say(env.users[0], f"/newgame {game}")
         text = env.table_message().text or ""
-        assert "Команда A" in text and "Команда B" in text, text
+        table = await env.service.table(env.room_id)
+        assert table is not None
+        if table.partnership:
+            assert "Команда A" in text and "Команда B" in text, text
+        else:
+            assert "Команда" not in text, text
 
 
 async def test_petukh_lobby_one_option_a_line_no_teams(redis: Redis) -> None:
@@ -127,6 +134,9 @@ async def test_kick_by_reply_number_and_username_not_oneself(redis: Redis) -> No
         assert seat is not None
         await env.say(anna, f"/kick {seat + 1}")
         assert (await env.room()).seat_of(f"tg:{gleb.id}") is None
+        await env.say(anna, f"/kick {seat + 1}")  # nobody there now: said so, not "you"
+        reply = env.fake.last_bot_message(env.group)
+        assert reply is not None and reply.text == RU._("That player is not at this table.")
         await env.say(anna, "/kick 1")
         reply = env.fake.last_bot_message(env.group)
         assert reply is not None and "/leave" in (reply.text or "")
@@ -140,7 +150,10 @@ async def test_refusals_say_what_is_needed(redis: Redis) -> None:
         assert answer.get("show_alert") and "4" in answer.get("text", "")
         await env.say(env.users[0], "/newgame kozel")
         reply = env.fake.last_bot_message(env.group)
-        assert reply is not None and RU.reason("room_exists") in (reply.text or "")
+        assert reply is not None and "/cancel" in (reply.text or "")
+        await env.say(env.users[1], "/addbot")
+        reply = env.fake.last_bot_message(env.group)
+        assert reply is not None and "/join" in (reply.text or "")
         await env.say(env.users[0], "/cancel")
         await env.say(env.users[0], "/newgame kozel")
         answer = await env.press(env.users[0], env.table_message(), "L:start")
@@ -176,6 +189,8 @@ async def test_help_and_the_game_picker_use_readable_names(redis: Redis) -> None
         await env.press(env.users[0], picker, "G:kozel-kocherga")
         await env.drain()
         assert (await env.room()).preset == "kozel-kocherga"
+        assert picker.deleted  # the lobby below is the only place to press now
+        assert env.table_message().message_id > picker.message_id
 
 
 async def test_lang_is_for_admins_and_in_private_it_is_ones_own(redis: Redis) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.methods import (
+    DeleteMessage,
     EditEphemeralMessageText,
     EditMessageReplyMarkup,
     EditMessageText,
@@ -77,6 +78,10 @@ async def picked_game(query: CallbackQuery, callback_data: cb.Game, service: Gam
         thread = msg.message_thread_id if msg.is_topic_message else None
         out = await open_table(service, painter, msg.chat.id, thread, msg.chat.title, user,
                                preset, update_key)
+        if out.ok and not out.repeat and not msg.ephemeral_message_id:
+            # the list has done its work: the lobby is drawn below it, the only buttons
+            await painter.post(Post(msg.chat.id, DeleteMessage(
+                chat_id=msg.chat.id, message_id=msg.message_id), budget=False))
     answer_press(callback_answer, t, out)
 
 
@@ -99,6 +104,9 @@ async def remember_username(service: GameService, out: Outcome, tg_user: TgUser 
 async def leave(message: Message, service: GameService, painter: Painter, user: User,
                 room_id: str, t: Text, update_key: str | None) -> None:
     out = await service.leave(room_id, user, update_id=update_key)
+    if not out.ok and out.reason == "not_seated":
+        await tell(message, painter, t.reason("not_seated"))  # nothing to leave: no advice
+        return
     await answer_outcome(message, painter, t, out)
 
 
@@ -159,6 +167,9 @@ async def kick(message: Message, command: CommandObject, bot: Bot, service: Game
         return
     admin = await is_admin(bot, message.chat.id, user_tg_id(user))
     out = await service.kick(room_id, user, target, admin, update_id=update_key)
+    if not out.ok and out.reason == "not_seated":  # the one he named, not he himself
+        await tell(message, painter, t._("That player is not at this table."))
+        return
     await answer_outcome(message, painter, t, out)
 
 
