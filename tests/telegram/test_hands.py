@@ -367,3 +367,21 @@ async def test_an_old_hand_refused_with_429_is_retired_after_the_wait(redis: Red
         assert second is not first and not first.deleted
         await env.tick(5)
         assert first.deleted and hands_with_buttons(env, anna) == [second]
+
+
+async def test_hand_in_the_private_chat_always_answers(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        anna = env.users[0]
+        env.fake.private_chat(anna)
+        await env.say(anna, "/hand", chat=anna.id)
+        reply = env.fake.last_bot_message(anna.id)
+        assert reply is not None and reply.text == RU._("You are not in a game now.")
+        await open_table(env)
+        env.fake.fail_next("sendMessage", when=lambda p: int(p["chat_id"]) == anna.id
+                           and "🐐" in str(p.get("text")))
+        await env.say(anna, "/hand", chat=anna.id)
+        reply = env.fake.last_bot_message(anna.id)
+        assert reply is not None and reply.text == RU.reason("busy")  # refused: said so
+        await env.say(anna, "/hand", chat=anna.id)
+        hand = env.hand_message(anna)
+        assert hand is not None and hand.chat.id == anna.id

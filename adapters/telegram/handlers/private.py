@@ -120,8 +120,10 @@ async def hands(message: Message, service: GameService, painter: Painter, user: 
     if not rooms:
         await tell(message, painter, t._("You are not in a game now."))
         return
-    for room in rooms[:MAX_PRIVATE_HANDS]:
-        await delivery.send_hand(painter, room, user.id, t, ephemeral=False)
+    sent = [await delivery.send_hand(painter, room, user.id, t, ephemeral=False)
+            for room in rooms[:MAX_PRIVATE_HANDS]]
+    if not any(sent):  # always an answer, even when Telegram refused every hand
+        await tell(message, painter, t.reason("busy"))
 
 
 async def group_only(message: Message, bot: Bot, painter: Painter, t: Text) -> None:
