@@ -23,6 +23,7 @@ may serve one chat. The clock is injectable: tests advance it and call ``flush``
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 from collections import deque
@@ -420,16 +421,19 @@ class Painter:
         if _closed(room):
             mine = end if isinstance(end, dict) and end.get("gen") == room.gen else None
             return texts.one_line_result(t, room.preset, mine)
-        text = t.table(table, now if room.state == PLAYING else None)
-        deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
-        if deal and room.state == PLAYING:
-            text += "\n\n" + deal
+        result = None
         if table.finished and isinstance(end, dict) and end.get("gen") == room.gen \
                 and not end.get("photo"):  # else the result is the chart's caption
             line = Line("match_ended", end.get("params", {}))
             extra = [Line(x["key"], x["params"]) for x in end.get("extra", [])]
-            text += "\n\n" + t.match_result(line, table, extra)
-        return text
+            result = t.match_result(line, table, extra)
+            # the result names the winners with their scores: not a line of the table too
+            table = dataclasses.replace(table, finished=False)
+        text = t.table(table, now if room.state == PLAYING else None)
+        deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
+        if deal and room.state == PLAYING:
+            text += "\n\n" + deal
+        return text + "\n\n" + result if result else text
 
     async def _retire_table(self, room: Room, t: Text, chat: int, msg: int, old_gen: Any,
                             moved: bool) -> None:

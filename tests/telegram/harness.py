@@ -37,6 +37,9 @@ from engine.codec import unpack_action
 from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 
 GROUP_ID = -1001000000001
+# real seconds a test waits for a signal (an update confirmed) before it calls it lost: a
+# bound for a broken bot, never a pause (a loaded 2-core machine may be slow to get there)
+SIGNAL_LIMIT = 60.0
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
 TABLE_PREFIXES = ("L:", "T:")  # the lobby's and the table's buttons
 HAND_PREFIXES = ("S~", "A~", "D~", "HN~")
@@ -89,7 +92,7 @@ class Env:
                   flush: bool = True, **kw: Any) -> FakeMessage:
         """A person writes; returns once the bot's handler has finished with it."""
         msg = self.fake.user_message(chat if chat is not None else self.group, user, text, **kw)
-        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=10)
+        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=SIGNAL_LIMIT)
         if flush:
             await self.flush()
         return msg
@@ -99,7 +102,7 @@ class Env:
         """Press a button; returns the answer the bot gave (it always must) once its
         handler has finished."""
         cb = self.fake.press(user, message, data, check_button=check_button)
-        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=10)
+        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=SIGNAL_LIMIT)
         assert cb.answered, f"press {data!r} was not answered"
         if flush:
             await self.flush()

@@ -113,6 +113,7 @@ async def test_finish_shows_the_result_and_strips_every_hand(redis: Redis) -> No
         await env.drain()
         table = env.table_message()
         assert "🏁" in (table.text or "") and table.callback_data == ["T:again"]
+        assert (table.text or "").count("🏁") == 1, table.text  # the result once, not twice
         for u in (anna, boris):
             msgs = [m for m in env.fake.messages(env.group, from_bot=True, ephemeral=True)
                     if m.receiver is not None and m.receiver.id == u.id]
