@@ -469,3 +469,20 @@ async def test_every_button_the_bot_sent_parses(redis: Redis) -> None:
                 except (TypeError, ValueError):
                     pass
             assert len(parsed) == 1, data
+
+
+async def test_services_as_dispatcher_arguments_and_one_context_middleware(redis: Redis) -> None:
+    """Issue 13 item 8: the service, the painter and the words reach handlers as Dispatcher
+    keyword arguments; an outer middleware on messages and presses gives them who and
+    where; presses are answered once by the callback-answer middleware."""
+    from adapters.telegram.middleware import Answer, Context
+
+    async with telegram(redis) as env:
+        dp = env.app.dispatcher
+        assert dp.workflow_data["service"] is env.service
+        assert dp.workflow_data["painter"] is env.painter
+        assert dp.workflow_data["words"] is env.app.words
+        for observer in (dp.message, dp.callback_query):
+            assert list(observer.outer_middleware) == [env.app.context]
+            assert isinstance(env.app.context, Context)
+        assert [type(m) for m in dp.callback_query.middleware] == [Answer]
