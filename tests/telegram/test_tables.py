@@ -137,6 +137,21 @@ async def test_an_expired_lobby_loses_its_buttons(redis: Redis) -> None:
         assert not lobby.buttons and (lobby.text or "").startswith("⌛")
 
 
+async def test_another_match_on_an_expired_table_says_so_and_strips_it(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        await open_table(env, game="kozel-60")
+        await play_to_end(env, [env.users[0]], seed=1)
+        await env.drain()
+        table = env.table_message()
+        assert "T:again" in table.callback_data
+        for key in await env.redis.keys(f"*{env.room_id}*"):  # expired after idle_seconds
+            await env.redis.delete(key)
+        answer = await env.press(env.users[0], table, "T:again")
+        assert answer.get("show_alert") and "/newgame" in answer.get("text", "")
+        await env.drain()
+        assert not table.buttons and "🏁" in (table.text or "")
+
+
 async def test_a_press_on_a_gone_lobby_says_so_and_strips_it(redis: Redis) -> None:
     async with telegram(redis) as env:
         await env.say(env.users[0], "/newgame kozel")

@@ -312,9 +312,12 @@ async def edit_settings(painter: Painter, msg: Message, query: CallbackQuery, t:
             chat_id=msg.chat.id, message_id=msg.message_id, text=text, reply_markup=markup)))
 
 
-async def again(query: CallbackQuery, service: GameService, user: User, room_id: str,
-                t: Text, update_key: str, callback_answer: CallbackAnswer) -> None:
+async def again(query: CallbackQuery, service: GameService, painter: Painter, user: User,
+                room_id: str, t: Text, update_key: str,
+                callback_answer: CallbackAnswer) -> None:
     out = await service.rematch(room_id, user, update_id=update_key)
+    if not out.ok and out.reason == "no_room" and isinstance(query.message, Message):
+        await strip_buttons(painter, query.message)  # the room expired: its button goes
     answer_press(callback_answer, t, out)
 
 
