@@ -64,7 +64,8 @@ async def main() -> None:
     redis = Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/13"))
     rows = []
     print(f"{args.game}, {args.people} people + {args.bots} computer players, "
-          "20 group writes a minute enforced")
+          "20 group writes a minute enforced; load average "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print("seed  moves  min   worst wait  longest gap  result after  writes/min  429s")
     try:
         for seed in seeds_of(args.seeds):
