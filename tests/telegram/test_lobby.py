@@ -101,6 +101,16 @@ async def test_computer_players_unique_names_in_the_chats_language_and_levels(
             "Sam", "Max", "Alex", "Kit", "Val", "Lou")}
         text = env.table_message().text or ""
         assert "мастер" in text and "новичок" in text and "любитель" in text
+        # in an English chat they have English names
+        await env.say(anna, "/cancel")
+        env.fake.make_admin(env.group, anna)
+        await env.say(anna, "/lang en")
+        await env.say(anna, "/newgame kozel")
+        await env.say(anna, "/addbot")
+        room = await env.room()
+        assert room.seats[1] is not None and room.seats[1].name in ("Sam", "Max", "Alex", "Kit",
+                                                                    "Val", "Lou")
+        await env.say(anna, "/lang ru")
         answer = await env.say(anna, "/addbot genius")
         assert answer is not None
         reply = env.fake.last_bot_message(env.group)
