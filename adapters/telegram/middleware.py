@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRetryAfter
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update
 from aiogram.types import User as TgUser
 from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
@@ -136,3 +136,6 @@ class Answer(CallbackAnswerMiddleware):
         except TelegramBadRequest as e:
             # a redelivered press whose first answer went out: Telegram keeps only one
             log.info("press %s already answered: %s", event.id, e)
+        except TelegramRetryAfter as e:
+            # a press's answer is due within seconds of the press: not worth a wait
+            log.warning("press %s unanswered: 429, retry after %s", event.id, e.retry_after)

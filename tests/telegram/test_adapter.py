@@ -486,3 +486,16 @@ async def test_services_as_dispatcher_arguments_and_one_context_middleware(redis
             assert list(observer.outer_middleware) == [env.app.context]
             assert isinstance(env.app.context, Context)
         assert [type(m) for m in dp.callback_query.middleware] == [Answer]
+
+
+async def test_a_press_answer_refused_with_429_is_logged_and_the_press_applied(
+        redis: Redis, caplog: pytest.LogCaptureFixture) -> None:
+    async with telegram(redis) as env:
+        await env.say(env.users[0], "/newgame kozel")
+        env.fake.fail_retry_after("answerCallbackQuery", 3)
+        env.fake.press(env.users[1], env.table_message(), "L:join")
+        await env.fake.wait_confirmed(env.fake._last_update_id, timeout=60)
+        room = await env.room()
+        assert room.seat_of(f"tg:{env.users[1].id}") is not None
+        assert any("unanswered: 429" in r.getMessage() for r in caplog.records)
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
