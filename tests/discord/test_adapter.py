@@ -207,12 +207,13 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     # (a stale button on one's own hand: tests/discord/test_hands.py)
     cases: list[tuple[FakeUser, FakeMessage, str, list[str] | None, str]] = [
         # forged custom ids (not on the message they claim): nonsense, a made-up hand
-        # fingerprint, an unknown scheme, somebody else's move on one's own hand
+        # fingerprint, an unknown scheme, a tool of a hand on the table
         (user, table, "kz:a:nonsense", None, "not valid"),
         (user, table, f"kz:a:{rid(ch)}|{gen}.{deal}.{trick}.zzz.l1", None, "not valid"),
         (user, table, "kz:zz:1", None, "not valid"),
-        (other, other_hand, move, None, "not valid"),
+        (other, other_hand, "kz:zz:1", None, "not valid"),
         (eve, table, move, None, "not valid"),
+        (user, table, "kz:b", None, "not valid"),
         # real custom ids in the wrong hands: the service refuses them
         (user, there, move, None, "another table"),
         (other, here, move, None, "no longer possible"),
@@ -227,6 +228,13 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     assert await snapshot(redis) == before
     touched = [c for c in fake.calls[calls:] if c.path.startswith("/channels")]
     assert not touched  # no table edited, nothing posted in the channel
+    # somebody else's move on one's own hand (as a button of a moment ago would be): no
+    # longer possible for him, said on his hand, which stays his live hand
+    version = (await h.room(ch)).version
+    inter = await h.press(other, other_hand, move, check=False)
+    assert inter.response_type == 7 and other_hand.text().startswith("⚠️")
+    assert "no longer possible" in other_hand.text()
+    assert (await h.room(ch)).version == version
     # the real move still works afterwards
     inter = await h.play(user, ch, current, await h.open_hand(user, ch))
     assert inter.response_type == 7

@@ -5,6 +5,7 @@ presses, restarts and expiring tokens, coming back from a computer player (issue
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,7 +20,17 @@ from bot.service import GameService
 from bot.store import Store
 from tests.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, RecordedCall
 
-from .harness import DELAY, TURN, Harness, mover, people_and_bots, person, uid, until_person_moves
+from .harness import (
+    DELAY,
+    TURN,
+    Harness,
+    make_settings,
+    mover,
+    people_and_bots,
+    person,
+    uid,
+    until_person_moves,
+)
 
 
 def seed_match(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -88,6 +99,22 @@ async def test_one_live_hand_per_person_per_table(h: Harness, fake: FakeDiscord)
     hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
     assert hand is not None and texts.hand_text(Text("en"), hand) in second.text()
     assert len(hand_messages(fake, fake.bob)) == 2
+    # one a table: Bob's hand at another table does not retire this one
+    other = fake.channel
+    await people_and_bots(h, fake, other)
+    there = await h.open_hand(fake.bob, other)
+    assert "no longer updated" not in second.text() and "kz:h" in second.custom_ids()
+    mark = len(second.edits)
+    for _ in range(3):  # the first table goes on: its live hand follows it
+        room = await until_person_moves(h, ch)
+        user = person(room, fake)
+        hand = h.service.hand_of(room, uid(user))
+        assert hand is not None
+        await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"),
+                     second if user is fake.bob else None)
+    hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
+    assert hand is not None and texts.hand_text(Text("en"), hand) in second.text()
+    assert len(second.edits) > mark and "no longer updated" not in there.text()
 
 
 async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
@@ -143,6 +170,91 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
     assert hand_calls(fake, mark) and "stops updating" not in bob.text()  # live again
     hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
     assert hand is not None and texts.hand_text(Text("en"), hand) in bob.text()
+
+
+async def test_a_move_of_a_moment_ago_is_answered_on_the_redrawn_hand(
+        h: Harness, fake: FakeDiscord) -> None:
+    """Item 1: the person's time runs out and a computer player moves for him; the painter
+    redraws his hand just as he presses the move he still sees (its custom id is no longer
+    on the message). That press is answered on that very hand, the warning on top, no copy
+    beside it, and the hand stays live."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    room = await until_person_moves(h, ch)
+    user = person(room, fake)
+    msg = await h.open_hand(user, ch)
+    hand = h.service.hand_of(room, uid(user))
+    assert hand is not None
+    control, values = h.control_for(msg, next(c for c in hand.choices if c.kind != "declare"))
+    await h.advance(TURN)
+    assert await h.service.run_timers() == 1  # a computer player moved for him
+    await h.flush()
+    assert control not in msg.custom_ids()  # his hand was redrawn meanwhile
+    msgs = len(hand_messages(fake, user))
+    inter = await h.press(user, msg, control, values, pace=0, check=False)
+    assert inter.response_type == 7  # answered on the pressed hand
+    assert msg.text().startswith("⚠️") and "no longer possible" in msg.text()
+    assert len(hand_messages(fake, user)) == msgs
+    mark = len(fake.calls)
+    for _ in range(40):  # the game goes on: the hand follows it
+        room = await until_person_moves(h, ch)
+        other = person(room, fake)
+        if other is user:
+            break
+        hand = h.service.hand_of(room, uid(other))
+        assert hand is not None
+        await h.play(other, ch, next(c for c in hand.choices if c.kind != "declare"),
+                     h.hands.get(other.id))
+    assert hand_calls(fake, mark) and "⚠️" not in msg.text()
+    hand = h.service.hand_of(await h.room(ch), uid(user))
+    assert hand is not None and texts.hand_text(Text("en"), hand) in msg.text()
+
+
+@pytest.fixture
+async def slow(fake: FakeDiscord, redis: Redis, store: Store,
+               clock: ManualClock) -> AsyncIterator[Harness]:
+    """Ten minutes a move: the room may stay unchanged for most of a token's life."""
+    settings = make_settings(turn_seconds=600.0)
+    harness = await Harness.start(fake, redis, settings, clock, GameService(store, settings,
+                                                                            clock))
+    try:
+        yield harness
+    finally:
+        await harness.stop()
+
+
+async def test_a_hand_says_its_end_is_near_in_time_and_refresh_keeps_it_live(
+        slow: Harness, fake: FakeDiscord) -> None:
+    """Item 2: a hand is drawn only when its room changes; with ten minutes a move the
+    next change may come after its token's 15 minutes. So it says so at the last change
+    that might come before the end (at six minutes here), offers "Refresh", and once
+    refreshed it is live for another 15 minutes, the word gone."""
+    h, ch = slow, fake.games
+    await people_and_bots(h, fake, ch)
+    bob = await h.open_hand(fake.bob, ch)
+    room = await until_person_moves(h, ch)
+    while person(room, fake) is fake.bob:  # Bob plays until he waits for Alice
+        hand = h.service.hand_of(room, uid(fake.bob))
+        assert hand is not None
+        await h.play(fake.bob, ch, next(c for c in hand.choices if c.kind != "declare"), bob)
+        room = await until_person_moves(h, ch)
+    opened = h.clock.now()  # Bob's hand's token is no newer than this
+    await h.advance(6 * 60)  # Alice thinks for six minutes, then plays
+    hand = h.service.hand_of(room, uid(fake.alice))
+    assert hand is not None and hand.on_move
+    await h.play(fake.alice, ch, next(c for c in hand.choices if c.kind != "declare"))
+    await until_person_moves(h, ch)
+    assert "stops updating in a few minutes" in bob.text() and "kz:h" in bob.custom_ids()
+    inter = await h.press(fake.bob, bob, "kz:h")
+    assert inter.response_type == 7 and "stops updating" not in bob.text()
+    await h.advance(12 * 60)  # nobody plays: the computer plays for whoever is on move
+    assert h.clock.now() - opened > 15 * 60  # the first token is dead by now
+    mark = len(fake.calls)
+    assert await h.service.run_timers() >= 1
+    await h.flush()
+    hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
+    assert hand is not None and texts.hand_text(Text("en"), hand) in bob.text()
+    assert hand_calls(fake, mark) and not [c for c in fake.calls[mark:] if c.status == 401]
 
 
 async def test_open_hands_follow_the_game_after_a_restart(
@@ -277,6 +389,11 @@ async def test_im_back_on_the_hand_of_an_absent_person(h: Harness, fake: FakeDis
     seat = room.seats[room.seat_of(uid(fake.bob)) or 0]
     assert seat is not None and not seat.auto and "Bob is back" in table.text()
     assert "kz:b" not in bob.custom_ids() and "while you are away" not in bob.text()
+    msgs, lines = len(hand_messages(fake, fake.bob)), table.text()
+    # the same finger again, on the button the screen still showed: quiet
+    again = await h.press(fake.bob, bob, "kz:b", pace=0, check=False)
+    assert again.response_type == 7 and "⚠️" not in bob.text()
+    assert len(hand_messages(fake, fake.bob)) == msgs and table.text() == lines
     room = await _play_until(h, fake, fake.bob)  # his turn: the computer does not take it
     await h.advance(DELAY)
     assert await h.service.run_timers() == 0
