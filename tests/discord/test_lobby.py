@@ -139,6 +139,9 @@ async def test_kick_takes_any_of_six_seats(h: Harness, fake: FakeDiscord) -> Non
     table = await h.table(ch)
     for _ in range(5):
         await h.press(fake.alice, table, "kz:t:bot")
+    for seat in (0, 7):  # Discord's client sends no number outside the option's range
+        with pytest.raises(FakeDiscordError, match="out of range"):
+            await h.fake.interaction_command(fake.alice, ch, "kick", {"seat": seat})
     await h.command(fake.alice, ch, "kick", {"seat": 6})
     room = await h.room(ch)
     assert room.seats[5] is None and all(room.seats[i] for i in range(5))

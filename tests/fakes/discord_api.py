@@ -1171,7 +1171,8 @@ class FakeDiscord:
         FakeChannel values become ids with ``resolved`` data) or a raw Discord options list.
         With ``check_registered`` (default) the command must have been synced, and Discord's
         client-side rules are applied: ``default_member_permissions`` hides the command from
-        members lacking them and ``contexts`` gate DM usage (FakeDiscordError is raised).
+        members lacking them, ``contexts`` gate DM usage, and a value must be one of the
+        option's choices and within its min/max (FakeDiscordError is raised).
         """
         parts = name.split()
         root, sub_path = parts[0], parts[1:]
@@ -1385,6 +1386,8 @@ class FakeDiscord:
                     raise FakeDiscordError(
                         f"{o['value']!r} is not a choice of option {o['name']!r}"
                     )
+                if spec:
+                    _check_option_range(spec, o["value"])
 
         for part, ptype in reversed(chain):
             leaf = [{"name": part, "type": ptype, "options": leaf}]
@@ -2923,6 +2926,20 @@ def _route_regex(route: str | re.Pattern[str]) -> re.Pattern[str]:
         )
         return re.compile(regex)
     return re.compile(route)
+
+
+def _check_option_range(spec: dict[str, Any], value: Any) -> None:
+    """What the Discord client enforces before it sends a command: a number within the
+    option's ``min_value``/``max_value``, a string within ``min_length``/``max_length``."""
+    name = spec.get("name")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        lo, hi = spec.get("min_value"), spec.get("max_value")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise FakeDiscordError(f"{value!r} is out of range for option {name!r} ({lo}..{hi})")
+    elif isinstance(value, str):
+        lo, hi = spec.get("min_length"), spec.get("max_length")
+        if (lo is not None and len(value) < lo) or (hi is not None and len(value) > hi):
+            raise FakeDiscordError(f"{value!r} is too short or long for option {name!r}")
 
 
 def _guess_option_type(value: Any) -> int:
