@@ -4,6 +4,9 @@ against the fake Discord."""
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +15,8 @@ from engine.trump import trump_order, trump_suit
 from tests.fakes.discord_api import FakeDiscord
 
 from .harness import Harness, people_and_bots, refusal_text, uid
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_cancel_and_score_say_what_happened(h: Harness, fake: FakeDiscord) -> None:
@@ -87,3 +92,22 @@ async def test_no_voice_warnings_at_start(h: Harness, caplog: pytest.LogCaptureF
     noise = [r for r in caplog.records if r.levelno >= logging.WARNING
              and "voice will NOT be supported" in r.getMessage()]
     assert not noise
+
+
+def _client_warnings(*imports: str) -> str:
+    """What a fresh process logs when it makes a discord.py client after ``imports``
+    (discord.py warns once a process: only a process of its own shows it)."""
+    code = "; ".join(["import logging", *(f"import {m}" for m in imports), "import discord",
+                      "logging.basicConfig(level=logging.WARNING)",
+                      "discord.Client(intents=discord.Intents.default())"])
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True, timeout=120)
+    return out.stderr
+
+
+def test_the_voice_warnings_are_silenced_for_every_client_of_the_process() -> None:
+    """Without the adapter a client warns (PyNaCl and davey are not installed: the test
+    would prove nothing otherwise); with it, not a word."""
+    bare = _client_warnings()
+    assert "PyNaCl is not installed" in bare and "davey is not installed" in bare
+    assert "voice will NOT be supported" not in _client_warnings("adapters.discord.app")
