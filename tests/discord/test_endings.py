@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from engine.cards import CARD_TEXT
+from engine.presets import PRESETS
 from engine.trump import trump_order, trump_suit
 from tests.fakes.discord_api import FakeDiscord
 
-from .harness import Harness, people_and_bots, refusal_text, uid
+from .harness import Harness, mover, people_and_bots, refusal_text, uid
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,17 +63,27 @@ async def test_leave_mid_match_explains_the_way_out(h: Harness, fake: FakeDiscor
     assert "после 2 пропущенных ходов" in refusal_text(h, inter)
 
 
+@pytest.mark.parametrize("preset", [p for p, spec in PRESETS.items() if spec.family == "trump"])
 async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDiscord,
-                                                      seeded: None) -> None:
-    """UX.md: trumps last, the strongest at the right (RULES.md 4a's ladder)."""
+                                                      seeded: None, preset: str) -> None:
+    """UX.md: the plain cards by suit and rank, then the trumps, the strongest at the right
+    (RULES.md 4a's ladder), in every permanent-trump preset."""
     ch = fake.games
     people = [fake.alice, fake.bob, fake.carol, fake.dave]
-    await h.command(fake.alice, ch, "newgame", {"preset": "kozel-hvalenyi"})
+    await h.command(fake.alice, ch, "newgame", {"preset": preset})
     table = await h.table(ch)
     for u in people[1:]:
         await h.press(u, table, "kz:t:join")
     await h.press(fake.alice, table, "kz:t:start")
     room = await h.room(ch)
+    for _ in range(4):  # Nizhny Novgorod's deal begins with a cut of the deck
+        cutter = mover(room, fake)
+        hand = h.service.hand_of(room, uid(cutter)) if cutter is not None else None
+        cut = next((c for c in hand.choices if c.kind == "cut"), None) if hand else None
+        if cutter is None or cut is None:
+            break
+        await h.play(cutter, ch, cut)
+        room = await h.room(ch)
     ladder = [CARD_TEXT[c] for c in trump_order(room.preset, trump_suit(room.preset,
                                                                          room.options))]
     symbols = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -81,9 +92,14 @@ async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDisc
         line = next(x for x in msg.text().split("\n") if x.startswith("Your cards:"))
         shown = line.removeprefix("Your cards: ").split(" ")
         cards = [c[:-1] + next(k for k, v in symbols.items() if v == c[-1]) for c in shown]
+        own = h.service.hand_of(room, uid(u))
+        assert own is not None and sorted(cards) == sorted(own.cards)
         trumps = [c for c in cards if c in ladder]
-        assert cards[len(cards) - len(trumps):] == trumps  # the trumps come last
+        plain = cards[:len(cards) - len(trumps)]
+        assert cards[len(plain):] == trumps  # the trumps come last
         assert trumps == sorted(trumps, key=lambda c: -ladder.index(c))  # weakest first
+        ids = [CARD_TEXT.index(c) for c in plain]  # the engine's order: by suit, then rank
+        assert ids == sorted(ids)
 
 
 async def test_no_voice_warnings_at_start(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
