@@ -12,7 +12,7 @@ import pytest
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
-from adapters.discord import texts
+from adapters.discord import texts, views
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import Room, User
@@ -47,7 +47,7 @@ async def test_several_cards_offer_only_what_may_be_legal(
         h: Harness, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 7: seed 26 gives Bob (on lead) 6♣ 6♠ 9♠ 10♥. The 6♠ joins a lead of any suit
     (RULES.md 1), so 6♠+6♣, 6♠+9♠ and 6♠+10♥ are leads; 6♣+10♥ or 9♠+10♥ are not and
-    nothing offers them."""
+    nothing offers them; picked anyway, the answer says the rule right."""
     seed_match(monkeypatch, 26)
     ch = fake.games
     await h.command(fake.alice, ch, "newgame", {"preset": "kozel", "players": 2})
@@ -62,6 +62,15 @@ async def test_several_cards_offer_only_what_may_be_legal(
     assert leads == {"Lead 6♣ 6♠", "Lead 9♠ 6♠", "Lead 10♥ 6♠"}, labels
     assert not [c for c in msg.iter_components() if c.get("type") == 3]  # no free pick
     mixed = next(c for c in hand.choices if sorted(c.cards) == ["10H", "6S"])
+    # a pick no control offers (a select of a moment ago, say): the rule, in its words, on
+    # top of the hand, which stays his live hand
+    wrong = [str(1 << hand.cards.index(c)) for c in ("6C", "10H")]
+    inter = await h.press(fake.bob, msg, f"kz:s:{views.select_stem(mixed)}", wrong,
+                          check=False)
+    assert inter.response_type == 7
+    assert msg.text().startswith("⚠️ A lead is cards of one suit, or the 6♠ with any suit.")
+    assert (await h.room(ch)).seat_of(uid(fake.bob)) is not None
+    assert len(hand_messages(fake, fake.bob)) == 1
     inter = await h.play(fake.bob, ch, mixed, msg)
     assert inter.response_type == 7
     table = await h.table(ch)
