@@ -323,6 +323,34 @@ async def test_a_double_press_is_quiet(h: Harness, fake: FakeDiscord, seeded: No
     assert now is not None and texts.hand_text(Text("en"), now) in msg.text()
 
 
+async def test_two_presses_at_the_same_moment_make_one_move_quietly(
+        h: Harness, fake: FakeDiscord, seeded: None) -> None:
+    """Item 1: two presses of the same move delivered together (neither answered before
+    the other arrives): the move is made once, one press shows it on the hand, the other
+    is quiet; no warning, no copy of the hand."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    room = await until_person_moves(h, ch)
+    user = person(room, fake)
+    msg = await h.open_hand(user, ch)
+    hand = h.service.hand_of(room, uid(user))
+    assert hand is not None
+    choice = next(c for c in hand.choices if c.kind != "declare")
+    control, values = h.control_for(msg, choice)
+    await h.advance(1.5)
+    before = await h.room(ch)
+    presses = [await fake.interaction_component(user, msg, control, values) for _ in range(2)]
+    for inter in presses:
+        await fake.wait_for_response(inter)
+    await h.flush()
+    assert sorted(i.response_type for i in presses) == [6, 7]
+    after = await h.room(ch)
+    assert after.version == before.version + 1  # one change: the move, made once
+    assert "⚠️" not in msg.text() and len(hand_messages(fake, user)) == 1
+    now = h.service.hand_of(after, uid(user))
+    assert now is not None and texts.hand_text(Text("en"), now) in msg.text()
+
+
 async def test_a_hint_in_a_practice_game(h: Harness, fake: FakeDiscord, seeded: None) -> None:
     """Issue 15: at a table of one person and computer players, the hand offers "Hint":
     what a strong player would play there, on top of the hand (its owner's eyes only);
