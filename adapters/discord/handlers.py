@@ -420,19 +420,22 @@ class Handlers:
     async def back(self, interaction: Interaction) -> None:
         """🙋 I'm back (the seat was handed to a computer player after missed turns): the
         seat is his again at once (the table says so), answered on his hand, now his own
-        and live. Pressed twice, or when he plays it himself already: his hand as it is."""
+        and live. Pressed twice, or when he plays it himself already: his hand as it is;
+        too late (the game is over): his hand, why not on top."""
         user, rid, t = self.user(interaction), self.room_id(interaction), \
             self.user_text(interaction)
         if not self.on_hand(interaction):
             await self.refuse(interaction, "bad_token", t)
             return
         out = await self.service.come_back(rid, user, update_id=self.update_id(interaction))
-        room = out.room if out.ok or out.reason == "not_away" else None
+        room = out.room
         hand = self.service.hand_of(room, user.id) if room is not None else None
         if room is None or hand is None:
             await self.refuse(interaction, out, t)
             return
-        await self.answer_on_hand(interaction, room, hand)
+        quiet = out.ok or out.reason == "not_away"
+        await self.answer_on_hand(interaction, room, hand, None if quiet else "⚠️ " + reason_text(
+            t, out.reason, self.service.table_of(room)))
 
     async def hint(self, interaction: Interaction) -> None:
         """💡 in a practice game: what a strong computer player would play, on top of the

@@ -439,3 +439,19 @@ async def test_im_back_on_the_hand_of_an_absent_person(h: Harness, fake: FakeDis
     assert texts.hand_text(Text("en"), hand) in bob.text()
     inter = await h.play(fake.bob, ch, next(c for c in hand.choices if c.kind != "declare"), bob)
     assert inter.response_type == 7
+
+
+async def test_im_back_too_late_is_answered_on_the_hand(h: Harness, fake: FakeDiscord) -> None:
+    """Item 4: Bob is away (a computer player plays for him) and the game is cancelled
+    before he comes back; his "I'm back" of a moment ago is answered on his hand: the game
+    is over."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    bob = await h.open_hand(fake.bob, ch)
+    await _play_until(h, fake, fake.bob, absent=True)
+    assert "kz:b" in bob.custom_ids()
+    await h.command(fake.alice, ch, "cancel")
+    assert bob.custom_ids() == [] and "the game is over" in bob.text()  # redrawn: over
+    inter = await h.press(fake.bob, bob, "kz:b", pace=0, check=False)
+    assert inter.response_type == 7 and bob.text().startswith("⚠️")
+    assert "over" in bob.text().split("\n")[0]
