@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from bot.clock import ManualClock
 from bot.service import GameService
 from bot.store import Store
+from engine.presets import PRESETS, make_rules
 from tests.fakes.discord_api import FakeDiscord, FakeDiscordError
 
 from .harness import Harness, make_settings, refusal_text
@@ -94,8 +95,12 @@ async def test_computer_players_have_unique_names_and_levels_in_words(
     assert "(новичок)" in table.text()
 
 
-@pytest.mark.parametrize("preset", ["kozel", "kozel-4", "kozel-hvalenyi", "kozel-nn",
-                                    "kozel-kocherga"])
+# every preset played in partnerships (kozel, kozel-4, hvalenyi, nn, kocherga today)
+PARTNERSHIPS = [p for p, spec in PRESETS.items()
+                if 4 in spec.players and make_rules(p, 4).partnership]
+
+
+@pytest.mark.parametrize("preset", PARTNERSHIPS)
 async def test_teams_are_labelled_and_seats_swap_before_the_start(
         h: Harness, fake: FakeDiscord, preset: str) -> None:
     """Item 5: every partnership preset labels its teams in the lobby (the service's sides,
