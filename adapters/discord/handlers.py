@@ -357,15 +357,20 @@ class Handlers:
         answer redrew the hand, or a press while the painter redrew it. A move goes to the
         service, which knows a repeat (quiet), a move of a moment ago (answered on the hand,
         why not on top) and a forgery (not valid); the hand's own tools ("I'm back",
-        refresh, hint) do what they do. Anything else is not valid."""
+        refresh, hint) do what they do. A table's button pressed again after the table
+        lost it (a second Start): the service says why not. Anything else is not valid."""
         move = re.fullmatch(views.MOVE_TEMPLATE, custom_id)
         select = re.fullmatch(views.SELECT_TEMPLATE, custom_id)
+        table = re.fullmatch(views.TABLE_TEMPLATE, custom_id)
         tools: dict[str, Callable[[Interaction], Awaitable[None]]] = {
             views.BACK_ID: self.back, views.REFRESH_ID: self.refresh_hand,
             views.HINT_ID: self.hint,
         }
         if not self.on_hand(interaction):
-            await self.refuse(interaction, "bad_token")
+            if table is not None:
+                await self.table_button(interaction, table["what"])
+            else:
+                await self.refuse(interaction, "bad_token")
         elif move is not None:
             await self.move(interaction, move["token"])
         elif select is not None:

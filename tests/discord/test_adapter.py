@@ -67,6 +67,9 @@ async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord,
     await h.press(fake.bob, table, "kz:t:start")  # anyone may start a full table
     assert (await h.room(ch)).state == "playing"
     assert table.custom_ids() == ["kz:t:hand"]
+    # Start pressed again on what the screen still showed: why not, not "not valid"
+    again = await h.press(fake.carol, table, "kz:t:start", pace=0, check=False)
+    assert "already started" in refusal_text(h, again)
 
     room = await h.play_match(ch, people, seed=1)
 
