@@ -352,29 +352,43 @@ class Handlers:
 
     async def off_message(self, interaction: Interaction, custom_id: str,
                           values: Sequence[str]) -> None:
-        """A custom id that is not on its message. On the presser's own hand a move may be
-        one he saw a moment ago (a second press lands after the first press's answer
-        redrew the hand): the service knows a repeat, or a legal move, from a forgery.
-        Anything else is not valid."""
+        """A custom id that is not on its message. On the presser's own hand it is most
+        likely one he saw a moment ago: a second press that lands after the first press's
+        answer redrew the hand, or a press while the painter redrew it. A move goes to the
+        service, which knows a repeat (quiet), a move of a moment ago (answered on the hand,
+        why not on top) and a forgery (not valid); the hand's own tools ("I'm back",
+        refresh, hint) do what they do. A table's button pressed again after the table
+        lost it (a second Start): the service says why not. Anything else is not valid."""
         move = re.fullmatch(views.MOVE_TEMPLATE, custom_id)
         select = re.fullmatch(views.SELECT_TEMPLATE, custom_id)
-        if self.on_hand(interaction) and move is not None:
-            await self.move(interaction, move["token"], seen=False)
-        elif self.on_hand(interaction) and select is not None:
-            await self.select_cards(interaction, select["stem"], values, seen=False)
+        table = re.fullmatch(views.TABLE_TEMPLATE, custom_id)
+        tools: dict[str, Callable[[Interaction], Awaitable[None]]] = {
+            views.BACK_ID: self.back, views.REFRESH_ID: self.refresh_hand,
+            views.HINT_ID: self.hint,
+        }
+        if not self.on_hand(interaction):
+            if table is not None:
+                await self.table_button(interaction, table["what"])
+            else:
+                await self.refuse(interaction, "bad_token")
+        elif move is not None:
+            await self.move(interaction, move["token"])
+        elif select is not None:
+            await self.select_cards(interaction, select["stem"], values)
+        elif custom_id in tools:
+            await tools[custom_id](interaction)
         else:
             await self.refuse(interaction, "bad_token")
 
-    async def move(self, interaction: Interaction, token: str, *, seen: bool = True) -> None:
-        """A move from a button (``seen``: it is on the message pressed)."""
+    async def move(self, interaction: Interaction, token: str) -> None:
+        """A move from a button (or a select): the service applies it once, or says why
+        not."""
         user, rid = self.user(interaction), self.room_id(interaction)
         self.painter.hold(rid, user.id)
         shown: Room | None = None
         try:
             out = await self.service.act(token, user, update_id=self.update_id(interaction),
                                          room_id=rid)
-            if not seen and not out.ok:
-                out = Outcome(False, "bad_token")  # not a move he saw: a forgery
             shown = await self._answer_move(interaction, out)
         finally:
             self.painter.release(shown, rid, user.id)
@@ -411,19 +425,22 @@ class Handlers:
     async def back(self, interaction: Interaction) -> None:
         """🙋 I'm back (the seat was handed to a computer player after missed turns): the
         seat is his again at once (the table says so), answered on his hand, now his own
-        and live. Pressed twice, or when he plays it himself already: his hand as it is."""
+        and live. Pressed twice, or when he plays it himself already: his hand as it is;
+        too late (the game is over): his hand, why not on top."""
         user, rid, t = self.user(interaction), self.room_id(interaction), \
             self.user_text(interaction)
         if not self.on_hand(interaction):
             await self.refuse(interaction, "bad_token", t)
             return
         out = await self.service.come_back(rid, user, update_id=self.update_id(interaction))
-        room = out.room if out.ok or out.reason == "not_away" else None
+        room = out.room
         hand = self.service.hand_of(room, user.id) if room is not None else None
         if room is None or hand is None:
             await self.refuse(interaction, out, t)
             return
-        await self.answer_on_hand(interaction, room, hand)
+        quiet = out.ok or out.reason == "not_away"
+        await self.answer_on_hand(interaction, room, hand, None if quiet else "⚠️ " + reason_text(
+            t, out.reason, self.service.table_of(room)))
 
     async def hint(self, interaction: Interaction) -> None:
         """💡 in a practice game: what a strong computer player would play, on top of the
@@ -445,7 +462,7 @@ class Handlers:
                                          hand, t.lang)
 
     async def select_cards(self, interaction: Interaction, stem: str,
-                           values: Sequence[str], *, seen: bool = True) -> None:
+                           values: Sequence[str]) -> None:
         mask = 0
         for v in values:
             if not (v.isascii() and v.isdigit()) or not 0 < int(v) < MAX_MASK:
@@ -459,7 +476,7 @@ class Handlers:
         if tok is None or bare(tok.kind) or tok.kind == "cut" or not values:
             await self.refuse(interaction, "bad_token")
             return
-        await self.move(interaction, str(dataclasses.replace(tok, mask=mask)), seen=seen)
+        await self.move(interaction, str(dataclasses.replace(tok, mask=mask)))
 
     # --- for the commands -------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ RECORD = "dc_hand"
 TOKEN_LIFE = 15 * 60.0  # Discord: an interaction token edits its messages for 15 minutes
 # our clock reads the interaction a moment after Discord made it: count from a bit earlier
 SLACK = 10.0
+WARN_AT_MOST = 10 * 60.0  # a hand says its token's end is near this long before it at most
 RETIRED = N_("This copy of your hand is no longer updated: your cards are in the message "
              "you used last.")
 EXPIRING = N_("This hand stops updating in a few minutes: press “Refresh” to keep it live.")
@@ -116,11 +117,26 @@ class LiveHands:
         except discord.HTTPException as e:
             log.info("retiring a hand: %s", e)
 
+    def expiring(self, rec: LiveHand) -> bool:
+        """Whether the hand should say now that it stops updating soon. A hand is drawn
+        only when its room changes, and a playing room changes at least once a turn's time
+        (the person on move plays, or a computer player plays for him): so a hand whose
+        token ends within a turn's time says so already, or the next change might come
+        only after its end and the hand would go stale without a word. (Never earlier
+        than ten minutes before the end: a table of very long turns is told late rather
+        than at every drawing.)"""
+        if rec.expires is None:
+            return False
+        settings = self.service.settings
+        turn = settings.turn_seconds + settings.bot_delay_seconds + rec.MARGIN
+        ahead = max(rec.WARN, min(turn, WARN_AT_MOST))
+        return self.service.clock.now() >= rec.expires - ahead
+
     async def draw(self, room: Room, user_id: str, rec: LiveHand, hand: HandView) -> LiveHand:
         """Edit the live hand to show ``hand`` (with a word when its token is about to run
         out); the record as drawn. Raises ``discord.HTTPException`` if Discord refused."""
         t = Text(rec.lang)
-        expiring = rec.expiring(self.service.clock.now())
+        expiring = self.expiring(rec)
         notice = "⌛ " + t._(EXPIRING) if expiring else None
         await edit_original(self.client, rec.ref, views.hand_layout(t, hand, notice))
         drawn = LiveHand(rec.ref, rec.message, rec.expires, signature(hand, expiring), rec.lang)

@@ -389,7 +389,7 @@ class Painter:
         rec = self.live.current(room, user_id)
         hand = self.service.hand_of(room, user_id) if rec is not None else None
         return rec is not None and hand is not None and \
-            signature(hand, rec.expiring(self.service.clock.now())) != rec.sig
+            signature(hand, self.live.expiring(rec)) != rec.sig
 
     async def _draw_live_hand(self, room: Room, user_id: str) -> int:
         """Draw the person's live hand as of ``room``: the version settled (drawn, or
@@ -401,7 +401,7 @@ class Painter:
         if not rec.usable(self.service.clock.now()):
             await self.live.forget(room.id, user_id, rec)  # its token ran out: left alone
             return room.version
-        if signature(hand, rec.expiring(self.service.clock.now())) != rec.sig:
+        if signature(hand, self.live.expiring(rec)) != rec.sig:
             try:
                 await self.live.draw(room, user_id, rec, hand)
                 self.drawn["hand"] += 1

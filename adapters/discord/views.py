@@ -9,6 +9,7 @@ hand layout, which is sent ephemerally to its owner.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, cast
@@ -367,9 +368,20 @@ def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
     return items
 
 
+def no_longer_played(hand: HandView) -> HandView:
+    """The hand as it is shown: a game cancelled mid-deal is over for its hands too (the
+    service's view still lists the deal's moves, which it would refuse): no move, no
+    "I'm back", no refresh."""
+    if hand.table.state == "playing" or hand.prompt == "over":
+        return hand
+    return dataclasses.replace(hand, on_move=False, prompt="over", choices=[], why_not={},
+                               single=None, hint_allowed=False)
+
+
 def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.LayoutView:
     """A player's own hand with the legal moves (send it ephemerally only); ``notice``: a
     line on top (a refusal's warning, a hint, the token's end), its icon included."""
+    hand = no_longer_played(hand)
     items: list[ui.Item[Any]] = []
     if notice:
         items.append(ui.TextDisplay(escape(notice)))

@@ -27,6 +27,7 @@ from bot.service import GameService
 from bot.views import Choice, Line
 from tests.fakes.discord_api import (
     FLAG_EPHEMERAL,
+    HANG,
     FakeChannel,
     FakeDiscord,
     FakeInteraction,
@@ -332,7 +333,7 @@ class Harness:
             await self.settle()
         raise AssertionError("drawings kept waiting")
 
-    async def settle(self, timeout: float = 10.0) -> None:
+    async def settle(self, timeout: float = HANG) -> None:
         """Until the bot is quiet: no request in flight at the fake, no handler or drawing
         running in the bot (a paced drawing may sleep until the clock moves). Both are
         signals the two sides give; ``timeout`` only turns a hang into a failure."""
@@ -378,7 +379,8 @@ class Harness:
         """A server the bot joins now (its own language setting), with a channel: once the
         bot has it (discord.py's own "guild_join" event)."""
         # discord.py registers the listener right away (before the server appears)
-        joined = self.client.wait_for("guild_join", check=lambda g: g.name == name, timeout=10)
+        joined = self.client.wait_for("guild_join", check=lambda g: g.name == name,
+                                    timeout=HANG)
         guild = self.fake.add_guild(name, locale=locale)
         channel = self.fake.add_text_channel(guild, "cards")
         await self.fake.flush()

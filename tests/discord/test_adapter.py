@@ -4,6 +4,9 @@ websocket, the real service on the real Redis, a manual clock for computer playe
 from __future__ import annotations
 
 import asyncio
+import functools
+import itertools
+import operator
 import random
 
 import discord
@@ -18,6 +21,7 @@ from bot.config import ConfigError, Settings
 from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
+from bot.views import HandView
 from engine.presets import PRESETS
 from tests.fakes.discord_api import (
     DEFAULT_MEMBER_PERMISSIONS,
@@ -26,6 +30,7 @@ from tests.fakes.discord_api import (
     FakeDiscord,
     FakeMessage,
     FakeUser,
+    walk_components,
 )
 
 from .harness import (
@@ -62,6 +67,9 @@ async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord,
     await h.press(fake.bob, table, "kz:t:start")  # anyone may start a full table
     assert (await h.room(ch)).state == "playing"
     assert table.custom_ids() == ["kz:t:hand"]
+    # Start pressed again on what the screen still showed: why not, not "not valid"
+    again = await h.press(fake.carol, table, "kz:t:start", pace=0, check=False)
+    assert "already started" in refusal_text(h, again)
 
     room = await h.play_match(ch, people, seed=1)
 
@@ -207,12 +215,13 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     # (a stale button on one's own hand: tests/discord/test_hands.py)
     cases: list[tuple[FakeUser, FakeMessage, str, list[str] | None, str]] = [
         # forged custom ids (not on the message they claim): nonsense, a made-up hand
-        # fingerprint, an unknown scheme, somebody else's move on one's own hand
+        # fingerprint, an unknown scheme, a tool of a hand on the table
         (user, table, "kz:a:nonsense", None, "not valid"),
         (user, table, f"kz:a:{rid(ch)}|{gen}.{deal}.{trick}.zzz.l1", None, "not valid"),
         (user, table, "kz:zz:1", None, "not valid"),
-        (other, other_hand, move, None, "not valid"),
+        (other, other_hand, "kz:zz:1", None, "not valid"),
         (eve, table, move, None, "not valid"),
+        (user, table, "kz:b", None, "not valid"),
         # real custom ids in the wrong hands: the service refuses them
         (user, there, move, None, "another table"),
         (other, here, move, None, "no longer possible"),
@@ -227,6 +236,13 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     assert await snapshot(redis) == before
     touched = [c for c in fake.calls[calls:] if c.path.startswith("/channels")]
     assert not touched  # no table edited, nothing posted in the channel
+    # somebody else's move on one's own hand (as a button of a moment ago would be): no
+    # longer possible for him, said on his hand, which stays his live hand
+    version = (await h.room(ch)).version
+    inter = await h.press(other, other_hand, move, check=False)
+    assert inter.response_type == 7 and other_hand.text().startswith("⚠️")
+    assert "no longer possible" in other_hand.text()
+    assert (await h.room(ch)).version == version
     # the real move still works afterwards
     inter = await h.play(user, ch, current, await h.open_hand(user, ch))
     assert inter.response_type == 7
@@ -289,12 +305,32 @@ def _check_layout(view: discord.ui.LayoutView) -> None:
     check_limits(msg)
 
 
+def _check_moves_legal(view: discord.ui.LayoutView, hand: HandView) -> None:
+    """Item 7: every move a hand's controls can make is one of its legal choices: each
+    button's token, and every pick a select allows (from ``min_values`` to ``max_values``
+    of its options, each option a mask of hand positions)."""
+    tokens = {c.token for c in hand.choices}
+    legal = {(views.select_stem(c), c.mask) for c in hand.choices if c.mask}
+    for comp in walk_components(view.to_components()):
+        custom_id = str(comp.get("custom_id", ""))
+        if custom_id.startswith("kz:a:"):
+            assert custom_id.removeprefix("kz:a:") in tokens, custom_id
+        elif custom_id.startswith("kz:s:"):
+            stem, values = custom_id.removeprefix("kz:s:"), [int(o["value"]) for o in comp["options"]]
+            for n in range(comp.get("min_values", 1), comp.get("max_values", 1) + 1):
+                for pick in itertools.combinations(values, n):
+                    mask = functools.reduce(operator.or_, pick)
+                    assert (stem, mask) in legal, (hand.cards, [o["label"] for o in comp["options"]],
+                                                   pick)
+
+
 @pytest.mark.parametrize(("preset", "players"), [("kozel", 4), ("kozel", 2), ("kozel", 3),
                                                  ("kozel-4", 4), ("kozel-60", 3)])
 async def test_every_layout_within_discord_limits_over_whole_matches(
         store: Store, settings: Settings, clock: ManualClock, preset: str, players: int) -> None:
     """Hands, tables and settings of every moment of whole matches, both languages, with
-    the longest room ids Discord makes (a 20-digit channel id)."""
+    the longest room ids Discord makes (a 20-digit channel id); a hand's controls make only
+    legal moves."""
     svc = GameService(store, settings, clock)
     people = [User(f"dc:{10**19 + i}", f"Player number {i} with a long name")
               for i in range(players)]
@@ -318,7 +354,9 @@ async def test_every_layout_within_discord_limits_over_whole_matches(
             for u in people:
                 hand = svc.hand_of(room, u.id)
                 assert hand is not None
-                _check_layout(views.hand_layout(t, hand, t.reason("stale")))
+                layout = views.hand_layout(t, hand, t.reason("stale"))
+                _check_layout(layout)
+                _check_moves_legal(layout, hand)
                 longest = max([longest, *(len(c.token) + 5 for c in hand.choices)])
         if room.state != "playing":
             break

@@ -4,14 +4,20 @@ against the fake Discord."""
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from engine.cards import CARD_TEXT
+from engine.presets import PRESETS
 from engine.trump import trump_order, trump_suit
 from tests.fakes.discord_api import FakeDiscord
 
-from .harness import Harness, people_and_bots, refusal_text, uid
+from .harness import Harness, mover, people_and_bots, refusal_text, uid
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_cancel_and_score_say_what_happened(h: Harness, fake: FakeDiscord) -> None:
@@ -57,17 +63,27 @@ async def test_leave_mid_match_explains_the_way_out(h: Harness, fake: FakeDiscor
     assert "после 2 пропущенных ходов" in refusal_text(h, inter)
 
 
+@pytest.mark.parametrize("preset", [p for p, spec in PRESETS.items() if spec.family == "trump"])
 async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDiscord,
-                                                      seeded: None) -> None:
-    """UX.md: trumps last, the strongest at the right (RULES.md 4a's ladder)."""
+                                                      seeded: None, preset: str) -> None:
+    """UX.md: the plain cards by suit and rank, then the trumps, the strongest at the right
+    (RULES.md 4a's ladder), in every permanent-trump preset."""
     ch = fake.games
     people = [fake.alice, fake.bob, fake.carol, fake.dave]
-    await h.command(fake.alice, ch, "newgame", {"preset": "kozel-hvalenyi"})
+    await h.command(fake.alice, ch, "newgame", {"preset": preset})
     table = await h.table(ch)
     for u in people[1:]:
         await h.press(u, table, "kz:t:join")
     await h.press(fake.alice, table, "kz:t:start")
     room = await h.room(ch)
+    for _ in range(4):  # Nizhny Novgorod's deal begins with a cut of the deck
+        cutter = mover(room, fake)
+        hand = h.service.hand_of(room, uid(cutter)) if cutter is not None else None
+        cut = next((c for c in hand.choices if c.kind == "cut"), None) if hand else None
+        if cutter is None or cut is None:
+            break
+        await h.play(cutter, ch, cut)
+        room = await h.room(ch)
     ladder = [CARD_TEXT[c] for c in trump_order(room.preset, trump_suit(room.preset,
                                                                          room.options))]
     symbols = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -76,9 +92,14 @@ async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDisc
         line = next(x for x in msg.text().split("\n") if x.startswith("Your cards:"))
         shown = line.removeprefix("Your cards: ").split(" ")
         cards = [c[:-1] + next(k for k, v in symbols.items() if v == c[-1]) for c in shown]
+        own = h.service.hand_of(room, uid(u))
+        assert own is not None and sorted(cards) == sorted(own.cards)
         trumps = [c for c in cards if c in ladder]
-        assert cards[len(cards) - len(trumps):] == trumps  # the trumps come last
+        plain = cards[:len(cards) - len(trumps)]
+        assert cards[len(plain):] == trumps  # the trumps come last
         assert trumps == sorted(trumps, key=lambda c: -ladder.index(c))  # weakest first
+        ids = [CARD_TEXT.index(c) for c in plain]  # the engine's order: by suit, then rank
+        assert ids == sorted(ids)
 
 
 async def test_no_voice_warnings_at_start(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
@@ -87,3 +108,22 @@ async def test_no_voice_warnings_at_start(h: Harness, caplog: pytest.LogCaptureF
     noise = [r for r in caplog.records if r.levelno >= logging.WARNING
              and "voice will NOT be supported" in r.getMessage()]
     assert not noise
+
+
+def _client_warnings(*imports: str) -> str:
+    """What a fresh process logs when it makes a discord.py client after ``imports``
+    (discord.py warns once a process: only a process of its own shows it)."""
+    code = "; ".join(["import logging", *(f"import {m}" for m in imports), "import discord",
+                      "logging.basicConfig(level=logging.WARNING)",
+                      "discord.Client(intents=discord.Intents.default())"])
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True, timeout=120)
+    return out.stderr
+
+
+def test_the_voice_warnings_are_silenced_for_every_client_of_the_process() -> None:
+    """Without the adapter a client warns (PyNaCl and davey are not installed: the test
+    would prove nothing otherwise); with it, not a word."""
+    bare = _client_warnings()
+    assert "PyNaCl is not installed" in bare and "davey is not installed" in bare
+    assert "voice will NOT be supported" not in _client_warnings("adapters.discord.app")

@@ -19,6 +19,7 @@ from tests.fakes.discord_api import (
     DEFAULT_MEMBER_PERMISSIONS,
     FLAG_EPHEMERAL,
     FLAG_IS_COMPONENTS_V2,
+    HANG,
     PERM_MANAGE_GUILD,
     FakeDiscord,
     FakeDiscordError,
@@ -131,7 +132,7 @@ class KozelTestBot(discord.Client):
         self._done_changed = asyncio.Event()
         self._register()
 
-    async def handled(self, interaction_id: int, timeout: float = 5.0) -> None:
+    async def handled(self, interaction_id: int, timeout: float = HANG) -> None:
         async with asyncio.timeout(timeout):
             while interaction_id not in self.done:
                 self._done_changed.clear()
@@ -500,7 +501,7 @@ async def test_modal_roundtrip(fake: FakeDiscord, bot: KozelTestBot) -> None:
 
 
 async def test_gateway_reconnect_resumes(fake: FakeDiscord, bot: KozelTestBot) -> None:
-    resumed = bot.wait_for("resumed", timeout=5)  # registers the listener right away
+    resumed = bot.wait_for("resumed", timeout=HANG)  # registers the listener right away
     await fake.request_reconnect()
     await resumed
 
@@ -600,7 +601,7 @@ async def test_user_select_with_members_intent(fake: FakeDiscord) -> None:
         assert reply.content == "partner bob" and reply.ephemeral_for == fake.alice.id
 
         await fake.user_message(fake.bob, fake.channel, "hello there")  # MESSAGE_CONTENT on
-        last = await client.wait_for("message", timeout=5)
+        last = await client.wait_for("message", timeout=HANG)
         assert last.content == "hello there"
     finally:
         await stop_client(client, task)

@@ -5,13 +5,14 @@ presses, restarts and expiring tokens, coming back from a computer player (issue
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
-from adapters.discord import texts
+from adapters.discord import texts, views
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import Room, User
@@ -19,7 +20,17 @@ from bot.service import GameService
 from bot.store import Store
 from tests.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, RecordedCall
 
-from .harness import DELAY, TURN, Harness, mover, people_and_bots, person, uid, until_person_moves
+from .harness import (
+    DELAY,
+    TURN,
+    Harness,
+    make_settings,
+    mover,
+    people_and_bots,
+    person,
+    uid,
+    until_person_moves,
+)
 
 
 def seed_match(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -36,7 +47,7 @@ async def test_several_cards_offer_only_what_may_be_legal(
         h: Harness, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 7: seed 26 gives Bob (on lead) 6♣ 6♠ 9♠ 10♥. The 6♠ joins a lead of any suit
     (RULES.md 1), so 6♠+6♣, 6♠+9♠ and 6♠+10♥ are leads; 6♣+10♥ or 9♠+10♥ are not and
-    nothing offers them."""
+    nothing offers them; picked anyway, the answer says the rule right."""
     seed_match(monkeypatch, 26)
     ch = fake.games
     await h.command(fake.alice, ch, "newgame", {"preset": "kozel", "players": 2})
@@ -51,6 +62,15 @@ async def test_several_cards_offer_only_what_may_be_legal(
     assert leads == {"Lead 6♣ 6♠", "Lead 9♠ 6♠", "Lead 10♥ 6♠"}, labels
     assert not [c for c in msg.iter_components() if c.get("type") == 3]  # no free pick
     mixed = next(c for c in hand.choices if sorted(c.cards) == ["10H", "6S"])
+    # a pick no control offers (a select of a moment ago, say): the rule, in its words, on
+    # top of the hand, which stays his live hand
+    wrong = [str(1 << hand.cards.index(c)) for c in ("6C", "10H")]
+    inter = await h.press(fake.bob, msg, f"kz:s:{views.select_stem(mixed)}", wrong,
+                          check=False)
+    assert inter.response_type == 7
+    assert msg.text().startswith("⚠️ A lead is cards of one suit, or the 6♠ with any suit.")
+    assert (await h.room(ch)).seat_of(uid(fake.bob)) is not None
+    assert len(hand_messages(fake, fake.bob)) == 1
     inter = await h.play(fake.bob, ch, mixed, msg)
     assert inter.response_type == 7
     table = await h.table(ch)
@@ -88,6 +108,22 @@ async def test_one_live_hand_per_person_per_table(h: Harness, fake: FakeDiscord)
     hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
     assert hand is not None and texts.hand_text(Text("en"), hand) in second.text()
     assert len(hand_messages(fake, fake.bob)) == 2
+    # one a table: Bob's hand at another table does not retire this one
+    other = fake.channel
+    await people_and_bots(h, fake, other)
+    there = await h.open_hand(fake.bob, other)
+    assert "no longer updated" not in second.text() and "kz:h" in second.custom_ids()
+    mark = len(second.edits)
+    for _ in range(3):  # the first table goes on: its live hand follows it
+        room = await until_person_moves(h, ch)
+        user = person(room, fake)
+        hand = h.service.hand_of(room, uid(user))
+        assert hand is not None
+        await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"),
+                     second if user is fake.bob else None)
+    hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
+    assert hand is not None and texts.hand_text(Text("en"), hand) in second.text()
+    assert len(second.edits) > mark and "no longer updated" not in there.text()
 
 
 async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
@@ -145,6 +181,91 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
     assert hand is not None and texts.hand_text(Text("en"), hand) in bob.text()
 
 
+async def test_a_move_of_a_moment_ago_is_answered_on_the_redrawn_hand(
+        h: Harness, fake: FakeDiscord) -> None:
+    """Item 1: the person's time runs out and a computer player moves for him; the painter
+    redraws his hand just as he presses the move he still sees (its custom id is no longer
+    on the message). That press is answered on that very hand, the warning on top, no copy
+    beside it, and the hand stays live."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    room = await until_person_moves(h, ch)
+    user = person(room, fake)
+    msg = await h.open_hand(user, ch)
+    hand = h.service.hand_of(room, uid(user))
+    assert hand is not None
+    control, values = h.control_for(msg, next(c for c in hand.choices if c.kind != "declare"))
+    await h.advance(TURN)
+    assert await h.service.run_timers() == 1  # a computer player moved for him
+    await h.flush()
+    assert control not in msg.custom_ids()  # his hand was redrawn meanwhile
+    msgs = len(hand_messages(fake, user))
+    inter = await h.press(user, msg, control, values, pace=0, check=False)
+    assert inter.response_type == 7  # answered on the pressed hand
+    assert msg.text().startswith("⚠️") and "no longer possible" in msg.text()
+    assert len(hand_messages(fake, user)) == msgs
+    mark = len(fake.calls)
+    for _ in range(40):  # the game goes on: the hand follows it
+        room = await until_person_moves(h, ch)
+        other = person(room, fake)
+        if other is user:
+            break
+        hand = h.service.hand_of(room, uid(other))
+        assert hand is not None
+        await h.play(other, ch, next(c for c in hand.choices if c.kind != "declare"),
+                     h.hands.get(other.id))
+    assert hand_calls(fake, mark) and "⚠️" not in msg.text()
+    hand = h.service.hand_of(await h.room(ch), uid(user))
+    assert hand is not None and texts.hand_text(Text("en"), hand) in msg.text()
+
+
+@pytest.fixture
+async def slow(fake: FakeDiscord, redis: Redis, store: Store,
+               clock: ManualClock) -> AsyncIterator[Harness]:
+    """Ten minutes a move: the room may stay unchanged for most of a token's life."""
+    settings = make_settings(turn_seconds=600.0)
+    harness = await Harness.start(fake, redis, settings, clock, GameService(store, settings,
+                                                                            clock))
+    try:
+        yield harness
+    finally:
+        await harness.stop()
+
+
+async def test_a_hand_says_its_end_is_near_in_time_and_refresh_keeps_it_live(
+        slow: Harness, fake: FakeDiscord) -> None:
+    """Item 2: a hand is drawn only when its room changes; with ten minutes a move the
+    next change may come after its token's 15 minutes. So it says so at the last change
+    that might come before the end (at six minutes here), offers "Refresh", and once
+    refreshed it is live for another 15 minutes, the word gone."""
+    h, ch = slow, fake.games
+    await people_and_bots(h, fake, ch)
+    bob = await h.open_hand(fake.bob, ch)
+    room = await until_person_moves(h, ch)
+    while person(room, fake) is fake.bob:  # Bob plays until he waits for Alice
+        hand = h.service.hand_of(room, uid(fake.bob))
+        assert hand is not None
+        await h.play(fake.bob, ch, next(c for c in hand.choices if c.kind != "declare"), bob)
+        room = await until_person_moves(h, ch)
+    opened = h.clock.now()  # Bob's hand's token is no newer than this
+    await h.advance(6 * 60)  # Alice thinks for six minutes, then plays
+    hand = h.service.hand_of(room, uid(fake.alice))
+    assert hand is not None and hand.on_move
+    await h.play(fake.alice, ch, next(c for c in hand.choices if c.kind != "declare"))
+    await until_person_moves(h, ch)
+    assert "stops updating in a few minutes" in bob.text() and "kz:h" in bob.custom_ids()
+    inter = await h.press(fake.bob, bob, "kz:h")
+    assert inter.response_type == 7 and "stops updating" not in bob.text()
+    await h.advance(12 * 60)  # nobody plays: the computer plays for whoever is on move
+    assert h.clock.now() - opened > 15 * 60  # the first token is dead by now
+    mark = len(fake.calls)
+    assert await h.service.run_timers() >= 1
+    await h.flush()
+    hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
+    assert hand is not None and texts.hand_text(Text("en"), hand) in bob.text()
+    assert hand_calls(fake, mark) and not [c for c in fake.calls[mark:] if c.status == 401]
+
+
 async def test_open_hands_follow_the_game_after_a_restart(
         h: Harness, fake: FakeDiscord, redis: Redis, redis_url: str, settings: Settings,
         clock: ManualClock) -> None:
@@ -199,6 +320,34 @@ async def test_a_double_press_is_quiet(h: Harness, fake: FakeDiscord, seeded: No
     assert first.response_type == 7 and again.response_type == 6
     assert "⚠️" not in msg.text() and len(hand_messages(fake, user)) == 1
     now = h.service.hand_of(await h.room(ch), uid(user))
+    assert now is not None and texts.hand_text(Text("en"), now) in msg.text()
+
+
+async def test_two_presses_at_the_same_moment_make_one_move_quietly(
+        h: Harness, fake: FakeDiscord, seeded: None) -> None:
+    """Item 1: two presses of the same move delivered together (neither answered before
+    the other arrives): the move is made once, one press shows it on the hand, the other
+    is quiet; no warning, no copy of the hand."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    room = await until_person_moves(h, ch)
+    user = person(room, fake)
+    msg = await h.open_hand(user, ch)
+    hand = h.service.hand_of(room, uid(user))
+    assert hand is not None
+    choice = next(c for c in hand.choices if c.kind != "declare")
+    control, values = h.control_for(msg, choice)
+    await h.advance(1.5)
+    before = await h.room(ch)
+    presses = [await fake.interaction_component(user, msg, control, values) for _ in range(2)]
+    for inter in presses:
+        await fake.wait_for_response(inter)
+    await h.flush()
+    assert sorted(i.response_type or 0 for i in presses) == [6, 7]
+    after = await h.room(ch)
+    assert after.version == before.version + 1  # one change: the move, made once
+    assert "⚠️" not in msg.text() and len(hand_messages(fake, user)) == 1
+    now = h.service.hand_of(after, uid(user))
     assert now is not None and texts.hand_text(Text("en"), now) in msg.text()
 
 
@@ -277,6 +426,11 @@ async def test_im_back_on_the_hand_of_an_absent_person(h: Harness, fake: FakeDis
     seat = room.seats[room.seat_of(uid(fake.bob)) or 0]
     assert seat is not None and not seat.auto and "Bob is back" in table.text()
     assert "kz:b" not in bob.custom_ids() and "while you are away" not in bob.text()
+    msgs, lines = len(hand_messages(fake, fake.bob)), table.text()
+    # the same finger again, on the button the screen still showed: quiet
+    again = await h.press(fake.bob, bob, "kz:b", pace=0, check=False)
+    assert again.response_type == 7 and "⚠️" not in bob.text()
+    assert len(hand_messages(fake, fake.bob)) == msgs and table.text() == lines
     room = await _play_until(h, fake, fake.bob)  # his turn: the computer does not take it
     await h.advance(DELAY)
     assert await h.service.run_timers() == 0
@@ -285,3 +439,19 @@ async def test_im_back_on_the_hand_of_an_absent_person(h: Harness, fake: FakeDis
     assert texts.hand_text(Text("en"), hand) in bob.text()
     inter = await h.play(fake.bob, ch, next(c for c in hand.choices if c.kind != "declare"), bob)
     assert inter.response_type == 7
+
+
+async def test_im_back_too_late_is_answered_on_the_hand(h: Harness, fake: FakeDiscord) -> None:
+    """Item 4: Bob is away (a computer player plays for him) and the game is cancelled
+    before he comes back; his "I'm back" of a moment ago is answered on his hand: the game
+    is over."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    bob = await h.open_hand(fake.bob, ch)
+    await _play_until(h, fake, fake.bob, absent=True)
+    assert "kz:b" in bob.custom_ids()
+    await h.command(fake.alice, ch, "cancel")
+    assert bob.custom_ids() == [] and "the game is over" in bob.text()  # redrawn: over
+    inter = await h.press(fake.bob, bob, "kz:b", pace=0, check=False)
+    assert inter.response_type == 7 and bob.text().startswith("⚠️")
+    assert "over" in bob.text().split("\n")[0]

@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from bot.clock import ManualClock
 from bot.service import GameService
 from bot.store import Store
+from engine.presets import PRESETS, make_rules
 from tests.fakes.discord_api import FakeDiscord, FakeDiscordError
 
 from .harness import Harness, make_settings, refusal_text
@@ -94,8 +95,12 @@ async def test_computer_players_have_unique_names_and_levels_in_words(
     assert "(новичок)" in table.text()
 
 
-@pytest.mark.parametrize("preset", ["kozel", "kozel-4", "kozel-hvalenyi", "kozel-nn",
-                                    "kozel-kocherga"])
+# every preset played in partnerships (kozel, kozel-4, hvalenyi, nn, kocherga today)
+PARTNERSHIPS = [p for p, spec in PRESETS.items()
+                if 4 in spec.players and make_rules(p, 4).partnership]
+
+
+@pytest.mark.parametrize("preset", PARTNERSHIPS)
 async def test_teams_are_labelled_and_seats_swap_before_the_start(
         h: Harness, fake: FakeDiscord, preset: str) -> None:
     """Item 5: every partnership preset labels its teams in the lobby (the service's sides,
@@ -139,6 +144,9 @@ async def test_kick_takes_any_of_six_seats(h: Harness, fake: FakeDiscord) -> Non
     table = await h.table(ch)
     for _ in range(5):
         await h.press(fake.alice, table, "kz:t:bot")
+    for seat in (0, 7):  # Discord's client sends no number outside the option's range
+        with pytest.raises(FakeDiscordError, match="out of range"):
+            await h.fake.interaction_command(fake.alice, ch, "kick", {"seat": seat})
     await h.command(fake.alice, ch, "kick", {"seat": 6})
     room = await h.room(ch)
     assert room.seats[5] is None and all(room.seats[i] for i in range(5))

@@ -6,6 +6,8 @@ process drew them are redrawn at start; Discord mode never imports aiogram."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +25,7 @@ from bot.config import Settings
 from bot.room import User
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord_api import HANG, FakeDiscord
 
 from .harness import (
     DELAY,
@@ -60,9 +62,9 @@ async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
     stop = asyncio.Event()
     task = asyncio.create_task(run(settings, service, stop))
     try:
-        await asyncio.wait_for(born.wait(), 10)
+        await asyncio.wait_for(born.wait(), HANG)
         client = made[0]
-        await asyncio.wait_for(client.wait_until_ready(), 10)
+        await asyncio.wait_for(client.wait_until_ready(), HANG)
         for name, options in (("newgame", {"players": 2}), ("addbot", None),
                               ("startgame", None)):
             clock.advance(1.5)
@@ -83,7 +85,7 @@ async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
                 assert (await service.act(hand.choices[0].token,
                                           User(uid(fake.alice), "Alice"))).ok
         stop.set()  # SIGTERM: no new interaction served, the last change still drawn
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(HANG):
             while not task.done():
                 due = sleeper.next_due()
                 if due is not None:  # a paced drawing waits: time passes for it
@@ -113,7 +115,7 @@ async def test_a_press_while_stopping_gets_a_word_and_changes_nothing(
     inter = await h.press(fake.bob, table, "kz:t:join")
     assert "restarting" in refusal_text(h, inter)
     assert await snapshot(redis) == before
-    await asyncio.wait_for(h.client.stop_serving(5.0), 10)  # nothing in flight: at once
+    await asyncio.wait_for(h.client.stop_serving(5.0), HANG)  # nothing in flight: at once
     h.client.doing.stopping = False
 
 
@@ -154,6 +156,48 @@ async def test_tables_changed_while_nobody_drew_them_are_redrawn_at_start(
             await h2.stop()
     finally:
         await store.close()
+
+
+# ``python -m bot discord`` with discord.py pointed at the fake (as ``patch_discord_py`` does
+# in this process): the argv are the fake's REST base and gateway
+LAUNCH = "; ".join([
+    "import sys, yarl", "from discord.http import Route",
+    "from discord.gateway import DiscordWebSocket", "Route.BASE = sys.argv[1]",
+    "DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])",
+    "from bot.__main__ import main", "sys.exit(main(['discord']))"])
+
+
+async def test_sigterm_stops_the_discord_bot_cleanly(redis_url: str, redis: Redis,
+                                                     tmp_path: Path) -> None:
+    """Issue 14, item 2: the bot as docker runs it, against the fake Discord (on the real
+    clock: another process). Up, it answers /newgame and posts the table; SIGTERM stops
+    it with exit 0: the gateway closed by the bot, no traceback, no voice warning."""
+    async with FakeDiscord() as fake:
+        env = {**os.environ, "REDIS_URL": redis_url, "DISCORD_TOKEN": fake.token,
+               "DEFAULT_LANGUAGE": "en", "HEARTBEAT_FILE": str(tmp_path / "heartbeat")}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", LAUNCH, fake.api_base, fake.gateway_url, cwd=ROOT, env=env,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        try:
+            # up: its commands synced, its gateway session ready
+            await fake.wait_for(lambda: fake.command("newgame", fake.guild), what="commands")
+            conn = await fake.wait_until_connected()
+            inter = await fake.interaction_command(fake.alice, fake.games, "newgame")
+            await fake.wait_for_response(inter)
+            table = await fake.wait_for_message(lambda m: "kz:t:join" in m.custom_ids(),
+                                                channel=fake.games)
+            proc.send_signal(signal.SIGTERM)
+            out, err = await asyncio.wait_for(proc.communicate(), HANG)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        await fake.wait_for(lambda: conn.closed or conn.ws.closed, what="gateway closed")
+    log = err.decode()
+    assert proc.returncode == 0, log[-2000:]
+    assert "Traceback" not in log and "voice will NOT be supported" not in log
+    assert "Alice" in table.text()
 
 
 def test_discord_mode_does_not_import_aiogram() -> None:

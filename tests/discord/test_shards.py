@@ -6,6 +6,8 @@ version after a newer one, and a hand stays live whichever of them last drew it.
 
 from __future__ import annotations
 
+import asyncio
+
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
@@ -14,7 +16,7 @@ from bot.clock import ManualClock
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.discord_api import FakeChannel, FakeDiscord
+from tests.fakes.discord_api import HANG, FakeChannel, FakeDiscord
 
 from .harness import DELAY, ClockSleeper, Harness, person, rid, uid
 
@@ -29,10 +31,16 @@ def two_shard_servers(fake: FakeDiscord) -> tuple[FakeChannel, FakeChannel]:
 
 
 async def settle_all(*hs: Harness) -> None:
-    """Until every process is quiet, and time has passed for every paced drawing."""
-    for _ in range(3):
-        for h in hs:
-            await h.flush()
+    """Until every process is quiet at the same moment, no request is in flight and no
+    paced drawing waits for a later time (one process's drawing may wake another's: each
+    flushes in turn until that holds)."""
+    async with asyncio.timeout(HANG):
+        while True:
+            for h in hs:
+                await h.flush()
+            if all(h.client.doing.is_quiet and not h.sleeper.woken for h in hs) \
+                    and hs[0].fake.is_idle and hs[0].sleeper.next_due() is None:
+                return
 
 
 async def test_two_shard_processes_share_every_table(

@@ -219,6 +219,11 @@ class _Snowflakes:
         return candidate
 
 
+#: how long a test-side wait lasts before it fails: only a bound that turns a hang into a
+#: failure, never a measure of speed (a loaded 2-core machine may take seconds to answer)
+HANG = 60.0
+
+
 class FakeDiscordError(Exception):
     """Raised by test-side helpers when the requested action is impossible on real Discord."""
 
@@ -936,7 +941,7 @@ class FakeDiscord:
     async def wait_for(
         self,
         predicate: Callable[[], T | None],
-        timeout: float = 5.0,
+        timeout: float = HANG,
         what: str | None = None,
         *,
         poll: float = 0.005,
@@ -987,7 +992,7 @@ class FakeDiscord:
         *,
         predicate: Callable[[RecordedCall], bool] | None = None,
         since: int = 0,
-        timeout: float = 5.0,
+        timeout: float = HANG,
     ) -> RecordedCall:
         """First recorded call with index >= ``since`` matching method/route/predicate."""
 
@@ -1005,7 +1010,7 @@ class FakeDiscord:
         *,
         channel: FakeChannel | int | None = None,
         after: int = 0,
-        timeout: float = 5.0,
+        timeout: float = HANG,
     ) -> FakeMessage:
         """First live message (id > ``after``) matching ``predicate`` (re-checked after edits)."""
 
@@ -1019,7 +1024,7 @@ class FakeDiscord:
         return await self.wait_for(find, timeout, "message")
 
     async def wait_for_response(
-        self, interaction: FakeInteraction, timeout: float = 5.0
+        self, interaction: FakeInteraction, timeout: float = HANG
     ) -> FakeInteraction:
         """Wait until the bot sent the initial interaction callback."""
         return await self.wait_for(
@@ -1032,7 +1037,7 @@ class FakeDiscord:
         self,
         interaction: FakeInteraction,
         predicate: Callable[[FakeMessage], bool] | None = None,
-        timeout: float = 5.0,
+        timeout: float = HANG,
     ) -> FakeMessage:
         """The interaction's original response message once it is not "thinking" any more
         (and satisfies ``predicate``).  For type 6/7 responses this is the component's message."""
@@ -1046,7 +1051,7 @@ class FakeDiscord:
         return await self.wait_for(find, timeout, f"original response of {interaction.id}")
 
     async def wait_for_followup(
-        self, interaction: FakeInteraction, index: int = 0, timeout: float = 5.0
+        self, interaction: FakeInteraction, index: int = 0, timeout: float = HANG
     ) -> FakeMessage:
         def find() -> FakeMessage | None:
             if len(interaction.followup_ids) > index:
@@ -1055,7 +1060,7 @@ class FakeDiscord:
 
         return await self.wait_for(find, timeout, f"follow-up #{index} of {interaction.id}")
 
-    async def wait_until_connected(self, timeout: float = 5.0) -> GatewayConnection:
+    async def wait_until_connected(self, timeout: float = HANG) -> GatewayConnection:
         """A gateway connection that has identified (or resumed) and got READY."""
         return await self.wait_for(self._live_connection, timeout, "gateway session")
 
@@ -1171,7 +1176,8 @@ class FakeDiscord:
         FakeChannel values become ids with ``resolved`` data) or a raw Discord options list.
         With ``check_registered`` (default) the command must have been synced, and Discord's
         client-side rules are applied: ``default_member_permissions`` hides the command from
-        members lacking them and ``contexts`` gate DM usage (FakeDiscordError is raised).
+        members lacking them, ``contexts`` gate DM usage, and a value must be one of the
+        option's choices and within its min/max (FakeDiscordError is raised).
         """
         parts = name.split()
         root, sub_path = parts[0], parts[1:]
@@ -1385,6 +1391,8 @@ class FakeDiscord:
                     raise FakeDiscordError(
                         f"{o['value']!r} is not a choice of option {o['name']!r}"
                     )
+                if spec:
+                    _check_option_range(spec, o["value"])
 
         for part, ptype in reversed(chain):
             leaf = [{"name": part, "type": ptype, "options": leaf}]
@@ -2925,6 +2933,20 @@ def _route_regex(route: str | re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(route)
 
 
+def _check_option_range(spec: dict[str, Any], value: Any) -> None:
+    """What the Discord client enforces before it sends a command: a number within the
+    option's ``min_value``/``max_value``, a string within ``min_length``/``max_length``."""
+    name = spec.get("name")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        lo, hi = spec.get("min_value"), spec.get("max_value")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise FakeDiscordError(f"{value!r} is out of range for option {name!r} ({lo}..{hi})")
+    elif isinstance(value, str):
+        lo, hi = spec.get("min_length"), spec.get("max_length")
+        if (lo is not None and len(value) < lo) or (hi is not None and len(value) > hi):
+            raise FakeDiscordError(f"{value!r} is too short or long for option {name!r}")
+
+
 def _guess_option_type(value: Any) -> int:
     if isinstance(value, bool):
         return 5
@@ -3009,7 +3031,7 @@ async def start_client(
     fake: FakeDiscord,
     token: str | None = None,
     *,
-    timeout: float = 5.0,
+    timeout: float = HANG,
     reconnect: bool = True,
 ) -> asyncio.Task[None]:
     """``client.login`` + ``client.connect()`` as a background task; returns once on_ready
@@ -3046,7 +3068,7 @@ async def start_client(
 
 
 async def stop_client(
-    client: discord.Client, task: asyncio.Task[None] | None = None, *, timeout: float = 5.0
+    client: discord.Client, task: asyncio.Task[None] | None = None, *, timeout: float = HANG
 ) -> None:
     """``client.close()`` and wait for the connect task to finish (re-raising its error)."""
     await client.close()
