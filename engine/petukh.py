@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal
 
 from engine.actions import Action
 from engine.cards import ACE, CARD_TEXT, JACK, SPADES, Card, make
@@ -150,14 +150,22 @@ class RoosterChosen(Event):
 
 # --- the preset's settings ------------------------------------------------------------------
 
+# How a trick is answered (RULES.md 5, 5a):
+# - "follow": the led suit, else a trump, else any card (petukh);
+# - "beat": the led suit, higher than the table if he can; else a trump, higher than the
+#   trumps on the table if he can; else any card (petukh ``must_beat``);
+# - "beat_or_trump": a card of the led suit higher than every card of it on the table; else,
+#   on a plain lead, a trump (even holding lower cards of the led suit); else the led suit;
+#   else any card (petukh-25, RULES.md 5a "Answering").
+Answer = Literal["follow", "beat", "beat_or_trump"]
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     start: int
     swap: str  # "may" | "must" | "never"
     may_pass: bool
-    must_beat: bool
-    overtrump_ruff: bool  # a player trumping a plain lead must overtrump (petukh must_beat)
+    answer: Answer
     lead_trump_ace: bool
     cap: int | None  # +5 for no trick while the record is at most this; None: always
     boys: bool
@@ -178,7 +186,7 @@ def settings_of(rules: Rules) -> Settings:
         # is fined 5) and, as petukh, capped at start - 5. Matches run long with 5-6 players
         # (the README gives the figures).
         return Settings(
-            start=25, swap="never", may_pass=True, must_beat=True, overtrump_ruff=False,
+            start=25, swap="never", may_pass=True, answer="beat_or_trump",
             lead_trump_ace=True, cap=P25_NO_TRICK_CAP, boys=False, boys_table="standard", crooked=0,
             boys_finish=False, spade_ace=False, skips=SKIPS, exchange=not six,
         )
@@ -188,8 +196,7 @@ def settings_of(rules: Rules) -> Settings:
         start=start,
         swap="never" if rules.trump_mode == "last" else str(o.get("trump_swap", "may")),
         may_pass=bool(o.get("pass", True)),
-        must_beat=bool(o.get("must_beat", False)),
-        overtrump_ruff=True,
+        answer="beat" if o.get("must_beat", False) else "follow",
         lead_trump_ace=bool(o.get("lead_trump_ace", False)),
         cap=start - 5 if cap_opt == "auto" else int(cap_opt),
         boys=True,
@@ -445,31 +452,37 @@ class PetukhMatch:
         return self._play_options(seat)
 
     def _playable(self, seat: int) -> list[Card]:
-        cfg = self.cfg
         hand = self.hands[seat]
         if not self.plays:
             ace = make(ACE, self.trump)
-            if cfg.lead_trump_ace and ace in hand:
+            if self.cfg.lead_trump_ace and ace in hand:
                 return [ace]  # RULES.md 5 lead_trump_ace, 5a
             return sorted(hand)
-        led = self.plays[0][2][0]
-        led_suit = led // 9
+        return sorted(self._answers(hand))
+
+    def _answers(self, hand: list[Card]) -> list[Card]:
+        """The cards that may answer the trick on the table (``Settings.answer``)."""
+        answer, trump = self.cfg.answer, self.trump
+        led_suit = self.plays[0][2][0] // 9
         table = [c for _s, _k, cs in self.plays for c in cs]
         suited = [c for c in hand if c // 9 == led_suit]
+        trumps = [c for c in hand if c // 9 == trump]
+        if answer != "follow" and suited:
+            top = max(c % 9 for c in table if c // 9 == led_suit)
+            higher = [c for c in suited if c % 9 > top]
+            if higher:
+                return higher
+        if answer == "beat_or_trump" and led_suit != trump and trumps:
+            return trumps  # RULES.md 5a: a trump, even holding lower cards of the led suit
         if suited:
-            if cfg.must_beat:
-                top = max(c % 9 for c in table if c // 9 == led_suit)
-                higher = [c for c in suited if c % 9 > top]
-                return sorted(higher or suited)
-            return sorted(suited)
-        trumps = [c for c in hand if c // 9 == self.trump]
+            return suited
         if trumps:
-            on_table = [c % 9 for c in table if c // 9 == self.trump]
-            if cfg.must_beat and cfg.overtrump_ruff and on_table:
+            on_table = [c % 9 for c in table if c // 9 == trump]
+            if answer == "beat" and on_table:
                 higher = [c for c in trumps if c % 9 > max(on_table)]
-                return sorted(higher or trumps)
-            return sorted(trumps)
-        return sorted(hand)
+                return higher or trumps
+            return trumps
+        return hand
 
     def _play_options(self, seat: int) -> list[Action]:
         acts = [Action("play", (c,)) for c in self._playable(seat)]
@@ -539,9 +552,15 @@ class PetukhMatch:
             return "must_lead_trump_ace"
         led_suit = self.plays[0][2][0] // 9
         card = cards[0]
+        has_trump = any(c // 9 == self.trump for c in hand)
+        ruff = led_suit != self.trump and card // 9 != self.trump
+        if has_trump and ruff and self._answers(hand)[0] // 9 == self.trump:
+            if any(c // 9 == led_suit for c in hand):
+                return "must_trump_no_higher"  # RULES.md 5a: no higher card of the suit
+            return "must_trump"
         if any(c // 9 == led_suit for c in hand):
             return "must_follow_suit" if card // 9 != led_suit else "must_beat"
-        if any(c // 9 == self.trump for c in hand):
+        if has_trump:
             return "must_trump" if card // 9 != self.trump else "must_overtrump"
         return "illegal_action"
 
