@@ -89,24 +89,21 @@ class PresetSpec:
     family: str
     players: tuple[int, ...]
     options: type[_Options]
-    title: str
 
 
 PRESETS: dict[str, PresetSpec] = {
-    "kozel": PresetSpec("kozel", "drawing", (2, 3, 4), KozelOptions, "Kozel (classic, drawing)"),
-    "kozel-4": PresetSpec("kozel-4", "drawing", (4,), Kozel4Options, "Kozel on 4 cards"),
-    "kozel-60": PresetSpec("kozel-60", "drawing", (2, 3, 4), Kozel60Options, "Kozel to 60"),
-    "kozel-hvalenyi": PresetSpec("kozel-hvalenyi", "trump", (4,), HvalenyiOptions,
-                                 "Hvaleny Kozel"),
-    "kozel-nn": PresetSpec("kozel-nn", "trump", (4,), NNOptions, "Nizhny Novgorod Kozel"),
-    "kozel-kocherga": PresetSpec("kozel-kocherga", "trump", (4,), KochergaOptions, "Kocherga"),
-    "petukh": PresetSpec("petukh", "petukh", (2, 3, 4, 5, 6), PetukhOptions, "Petukh"),
+    "kozel": PresetSpec("kozel", "drawing", (2, 3, 4), KozelOptions),
+    "kozel-4": PresetSpec("kozel-4", "drawing", (4,), Kozel4Options),
+    "kozel-60": PresetSpec("kozel-60", "drawing", (2, 3, 4), Kozel60Options),
+    "kozel-hvalenyi": PresetSpec("kozel-hvalenyi", "trump", (4,), HvalenyiOptions),
+    "kozel-nn": PresetSpec("kozel-nn", "trump", (4,), NNOptions),
+    "kozel-kocherga": PresetSpec("kozel-kocherga", "trump", (4,), KochergaOptions),
+    "petukh": PresetSpec("petukh", "petukh", (2, 3, 4, 5, 6), PetukhOptions),
     # RULES.md 5a says "as petukh" (2-6 players); [decision] 2-4 here: with 5 tricks a
     # deal, five or six players leave someone trickless nearly every deal, and "no trick
     # +5" then keeps every record above 0 - matches between rules players did not end in
     # 500 deals (docs/families.md)
-    "petukh-25": PresetSpec("petukh-25", "petukh", (2, 3, 4), Petukh25Options,
-                            "Petukh to 25"),
+    "petukh-25": PresetSpec("petukh-25", "petukh", (2, 3, 4), Petukh25Options),
 }
 
 
