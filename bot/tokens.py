@@ -6,8 +6,9 @@
   never plays a card of a changed hand), ``-`` for moves without cards;
 - ``kind`` one letter of ``engine.actions.ACTION_KINDS`` (l lead, b beat, t throw, p play,
   y lay, v cover, x exchange, s swap: with cards; d declare, r redeal, a reboast, k keep,
-  q pass, f finish, n skip: without; c cut: with a number), ``mask`` the chosen positions in the seat's sorted hand, base 36
-  (the cut's number for ``c``; none for moves without cards).
+  q pass, f finish, n skip: without; c cut: with a number), ``mask`` the chosen positions
+  in the seat's sorted hand, base 36 (the cut's number for ``c``; none for moves without
+  cards).
 
 A token is refused only when what it means is no longer possible.
 """

@@ -13,7 +13,6 @@ from typing import Any, Literal, NamedTuple
 from engine.cards import CARD_TEXT, Card, CardError, parse_card
 
 
-
 class KindSpec(NamedTuple):
     """One kind of action: its letter and what a move of it names."""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any
 
 from engine.actions import Action
 from engine.cards import ACE, CARD_TEXT, JACK, SPADES, Card, make
@@ -26,7 +26,7 @@ from engine.errors import IllegalAction
 from engine.events import DealStarted, Event, MatchEnded, Played, TrickWon
 from engine.match import DealRecord, DeckSource, first_dealer, shuffled_deck
 from engine.observe import Observation
-from engine.presets import Rules
+from engine.presets import PetukhSettings, Rules
 
 HAND = 5  # RULES.md 5: five cards each, five tricks a deal
 SPADE_ACE: Card = make(ACE, SPADES)
@@ -34,11 +34,6 @@ SPADE_ACE: Card = make(ACE, SPADES)
 LOW_RECORD = 2
 # RULES.md 5: boys finish is open to a record of 5 or less.
 FINISH_RECORD = 5
-# RULES.md 5a: "no trick +5" (the source: a trickless player "crowed" and is fined 5), with
-# petukh's cap: start - 5 (RULES.md 5, "as petukh").
-P25_NO_TRICK_CAP = 20
-# RULES.md 5a: skips per player per match.
-SKIPS = 2
 
 # RULES.md 5, the boys tables: combination -> (took a trick, took no trick).
 STANDARD_BOYS: dict[str, tuple[int, int | None]] = {
@@ -150,63 +145,12 @@ class RoosterChosen(Event):
 
 # --- the preset's settings ------------------------------------------------------------------
 
-# How a trick is answered (RULES.md 5, 5a):
-# - "follow": the led suit, else a trump, else any card (petukh);
-# - "beat": the led suit, higher than the table if he can; else a trump, higher than the
-#   trumps on the table if he can; else any card (petukh ``must_beat``);
-# - "beat_or_trump": a card of the led suit higher than every card of it on the table; else,
-#   on a plain lead, a trump (even holding lower cards of the led suit); else the led suit;
-#   else any card (petukh-25, RULES.md 5a "Answering").
-Answer = Literal["follow", "beat", "beat_or_trump"]
 
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    start: int
-    swap: str  # "may" | "must" | "never"
-    may_pass: bool
-    answer: Answer
-    lead_trump_ace: bool
-    cap: int | None  # +5 for no trick while the record is at most this; None: always
-    boys: bool
-    boys_table: str
-    crooked: int
-    boys_finish: bool
-    spade_ace: bool
-    skips: int
-    exchange: bool
-
-
-def settings_of(rules: Rules) -> Settings:
-    o = rules.options
-    six = rules.players == 6
-    if rules.preset == "petukh-25":
-        # RULES.md 5a. [decision] passing (sitting a deal out) stays allowed, as in petukh.
-        # "no trick +5" read with the source's fourth text ("прокукарекал": a trickless player
-        # is fined 5) and, as petukh, capped at start - 5. Matches run long with 5-6 players
-        # (the README gives the figures).
-        return Settings(
-            start=25, swap="never", may_pass=True, answer="beat_or_trump",
-            lead_trump_ace=True, cap=P25_NO_TRICK_CAP, boys=False, boys_table="standard", crooked=0,
-            boys_finish=False, spade_ace=False, skips=SKIPS, exchange=not six,
-        )
-    start = int(o.get("start", 15))
-    cap_opt = o.get("no_trick_cap", "auto")
-    return Settings(
-        start=start,
-        swap="never" if rules.trump_mode == "last" else str(o.get("trump_swap", "may")),
-        may_pass=bool(o.get("pass", True)),
-        answer="beat" if o.get("must_beat", False) else "follow",
-        lead_trump_ace=bool(o.get("lead_trump_ace", False)),
-        cap=start - 5 if cap_opt == "auto" else int(cap_opt),
-        boys=True,
-        boys_table=str(o.get("boys_table", "standard")),
-        crooked=int(o.get("crooked_boys", 0)),
-        boys_finish=bool(o.get("boys_finish", True)),
-        spade_ace=bool(o.get("spade_ace", False)),
-        skips=0,
-        exchange=not six,
-    )
+def settings_of(rules: Rules) -> PetukhSettings:
+    """The Petukh preset's rules (``engine.presets`` builds them from its options)."""
+    settings = rules.settings
+    assert isinstance(settings, PetukhSettings), rules.preset
+    return settings
 
 
 def best_boys(jacks: list[Card], trump: int, table: str, crooked: int) -> str | None:
@@ -234,7 +178,7 @@ def best_boys(jacks: list[Card], trump: int, table: str, crooked: int) -> str | 
     return "crooked" if crooked else None
 
 
-def boys_value(combination: str | None, s: Settings) -> tuple[int, int | None]:
+def boys_value(combination: str | None, s: PetukhSettings) -> tuple[int, int | None]:
     """(change with a trick, change with no trick or None when it counts as no boys)."""
     if combination is None:
         return 0, None
@@ -246,7 +190,7 @@ def boys_value(combination: str | None, s: Settings) -> tuple[int, int | None]:
 
 
 def deal_change(
-    s: Settings, record: int, tricks: int, combination: str | None, bonus: int
+    s: PetukhSettings, record: int, tricks: int, combination: str | None, bonus: int
 ) -> int:
     """RULES.md 5: what one deal does to a record (before overshoot)."""
     took, none = boys_value(combination, s)
@@ -461,7 +405,7 @@ class PetukhMatch:
         return sorted(self._answers(hand))
 
     def _answers(self, hand: list[Card]) -> list[Card]:
-        """The cards that may answer the trick on the table (``Settings.answer``)."""
+        """The cards that may answer the trick on the table (``PetukhSettings.answer``)."""
         answer, trump = self.cfg.answer, self.trump
         led_suit = self.plays[0][2][0] // 9
         table = [c for _s, _k, cs in self.plays for c in cs]

@@ -24,18 +24,11 @@ from engine.cards import (
     CARD_TEXT,
     CLUBS,
     DIAMONDS,
-    EIGHT,
     HEARTS,
-    JACK,
-    KING,
     KOZEL_STRENGTH,
-    NINE,
     POINTS,
     QUEEN,
-    SEVEN,
-    SIX,
     SPADES,
-    TEN,
     Card,
     make,
     parse_card,
@@ -45,7 +38,7 @@ from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, Played, TrickWon
 from engine.match import DealRecord, DeckSource, first_dealer, shuffled_deck
 from engine.observe import Observation, SeenPlay, visible_to_act
-from engine.presets import Rules
+from engine.presets import Rules, TrumpSettings, default_rules, make_rules, trump_ladder
 
 # RULES.md 4a, 4c: eyes to 12, the first team there wins; 4b: penalties to 12, it loses.
 LIMIT = 12
@@ -54,13 +47,9 @@ REDEAL_POINTS = 13
 # RULES.md 4b: the third redeal in a row costs the dealer's team 2.
 REDEALS_IN_A_ROW = 3
 TRUMPS = 4  # the "suit" of a trump card: trumps are their own suit (RULES.md 4)
-SUIT_NAMES = {"clubs": CLUBS, "spades": SPADES, "hearts": HEARTS, "diamonds": DIAMONDS}
-SIX_CLUBS = make(SIX, CLUBS)
-SEVEN_CLUBS = make(SEVEN, CLUBS)
 QUEEN_CLUBS = make(QUEEN, CLUBS)
 ACE_DIAMONDS = make(ACE, DIAMONDS)
 _QUEENS = tuple(make(QUEEN, s) for s in (CLUBS, SPADES, HEARTS, DIAMONDS))
-_JACKS = tuple(make(JACK, s) for s in (CLUBS, SPADES, HEARTS, DIAMONDS))
 
 
 # --- events (public only: never a hand, a face-down card or the deck order) --------------
@@ -169,24 +158,18 @@ class Lyusya(Event):
 
 def trump_suit(preset: str, options: Any) -> int:
     """The suit whose plain cards are trumps: hvalenyi ♦, nn ♣, kocherga per option."""
-    if preset == "kozel-hvalenyi":
-        return DIAMONDS
-    if preset == "kozel-nn":
-        return CLUBS
-    return SUIT_NAMES[str(options.get("trump_suit", "clubs"))]
+    return settings_of(make_rules(preset, 4, options)).suit
 
 
 def trump_order(preset: str, suit: int) -> tuple[Card, ...]:
     """RULES.md 4a-4c: the trumps, high -> low, over the 36 cards (filter by the deck)."""
-    ranks: tuple[int, ...]
-    if preset == "kozel-hvalenyi":
-        top, ranks = SIX_CLUBS, (ACE, TEN, KING, NINE, EIGHT, SEVEN, SIX)
-    elif preset == "kozel-nn":
-        top, ranks = SIX_CLUBS, (ACE, TEN, KING, NINE, EIGHT, SEVEN)
-    else:
-        top = SEVEN_CLUBS
-        ranks = (ACE, TEN, KING, NINE, EIGHT) + (() if suit == CLUBS else (SEVEN,))
-    return (top, *_QUEENS, *_JACKS, *(make(r, suit) for r in ranks))
+    return trump_ladder(preset, suit)
+
+
+def settings_of(rules: Rules) -> TrumpSettings:
+    settings = rules.settings
+    assert isinstance(settings, TrumpSettings), rules.preset
+    return settings
 
 
 class Table:
@@ -194,8 +177,8 @@ class Table:
 
     __slots__ = ("order", "suit", "cls", "strength", "top")
 
-    def __init__(self, preset: str, suit: int) -> None:
-        self.order = trump_order(preset, suit)
+    def __init__(self, order: tuple[Card, ...], suit: int) -> None:
+        self.order = order
         self.suit = suit
         self.top = self.order[0]  # the catcher: 6♣ (kocherga 7♣)
         n = len(self.order)
@@ -221,7 +204,7 @@ _TABLES: dict[tuple[str, int], Table] = {}
 def table_for(preset: str, suit: int) -> Table:
     t = _TABLES.get((preset, suit))
     if t is None:
-        t = _TABLES[(preset, suit)] = Table(preset, suit)
+        t = _TABLES[(preset, suit)] = Table(trump_ladder(preset, suit), suit)
     return t
 
 
@@ -263,13 +246,11 @@ class TrumpMatch:
         self.start_events = self._new_dealing(keep=False)
 
     def _setup_rules(self) -> None:
-        rules = self.rules
-        preset = rules.preset
-        self.nn = preset == "kozel-nn"
-        self.table = table_for(preset, trump_suit(preset, rules.options))
-        # RULES.md 4a: the ace rule always; 4c: option; 4b: none
-        self.ace_rule = preset == "kozel-hvalenyi" or bool(rules.options.get("ace_rule", False))
-        self.lyusya: str | None = None if self.nn else str(rules.options.get("lyusya", "match"))
+        cfg = settings_of(self.rules)
+        self.nn = cfg.nn
+        self.table = table_for(self.rules.preset, cfg.suit)
+        self.ace_rule = cfg.ace_rule  # RULES.md 4a: always; 4c: option; 4b: none
+        self.lyusya: str | None = cfg.lyusya
 
     # --- dealing ----------------------------------------------------------------------
 
@@ -986,7 +967,7 @@ def rules_choice(
 
 def _want_redeal(obs: Observation, t: Table, seat: int) -> bool:
     hand = obs.hand
-    if obs.preset == "kozel-nn":
+    if settings_of(default_rules(obs.preset, obs.players)).nn:
         if obs.info.get("redeals", 0) == REDEALS_IN_A_ROW - 1:
             return obs.dealer % 2 != seat % 2  # the third costs the dealer's team 2
         return True
