@@ -33,7 +33,7 @@ def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
         to_move=-1 if m.finished else m.to_move, to_act=m.to_act(), trick=plays,
         win_seat=win_seat, win_cards=win_cards, declared=None, tricks=tuple(m.tricks),
         pile_sizes=tuple(len(p) for p in m.piles), last_trick=last,
-        trick_no=m.moment, counter=m.counter, scores=tuple(m.scores),
+        moment=m.moment, counter=m.counter, scores=tuple(m.scores),
         out=(False,) * n, eggs=False, finished=m.finished, winners=m.winners,
         phase=m.phase, info=info,
     )

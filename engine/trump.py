@@ -99,7 +99,7 @@ class TrumpMatch:
         self.dealing = 0  # dealings so far (== len(history) in a live match)
         self.eggs = False  # 60:60 waits: hvalenyi/kocherga +2 eyes, nn doubled penalties
         self.redeals = 0  # redeals asked for in a row in this deal
-        self.moment = 0  # trick_no of observations: rises with every trick, dealing, phase
+        self.moment = 0  # Observation.moment: rises with every trick, dealing, phase
         # the boast of this deal: its piles (cards, winner) and its leader; kept on "keep"
         self.boast_piles: list[tuple[tuple[Card, ...], int]] = []
         self.boast_leader: int | None = None

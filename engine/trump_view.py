@@ -88,7 +88,7 @@ def observe_trump(m: TrumpMatch, seat: int | None) -> Observation:
         tricks=tuple(m.tricks),
         pile_sizes=tuple(len(p) for p in m.piles),
         last_trick=last,
-        trick_no=m.moment,
+        moment=m.moment,
         counter=m.counter,
         scores=tuple(m.scores),
         out=(False, False),
