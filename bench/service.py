@@ -105,7 +105,7 @@ def plan_room(i: int, moves: int | None, prefix: str) -> Plan:
         seat = match.to_act()[0]
         action = rng.choice(match.legal_actions(seat))
         obs = match.observe(seat)
-        tok = make_token(rid, 1, obs.deal_no, obs.trick_no, seat, obs.hand, action,
+        tok = make_token(rid, 1, obs.deal_no, obs.moment, seat, obs.hand, action,
                          secret=token_secret(match))
         plan.clicks.append((people[seat], str(tok)))
         match.apply(seat, action)

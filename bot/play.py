@@ -90,7 +90,7 @@ def _act(room: Room, seat: int | None, tok: Token, mark: str) -> Change:
         raise Refused(Reason.STALE)
     match = room.load_match()
     obs = observe(match, seat)
-    if tok.deal != match.deal_no or tok.trick != obs.trick_no:
+    if tok.deal != match.deal_no or tok.trick != obs.moment:
         raise Refused(Reason.STALE)
     s = room.seats[seat]
     assert s is not None

@@ -4,10 +4,11 @@
 - ``gen`` the room's match generation, ``deal`` and ``trick`` the moment of play;
 - ``hand`` a short keyed fingerprint of the seat's hand (so a button made for one hand
   never plays a card of a changed hand), ``-`` for moves without cards;
-- ``kind`` one letter (l lead, b beat, t throw, p play, y lay, v cover, e exchange, s swap:
-  with cards; d declare, r redeal, a reboast, k keep, q pass, f finish, n skip: without; c
-  cut: with a number), ``mask`` the chosen positions in the seat's sorted hand, base 36
-  (the cut's number for ``c``; none for moves without cards).
+- ``kind`` one letter of ``engine.actions.ACTION_KINDS`` (l lead, b beat, t throw, p play,
+  y lay, v cover, x exchange, s swap: with cards; d declare, r redeal, a reboast, k keep,
+  q pass, f finish, n skip: without; c cut: with a number), ``mask`` the chosen positions
+  in the seat's sorted hand, base 36 (the cut's number for ``c``; none for moves without
+  cards).
 
 A token is refused only when what it means is no longer possible.
 """
@@ -17,21 +18,15 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from engine.actions import Action
+from engine.actions import ACTION_KINDS, Action
 from engine.cards import Card
 
 MAX_TOKEN = 64
-_CARD_KINDS = {
-    "lead": "l", "beat": "b", "throw": "t", "play": "p", "lay": "y", "cover": "v",
-    "exchange": "e", "swap": "s",
-}
-_BARE_KINDS = {
-    "declare": "d", "redeal": "r", "reboast": "a", "keep": "k", "pass": "q", "finish": "f",
-    "skip": "n",
-}
-_KIND = {**_CARD_KINDS, **_BARE_KINDS, "cut": "c"}
+# the engine's one table of action kinds (its letters are the stored logs' letters too)
+_KIND = {kind: spec.code for kind, spec in ACTION_KINDS.items()}
+_BARE_KINDS = frozenset(kind for kind, spec in ACTION_KINDS.items() if spec.takes == "none")
 _CODE = {v: k for k, v in _KIND.items()}
-assert len(_CODE) == len(_KIND)
+_CODE["e"] = "exchange"  # an exchange button made before the table was one (it was "e")
 
 
 def bare(kind: str) -> bool:

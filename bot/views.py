@@ -215,7 +215,7 @@ def hand_view(room: Room, match: Game, seat: int, now: float,
     choices = []
     secret = token_secret(match)
     for a in legal:
-        tok = make_token(room.id, room.gen, obs.deal_no, obs.trick_no, seat, hand, a,
+        tok = make_token(room.id, room.gen, obs.deal_no, obs.moment, seat, hand, a,
                          secret=secret)
         if a.kind == "cut":
             choices.append(Choice("cut", [], 0, str(tok), number=a.cards[0]))
@@ -249,7 +249,7 @@ def hand_view(room: Room, match: Game, seat: int, now: float,
     return HandView(
         room=room.id, seat=seat, cards=[CARD_TEXT[c] for c in hand],
         trump=SUIT_LETTERS[obs.trump], on_move=on_move, prompt=prompt, need=need,
-        choices=choices, table=table_view(room, match, now, deadline), trick=obs.trick_no,
+        choices=choices, table=table_view(room, match, now, deadline), trick=obs.moment,
         why_not=_why_not(match, seat, hand, legal) if on_move else {},
         single=choices[0] if len(choices) == 1 else None,
         hint_allowed=bool(others) and all(s is not None and s.bot is not None for s in others),

@@ -8,18 +8,38 @@ one value and one text.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from engine.cards import CARD_TEXT, Card, CardError, parse_card
 
-KINDS = (
-    "lead", "beat", "throw", "play", "declare",
+
+class KindSpec(NamedTuple):
+    """One kind of action: its letter and what a move of it names."""
+
+    code: str  # one letter: stored logs (``engine.codec``) and button tokens (``bot.tokens``)
+    # "cards": the cards chosen from the hand; "number": a number (``cut 17``, how many
+    # cards are cut off the top); "none": nothing chosen (the seat's one move of the kind,
+    # its cards, if any, follow from the hand: a declaration)
+    takes: Literal["cards", "number", "none"]
+
+
+# The one table of action kinds (the drawing kinds keep their first letters: old logs stay
+# readable).
+ACTION_KINDS: dict[str, KindSpec] = {
+    "lead": KindSpec("l", "cards"), "beat": KindSpec("b", "cards"),
+    "throw": KindSpec("t", "cards"), "play": KindSpec("p", "cards"),
+    "declare": KindSpec("d", "none"),
     # permanent-trump Kozel (RULES.md 4) and Petukh (RULES.md 5)
-    "cut", "redeal", "lay", "cover", "reboast", "keep", "exchange", "pass", "swap", "finish",
-    "skip",
-)
-# Kinds whose "cards" are numbers, not cards: ``cut 17`` (how many cards are cut off the top).
-NUMBER_KINDS = frozenset({"cut"})
+    "cut": KindSpec("c", "number"), "redeal": KindSpec("r", "none"),
+    "lay": KindSpec("y", "cards"), "cover": KindSpec("v", "cards"),
+    "reboast": KindSpec("a", "none"), "keep": KindSpec("k", "none"),
+    "exchange": KindSpec("x", "cards"), "pass": KindSpec("q", "none"),
+    "swap": KindSpec("s", "cards"), "finish": KindSpec("f", "none"),
+    "skip": KindSpec("n", "none"),
+}
+assert len({k.code for k in ACTION_KINDS.values()}) == len(ACTION_KINDS)
+KINDS = tuple(ACTION_KINDS)
+NUMBER_KINDS = frozenset(k for k, spec in ACTION_KINDS.items() if spec.takes == "number")
 
 
 class ActionError(ValueError):

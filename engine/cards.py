@@ -22,14 +22,6 @@ def make(rank: int, suit: int) -> Card:
     return suit * 9 + rank
 
 
-def suit_of(card: Card) -> int:
-    return card // 9
-
-
-def rank_of(card: Card) -> int:
-    return card % 9
-
-
 ALL_CARDS: tuple[Card, ...] = tuple(range(36))
 CARD_TEXT: tuple[str, ...] = tuple(RANK_NAMES[c % 9] + SUIT_LETTERS[c // 9] for c in ALL_CARDS)
 _BY_TEXT = {text: c for c, text in enumerate(CARD_TEXT)}
@@ -64,14 +56,6 @@ def parse_card(text: str) -> Card:
 
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     return tuple(parse_card(t) for t in texts)
-
-
-def card_text(card: Card) -> str:
-    return CARD_TEXT[card]
-
-
-def cards_text(cards: Iterable[Card]) -> list[str]:
-    return [CARD_TEXT[c] for c in cards]
 
 
 def deck_36() -> list[Card]:

@@ -8,16 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.actions import KINDS, Action
+from engine.actions import ACTION_KINDS, Action
 from engine.cards import Card
 
-# one letter per kind (the drawing kinds keep their first letters: old logs stay readable)
-_KIND_CODE = {
-    "lead": "l", "beat": "b", "throw": "t", "play": "p", "declare": "d", "cut": "c",
-    "redeal": "r", "lay": "y", "cover": "v", "reboast": "a", "keep": "k", "exchange": "x",
-    "pass": "q", "swap": "s", "finish": "f", "skip": "n",
-}
-assert set(_KIND_CODE) == set(KINDS) and len(set(_KIND_CODE.values())) == len(KINDS)
+_KIND_CODE = {kind: spec.code for kind, spec in ACTION_KINDS.items()}
 _CODE_KIND = {code: kind for kind, code in _KIND_CODE.items()}
 
 

@@ -7,7 +7,7 @@ won names only its face-up cards; card points appear only in ``DealEnded``.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.cards import CARD_TEXT, Card
@@ -152,10 +152,3 @@ class MatchEnded(Event):
     winners: tuple[int, ...]  # seats
     score: tuple[int, ...]
 
-
-def events_json(events: list[Event]) -> list[dict[str, Any]]:
-    return [e.to_json() for e in events]
-
-
-def event_dict(event: Event) -> dict[str, Any]:
-    return asdict(event)

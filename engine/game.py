@@ -1,8 +1,9 @@
 """One interface over the three rules families (DESIGN.md: engine).
 
-``new_match`` and ``match_from_state`` pick the family's match class from ``rules.family``:
-``drawing`` (``engine.match.Match``, RULES.md 1-3), ``trump`` (``engine.trump.TrumpMatch``,
-RULES.md 4) and ``petukh`` (``engine.petukh.PetukhMatch``, RULES.md 5). Everything outside
+``new_match`` and ``match_from_state`` pick the family's match class from ``rules.family``
+in the registry of ``engine.families``: ``drawing`` (``engine.match.Match``, RULES.md 1-3),
+``trump`` (``engine.trump.TrumpMatch``, RULES.md 4) and ``petukh``
+(``engine.petukh.PetukhMatch``, RULES.md 5). Everything outside
 the engine (the service, the CLI, simulations) goes through ``Game``.
 """
 
@@ -12,7 +13,8 @@ from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.events import Event
-from engine.match import DealRecord, DeckSource, Match
+from engine.families import FAMILIES
+from engine.match import DealRecord, DeckSource
 from engine.observe import Observation
 from engine.presets import Rules
 
@@ -44,15 +46,7 @@ class Game(Protocol):
 
 
 def _family(rules: Rules) -> Any:
-    if rules.family == "trump":
-        from engine.trump import TrumpMatch
-
-        return TrumpMatch
-    if rules.family == "petukh":
-        from engine.petukh import PetukhMatch
-
-        return PetukhMatch
-    return Match
+    return FAMILIES[rules.family].match
 
 
 def new_match(

@@ -16,8 +16,8 @@ from engine.actions import ActionError, action_from_json
 from engine.cards import CARD_TEXT, Card, CardError, parse_card
 from engine.errors import IllegalAction
 from engine.game import Game, new_match
-from engine.match import shuffled_deck
-from engine.presets import PresetError, make_rules
+from engine.match import DeckSource, shuffled_deck
+from engine.presets import PresetError, Rules, make_rules
 
 
 class LogError(ValueError):
@@ -61,6 +61,27 @@ def replay(log: Mapping[str, Any]) -> tuple[Game, dict[str, Any]]:
 
     Raises ``LogError`` with one line (naming the deal and action index) on anything wrong.
     """
+    rules, deals = _read(log)
+    seed = log.get("seed", 0)
+    first = deals[0].get("dealer") if deals else None
+    if first is not None and not (isinstance(first, int) and 0 <= first < rules.players):
+        raise LogError(f"deal 1: no such dealer {first!r}")
+    match = new_match(rules, seed=seed, dealer=first, decks=_decks(rules, deals, seed))
+    for no, entry in enumerate(deals, start=1):
+        _replay_deal(match, no, entry)
+    summary = {
+        "preset": rules.preset,
+        "players": rules.players,
+        "deals": [dict(rec.result) for rec in match.history if rec.result is not None],
+        "finished": match.finished,
+        "winners": list(match.winners),
+        "score": list(match.scores),
+    }
+    return match, summary
+
+
+def _read(log: Mapping[str, Any]) -> tuple[Rules, list[Mapping[str, Any]]]:
+    """The log's rules and deals, each checked for its shape."""
     if not isinstance(log, Mapping):
         kind = type(log).__name__
         raise LogError(f"a deal log is a JSON object with preset, players and deals, not a {kind}")
@@ -71,7 +92,6 @@ def replay(log: Mapping[str, Any]) -> tuple[Game, dict[str, Any]]:
         rules = make_rules(str(log.get("preset")), players, log.get("options"))
     except (PresetError, ValueError, TypeError) as e:
         raise LogError(str(e)) from None
-    seed = log.get("seed", 0)
     deals = log.get("deals") or []
     if not isinstance(deals, list):
         raise LogError("deals must be a list")
@@ -80,6 +100,11 @@ def replay(log: Mapping[str, Any]) -> tuple[Game, dict[str, Any]]:
             raise LogError(f"deal {no}: a deal is a JSON object, not {entry!r}")
         if not isinstance(entry.get("actions") or [], list):
             raise LogError(f"deal {no}: actions must be a list")
+    return rules, deals
+
+
+def _decks(rules: Rules, deals: list[Mapping[str, Any]], seed: Any) -> DeckSource:
+    """Each dealing's deck: the log's own, else the one its seed shuffles."""
 
     def decks(no: int, dealer: int) -> tuple[list[Card], Card | None]:
         entry: Mapping[str, Any] = deals[no - 1] if no <= len(deals) else {}
@@ -87,50 +112,38 @@ def replay(log: Mapping[str, Any]) -> tuple[Game, dict[str, Any]]:
             return shuffled_deck(rules, entry.get("seed", seed), no)
         where = f"deal {no}"
         deck = _deck(entry, where, rules.deck)
-        trump_card = None
-        if rules.trump_mode == "middle":
-            if "trump_card" not in entry:
-                raise LogError(f"{where}: kozel-4 needs trump_card (the card shown from the stock)")
-            try:
-                trump_card = parse_card(entry["trump_card"])
-            except CardError as e:
-                raise LogError(f"{where}: {e}") from None
-            if trump_card not in deck[rules.hand_size * rules.players:]:
-                raise LogError(f"{where}: trump_card must be a card of the stock")
+        if rules.trump_mode != "middle":
+            return deck, None
+        if "trump_card" not in entry:
+            raise LogError(f"{where}: kozel-4 needs trump_card (the card shown from the stock)")
+        try:
+            trump_card = parse_card(entry["trump_card"])
+        except CardError as e:
+            raise LogError(f"{where}: {e}") from None
+        if trump_card not in deck[rules.hand_size * rules.players:]:
+            raise LogError(f"{where}: trump_card must be a card of the stock")
         return deck, trump_card
 
-    first = deals[0].get("dealer") if deals else None
-    if first is not None and not (isinstance(first, int) and 0 <= first < rules.players):
-        raise LogError(f"deal 1: no such dealer {first!r}")
-    match = new_match(rules, seed=seed, dealer=first, decks=decks)
-    summary_deals: list[dict[str, Any]] = []
-    for no, entry in enumerate(deals, start=1):
-        where = f"deal {no}"
-        if match.finished:
-            raise LogError(f"{where}: the match was already over")
-        if len(match.history) != no:
-            raise LogError(f"{where}: the previous deal did not end")
-        dealer = entry.get("dealer")
-        if dealer is not None and dealer != match.dealer:
-            raise LogError(f"{where}: dealer {dealer} but the rotation gives {match.dealer}")
-        actions = entry.get("actions") or []
-        for i, raw in enumerate(actions):
-            try:
-                seat, act = action_from_json(raw)
-                match.apply(seat, act)
-            except (ActionError, IllegalAction) as e:
-                raise LogError(f"{where}, action {i}: {e}") from None
-            if len(match.history) != no and i != len(actions) - 1:
-                raise LogError(f"{where}, action {i + 1}: the deal was already over")
-    for rec in match.history:
-        if rec.result is not None:
-            summary_deals.append(dict(rec.result))
-    summary = {
-        "preset": rules.preset,
-        "players": rules.players,
-        "deals": summary_deals,
-        "finished": match.finished,
-        "winners": list(match.winners),
-        "score": list(match.scores),
-    }
-    return match, summary
+    return decks
+
+
+def _replay_deal(match: Game, no: int, entry: Mapping[str, Any]) -> None:
+    """Deal ``no`` of the log: its dealer checked, its actions applied (the refusal of one
+    names it: ``deal 1, action 3: play 7C by seat 0: must trump no higher``)."""
+    where = f"deal {no}"
+    if match.finished:
+        raise LogError(f"{where}: the match was already over")
+    if len(match.history) != no:
+        raise LogError(f"{where}: the previous deal did not end")
+    dealer = entry.get("dealer")
+    if dealer is not None and dealer != match.dealer:
+        raise LogError(f"{where}: dealer {dealer} but the rotation gives {match.dealer}")
+    actions = entry.get("actions") or []
+    for i, raw in enumerate(actions):
+        try:
+            seat, act = action_from_json(raw)
+            match.apply(seat, act)
+        except (ActionError, IllegalAction) as e:
+            raise LogError(f"{where}, action {i}: {e}") from None
+        if len(match.history) != no and i != len(actions) - 1:
+            raise LogError(f"{where}, action {i + 1}: the deal was already over")

@@ -43,7 +43,10 @@ class Observation:
     tricks: tuple[int, ...]  # per side
     pile_sizes: tuple[int, ...]  # cards per side's pile
     last_trick: tuple[int, tuple[SeenPlay, ...]] | None
-    trick_no: int
+    # the moment of the deal: a number that rises with every trick (the trick number in the
+    # drawing family), and in the other families with every dealing and phase too; a button
+    # made at one moment is stale at the next
+    moment: int
     counter: int
     scores: tuple[int, ...]
     out: tuple[bool, ...]
@@ -54,6 +57,11 @@ class Observation:
     phase: str = "play"
     # a family's public extras as JSON-safe data (Petukh records, passed seats, boast piles)
     info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def trick_no(self) -> int:
+        """The old name of ``moment``."""
+        return self.moment
 
     def to_json(self) -> dict[str, Any]:
         def cards(cs: tuple[Card, ...] | None) -> list[str] | None:
@@ -74,7 +82,7 @@ class Observation:
             "tricks": list(self.tricks), "pile_sizes": list(self.pile_sizes),
             "last_trick": None if self.last_trick is None else {
                 "winner": self.last_trick[0], "plays": plays(self.last_trick[1])},
-            "trick_no": self.trick_no, "counter": self.counter, "scores": list(self.scores),
+            "moment": self.moment, "counter": self.counter, "scores": list(self.scores),
             "out": list(self.out), "eggs": self.eggs, "finished": self.finished,
             "winners": list(self.winners), "phase": self.phase, "info": self.info,
         }
@@ -130,7 +138,7 @@ def observe_drawing(match: Match, seat: int | None = None) -> Observation:
         tricks=tuple(d.tricks),
         pile_sizes=tuple(len(p) for p in d.piles),
         last_trick=last,
-        trick_no=d.trick_no,
+        moment=d.trick_no,
         counter=d.counter,
         scores=tuple(match.scores),
         out=tuple(match.out),

@@ -5,7 +5,9 @@ value; the first to bring it to exactly 0 wins. A deal runs in three phases: ``e
 (in turn from the dealer's left: discard and draw, keep, or pass), ``swap`` (the dealer may
 take the face-up trump) and ``play`` (five tricks of one card each).
 
-The whole match lives in one ``PetukhMatch`` (the contract of docs/families.md). Cards are
+The match is ``PetukhMatch`` (the contract of docs/families.md); the rules it plays, as data
+and pure functions, are in ``engine.petukh_rules`` and its computer player in
+``engine.petukh_bot``. Cards are
 ints (``engine.cards``); rank order is the index order 6 7 8 9 10 J Q K A (RULES.md 5
 [decision]). The stock is a list whose element 0 is the next card drawn.
 
@@ -14,262 +16,62 @@ Decisions this module takes where RULES.md is silent are marked **[decision]**.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import ACE, CARD_TEXT, JACK, SPADES, Card, make
+from engine.cards import ACE, CARD_TEXT, JACK, Card, make
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
 from engine.events import DealStarted, Event, MatchEnded, Played, TrickWon
 from engine.match import DealRecord, DeckSource, first_dealer, shuffled_deck
 from engine.observe import Observation
+from engine.petukh_bot import rules_choice
+from engine.petukh_rules import (
+    FINISH_RECORD,
+    HAND,
+    LOW_RECORD,
+    SPADE_ACE,
+    STANDARD_BOYS,
+    THIRTY_BOYS,
+    BoysDeclared,
+    BoysFinish,
+    DealScored,
+    Exchanged,
+    Kept,
+    Passed,
+    Play,
+    PlayStarted,
+    RoosterChosen,
+    Skipped,
+    TrumpLeft,
+    TrumpSwapped,
+    answers,
+    best_boys,
+    boys_value,
+    deal_change,
+    settings_of,
+    trick_winner,
+    why_not_answer,
+)
+from engine.petukh_view import observe_petukh
 from engine.presets import Rules
 
-HAND = 5  # RULES.md 5: five cards each, five tricks a deal
-SPADE_ACE: Card = make(ACE, SPADES)
-# RULES.md 5: the record at which a player may neither exchange, nor pass, nor swap.
-LOW_RECORD = 2
-# RULES.md 5: boys finish is open to a record of 5 or less.
-FINISH_RECORD = 5
-# RULES.md 5a: "no trick +5" (the source: a trickless player "crowed" and is fined 5), with
-# petukh's cap: start - 5 (RULES.md 5, "as petukh").
-P25_NO_TRICK_CAP = 20
-# RULES.md 5a: skips per player per match.
-SKIPS = 2
-
-# RULES.md 5, the boys tables: combination -> (took a trick, took no trick).
-STANDARD_BOYS: dict[str, tuple[int, int | None]] = {
-    "four": (-15, -10), "coloured": (-10, -5), "pair": (-5, 0),
-}
-# [decision] three jacks in the thirty table cost +15 without a trick, as coloured and four.
-THIRTY_BOYS: dict[str, tuple[int, int | None]] = {
-    "four": (-15, 15), "three": (-12, 15), "coloured": (-10, 15), "pair": (-5, 10),
-}
-
-
-# --- events --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Exchanged(Event):
-    """A player discarded ``count`` cards face down and drew as many (which: private)."""
-
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class Kept(Event):
-    """A player kept his cards in the exchange."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Passed(Event):
-    """A player laid down his hand and sits the deal out (RULES.md 5)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class TrumpSwapped(Event):
-    """The dealer took the face-up trump ``card`` for one of his cards (face down)."""
-
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class TrumpLeft(Event):
-    """The dealer did not take the face-up trump; nobody may (RULES.md 5)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayStarted(Event):
-    """The exchange is over: ``leader`` leads; ``seats`` play the deal (who did not pass)."""
-
-    leader: int
-    seats: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class BoysDeclared(Event):
-    """A player played his first jack holding others: his jacks are shown (RULES.md 5)."""
-
-    seat: int
-    cards: tuple[Card, ...]
-    combination: str  # "pair" | "coloured" | "three" | "four" | "crooked"
-
-
-@dataclass(frozen=True, slots=True)
-class Skipped(Event):
-    """``petukh-25``: a player played no card to this trick (RULES.md 5a)."""
-
-    seat: int
-    skips_left: int
-
-
-@dataclass(frozen=True, slots=True)
-class BoysFinish(Event):
-    """A player with a record of 5 or less showed his jacks and won the match."""
-
-    seat: int
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealScored(Event):
-    """The end of a deal: tricks, the change of each record, the records after it."""
-
-    deal_no: int
-    tricks: tuple[int, ...]
-    changes: tuple[int, ...]  # what the deal did to each record (before overshoot)
-    records: tuple[int, ...]
-    overshoot: tuple[int, ...]  # seats set back to the start record
-    passed: tuple[int, ...]
-    # what made up each change (the adapters' deal lines), beside the tricks' -1 each:
-    # (seat, combination, the jacks' suit letters, what the boys did) for boys that counted,
-    boys: tuple[tuple[int, str, str, int], ...] = ()
-    bonus: tuple[int, ...] = ()  # the spade ace's -5 / +5 per seat
-    finisher: int | None = None  # boys finish: this seat's record went to 0, nothing scored
-
-
-@dataclass(frozen=True, slots=True)
-class RoosterChosen(Event):
-    """The end of the match: the rooster(s), in the elimination order, and the debts."""
-
-    seats: tuple[int, ...]
-    debts: tuple[tuple[int, int, int], ...]  # (loser, winner, points) each
-
-
-# --- the preset's settings ------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    start: int
-    swap: str  # "may" | "must" | "never"
-    may_pass: bool
-    must_beat: bool
-    overtrump_ruff: bool  # a player trumping a plain lead must overtrump (petukh must_beat)
-    lead_trump_ace: bool
-    cap: int | None  # +5 for no trick while the record is at most this; None: always
-    boys: bool
-    boys_table: str
-    crooked: int
-    boys_finish: bool
-    spade_ace: bool
-    skips: int
-    exchange: bool
-
-
-def settings_of(rules: Rules) -> Settings:
-    o = rules.options
-    six = rules.players == 6
-    if rules.preset == "petukh-25":
-        # RULES.md 5a. [decision] passing (sitting a deal out) stays allowed, as in petukh.
-        # "no trick +5" read with the source's fourth text ("прокукарекал": a trickless player
-        # is fined 5) and, as petukh, capped at start - 5. Matches run long with 5-6 players
-        # (the README gives the figures).
-        return Settings(
-            start=25, swap="never", may_pass=True, must_beat=True, overtrump_ruff=False,
-            lead_trump_ace=True, cap=P25_NO_TRICK_CAP, boys=False, boys_table="standard", crooked=0,
-            boys_finish=False, spade_ace=False, skips=SKIPS, exchange=not six,
-        )
-    start = int(o.get("start", 15))
-    cap_opt = o.get("no_trick_cap", "auto")
-    return Settings(
-        start=start,
-        swap="never" if rules.trump_mode == "last" else str(o.get("trump_swap", "may")),
-        may_pass=bool(o.get("pass", True)),
-        must_beat=bool(o.get("must_beat", False)),
-        overtrump_ruff=True,
-        lead_trump_ace=bool(o.get("lead_trump_ace", False)),
-        cap=start - 5 if cap_opt == "auto" else int(cap_opt),
-        boys=True,
-        boys_table=str(o.get("boys_table", "standard")),
-        crooked=int(o.get("crooked_boys", 0)),
-        boys_finish=bool(o.get("boys_finish", True)),
-        spade_ace=bool(o.get("spade_ace", False)),
-        skips=0,
-        exchange=not six,
-    )
-
-
-def best_boys(jacks: list[Card], trump: int, table: str, crooked: int) -> str | None:
-    """RULES.md 5: the best combination of the jacks a player holds (None: nothing).
-
-    [decision] Standard table: three jacks count as the best pair among them (a trump jack
-    makes it coloured). Thirty table: any two jacks are a pair, so ``crooked_boys`` does
-    not apply there.
-    """
-    n = len(jacks)
-    if n < 2:
-        return None
-    if n == 4:
-        return "four"
-    has_trump = any(j // 9 == trump for j in jacks)
-    if table == "thirty":
-        if n == 3:
-            return "three"
-        return "coloured" if has_trump else "pair"
-    if has_trump:
-        return "coloured"
-    colours = [j // 9 // 2 for j in jacks]  # clubs+spades black, hearts+diamonds red
-    if len(set(colours)) < len(colours):
-        return "pair"
-    return "crooked" if crooked else None
-
-
-def boys_value(combination: str | None, s: Settings) -> tuple[int, int | None]:
-    """(change with a trick, change with no trick or None when it counts as no boys)."""
-    if combination is None:
-        return 0, None
-    if combination == "crooked":
-        # [decision] crooked boys count only with a trick (the no-trick column has no row).
-        return -s.crooked, None
-    table = THIRTY_BOYS if s.boys_table == "thirty" else STANDARD_BOYS
-    return table[combination]
-
-
-def deal_change(
-    s: Settings, record: int, tricks: int, combination: str | None, bonus: int
-) -> int:
-    """RULES.md 5: what one deal does to a record (before overshoot)."""
-    took, none = boys_value(combination, s)
-    if tricks:
-        change = -tricks + took
-    elif none is not None:
-        change = none  # the no-trick column replaces the +5
-    else:
-        change = 5 if s.cap is None or record <= s.cap else 0
-    return change + bonus
-
-
-def trick_winner(plays: list[tuple[int, str, tuple[Card, ...]]], trump: int) -> int:
-    """Highest trump wins, else the highest card of the led suit (RULES.md 5)."""
-    led = plays[0][2][0] // 9
-    best_seat, best_key = -1, -1
-    for seat, _kind, cards in plays:
-        if not cards:
-            continue
-        c = cards[0]
-        suit = c // 9
-        key = 20 + c % 9 if suit == trump else 10 + c % 9 if suit == led else 0
-        if key > best_key:
-            best_seat, best_key = seat, key
-    return best_seat
-
+# the family's names, where they were before its rules and computer player had modules of
+# their own (engine.petukh_rules, engine.petukh_bot)
+__all__ = [
+    "FINISH_RECORD", "HAND", "LOW_RECORD", "SPADE_ACE", "STANDARD_BOYS", "THIRTY_BOYS",
+    "BoysDeclared", "BoysFinish", "DealScored", "Exchanged", "Kept", "Passed", "Play",
+    "PetukhMatch", "PlayStarted", "RoosterChosen", "Skipped", "TrumpLeft", "TrumpSwapped",
+    "best_boys", "boys_value", "deal_change", "rules_choice", "settings_of", "trick_winner",
+]
 
 # --- the match -----------------------------------------------------------------------------
 
-Play = tuple[int, str, tuple[Card, ...]]
+_PHASE_KINDS = {
+    "exchange": ("exchange", "keep", "pass"), "swap": ("swap", "keep"),
+    "play": ("play", "skip", "finish"),
+}
 
 
 class PetukhMatch:
@@ -365,7 +167,7 @@ class PetukhMatch:
     def to_act(self) -> tuple[int, ...]:
         return () if self.finished else (self.to_move,)
 
-    def _in_play(self) -> tuple[int, ...]:
+    def seats_in_play(self) -> tuple[int, ...]:
         return tuple(s for s in range(self.rules.players) if not self.passed[s])
 
     def _next_in_play(self, seat: int) -> int:
@@ -431,7 +233,7 @@ class PetukhMatch:
         # RULES.md 5: the first player left of the dealer who has not passed leads.
         self.leader = self._next_in_play(self.dealer)
         self.to_move = self.leader
-        events.append(PlayStarted(self.leader, self._in_play()))
+        events.append(PlayStarted(self.leader, self.seats_in_play()))
 
     # --- legal actions ------------------------------------------------------------------
 
@@ -445,31 +247,13 @@ class PetukhMatch:
         return self._play_options(seat)
 
     def _playable(self, seat: int) -> list[Card]:
-        cfg = self.cfg
         hand = self.hands[seat]
         if not self.plays:
             ace = make(ACE, self.trump)
-            if cfg.lead_trump_ace and ace in hand:
+            if self.cfg.lead_trump_ace and ace in hand:
                 return [ace]  # RULES.md 5 lead_trump_ace, 5a
             return sorted(hand)
-        led = self.plays[0][2][0]
-        led_suit = led // 9
-        table = [c for _s, _k, cs in self.plays for c in cs]
-        suited = [c for c in hand if c // 9 == led_suit]
-        if suited:
-            if cfg.must_beat:
-                top = max(c % 9 for c in table if c // 9 == led_suit)
-                higher = [c for c in suited if c % 9 > top]
-                return sorted(higher or suited)
-            return sorted(suited)
-        trumps = [c for c in hand if c // 9 == self.trump]
-        if trumps:
-            on_table = [c % 9 for c in table if c // 9 == self.trump]
-            if cfg.must_beat and cfg.overtrump_ruff and on_table:
-                higher = [c for c in trumps if c % 9 > max(on_table)]
-                return sorted(higher or trumps)
-            return sorted(trumps)
-        return sorted(hand)
+        return sorted(answers(self.plays, hand, self.trump, self.cfg.answer))
 
     def _play_options(self, seat: int) -> list[Action]:
         acts = [Action("play", (c,)) for c in self._playable(seat)]
@@ -500,50 +284,38 @@ class PetukhMatch:
         """The reason code of an illegal action by the seat on move."""
         kind, cards = action.kind, action.cards
         hand = self.hands[seat]
-        by_phase = {
-            "exchange": ("exchange", "keep", "pass"), "swap": ("swap", "keep"),
-            "play": ("play", "skip", "finish"),
-        }
-        if kind not in by_phase[self.phase]:
+        if kind not in _PHASE_KINDS[self.phase]:
             return "wrong_phase"
         if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
             return "not_in_hand"
         if kind in ("keep", "pass", "skip", "finish") and cards:
             return "no_cards_wanted"
+        if kind != "play":
+            return self._why_not_now(seat, kind, len(cards))
+        if len(cards) != 1:
+            return "one_card"
+        if not self.plays:
+            return "must_lead_trump_ace"
+        return why_not_answer(self.plays, hand, self.trump, self.cfg.answer, cards[0])
+
+    def _why_not_now(self, seat: int, kind: str, count: int) -> str:
+        """The reason code of an illegal move other than a card played."""
         low = self.scores[seat] <= LOW_RECORD
         if kind == "exchange":
             if low:
                 return "record_too_low"
             if not self.exchange_open:
                 return "no_exchange"
-            if not 1 <= len(cards) <= HAND:
-                return "bad_count"
-            return "stock_too_small"
+            return "bad_count" if not 1 <= count <= HAND else "stock_too_small"
         if kind == "pass":
             if not self.cfg.may_pass:
                 return "no_passing"
             return "record_too_low" if low else "last_may_not_pass"
-        if kind == "keep":
-            return "must_swap"
-        if kind == "swap":
-            return "one_card"
         if kind == "skip":
             if not self.cfg.skips:
                 return "no_skipping"
             return "leader_may_not_skip" if not self.plays else "no_skips_left"
-        if kind == "finish":
-            return "may_not_finish"
-        if len(cards) != 1:
-            return "one_card"
-        if not self.plays:
-            return "must_lead_trump_ace"
-        led_suit = self.plays[0][2][0] // 9
-        card = cards[0]
-        if any(c // 9 == led_suit for c in hand):
-            return "must_follow_suit" if card // 9 != led_suit else "must_beat"
-        if any(c // 9 == self.trump for c in hand):
-            return "must_trump" if card // 9 != self.trump else "must_overtrump"
-        return "illegal_action"
+        return {"keep": "must_swap", "swap": "one_card", "finish": "may_not_finish"}[kind]
 
     # --- applying -----------------------------------------------------------------------
 
@@ -602,7 +374,7 @@ class PetukhMatch:
             return
         if action.kind == "skip":
             self.skips_left[seat] -= 1
-            self.plays.append((seat, "skip", ()))
+            self.plays.append(Play(seat, "skip", ()))
             events.append(Skipped(seat, self.skips_left[seat]))
         else:
             card = action.cards[0]
@@ -616,7 +388,7 @@ class PetukhMatch:
                     self.boys[seat] = (combo, tuple(held))
                     events.append(BoysDeclared(seat, tuple(held), combo))
             hand.remove(card)
-            self.plays.append((seat, "play", (card,)))
+            self.plays.append(Play(seat, "play", (card,)))
             events.append(Played(seat, card))
         nxt = self._next_in_play(seat)
         if nxt != self.leader:
@@ -754,48 +526,7 @@ class PetukhMatch:
         return None
 
     def observe(self, seat: int | None = None) -> Observation:
-        n = self.rules.players
-        plays = tuple((s, k, cs, len(cs)) for s, k, cs in self.plays)
-        win_seat, win_cards = -1, tuple[Card, ...]()
-        if self.plays:
-            win_seat = trick_winner(self.plays, self.trump)
-            win_cards = next(cs for s, _k, cs in self.plays if s == win_seat)
-        last = None
-        if self.last_trick is not None:
-            last = (self.last_trick[0],
-                    tuple((s, k, cs, len(cs)) for s, k, cs in self.last_trick[1]))
-        info: dict[str, Any] = {
-            "records": list(self.scores),
-            "start": self.cfg.start,
-            "passed": [s for s in range(n) if self.passed[s]],
-            "skips_left": list(self.skips_left) if self.cfg.skips else None,
-            "boys": [{"seat": s, "combination": combo, "cards": [CARD_TEXT[c] for c in cs]}
-                     for s, (combo, cs) in sorted(self.boys.items())],
-            "face_up": None if self.face_up is None else CARD_TEXT[self.face_up],
-            "exchange": self.exchange_open,
-            "no_trick_cap": self.cfg.cap,
-            "boys_table": self.cfg.boys_table if self.cfg.boys else None,
-            "crooked_boys": self.cfg.crooked,
-            "boys_finish": self.cfg.boys_finish,
-            "spade_ace": self.cfg.spade_ace,
-            "tricks_left": HAND - self.done_tricks,
-        }
-        if self.finished:
-            info["roosters"] = list(self.roosters)
-            info["debts"] = [list(d) for d in self.debts]
-        return Observation(
-            preset=self.rules.preset, players=n, partnership=False, seat=seat,
-            deal_no=self.deal_no, dealer=self.dealer, seats=self._in_play(), trump=self.trump,
-            trump_card=self.trump_card, stock=len(self.stock),
-            hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in self.hands), leader=self.leader,
-            to_move=-1 if self.finished else self.to_move, to_act=self.to_act(), trick=plays,
-            win_seat=win_seat, win_cards=win_cards, declared=None, tricks=tuple(self.tricks),
-            pile_sizes=tuple(len(p) for p in self.piles), last_trick=last,
-            trick_no=self.moment, counter=self.counter, scores=tuple(self.scores),
-            out=(False,) * n, eggs=False, finished=self.finished, winners=self.winners,
-            phase=self.phase, info=info,
-        )
+        return observe_petukh(self, seat)
 
     def to_state(self) -> dict[str, Any]:
         """Compact JSON-safe data: the state at the start of the current deal, its deck
@@ -850,129 +581,3 @@ class PetukhMatch:
             last.dealer, last.deck, last.trump_card, last.actions[:],
             None if last.result is None else dict(last.result))]
         return m
-
-
-# --- the rules-based computer player ---------------------------------------------------------
-
-
-def _strength(card: Card, trump: int) -> float:
-    """A rough chance that the card takes a trick."""
-    r = card % 9
-    if card // 9 == trump:
-        return 0.45 + 0.07 * r
-    return {8: 0.75, 7: 0.4, 6: 0.15}.get(r, 0.0)
-
-
-def _target(obs: Observation, me: int) -> int:
-    """How many tricks the player wants this deal: his record less his boys, or all."""
-    record = obs.scores[me]
-    hand = obs.hand
-    table = obs.info.get("boys_table")
-    combo = None
-    declared = [b for b in obs.info.get("boys", []) if b["seat"] == me]
-    if declared:
-        combo = declared[0]["combination"]
-    elif table is not None:
-        jacks = [c for c in hand if c % 9 == JACK]
-        combo = best_boys(jacks, obs.trump, table, obs.info.get("crooked_boys", 0))
-    took = 0
-    if combo is not None:
-        tbl = THIRTY_BOYS if table == "thirty" else STANDARD_BOYS
-        took = tbl[combo][0] if combo in tbl else -int(obs.info.get("crooked_boys", 0))
-    return record + took  # tricks that bring the record to exactly 0
-
-
-def rules_choice(
-    obs: Observation, legal: list[Action], rng: random.Random, on_move: bool
-) -> Action | None:
-    """A sensible Petukh player (RULES.md 5): exchange weak cards, pass a hopeless hand
-    when sitting out beats the +5, take tricks while the record is high, stop at exactly 0,
-    show boys and finish with them."""
-    if not legal or obs.seat is None:
-        return None
-    me = obs.seat
-    kinds = {a.kind for a in legal}
-    if "finish" in kinds:
-        return Action("finish")
-    trump = obs.trump
-    if obs.phase == "swap":
-        swaps = [a for a in legal if a.kind == "swap"]
-        if not swaps:
-            return legal[0]
-        worst = min(swaps, key=lambda a: (_keep_value(a.cards[0], trump), a.cards[0]))
-        face = obs.trump_card
-        if face is None or _keep_value(face, trump) > _keep_value(worst.cards[0], trump):
-            return worst
-        return next((a for a in legal if a.kind == "keep"), worst)
-    if obs.phase == "exchange":
-        return _exchange_choice(obs, legal, me)
-    return _play_choice(obs, legal, me)
-
-
-def _keep_value(card: Card, trump: int) -> float:
-    v = _strength(card, trump)
-    if card % 9 == JACK:
-        v += 0.5  # boys
-    return v
-
-
-def _exchange_choice(obs: Observation, legal: list[Action], me: int) -> Action:
-    trump = obs.trump
-    hand = obs.hand
-    expected = sum(_strength(c, trump) for c in hand)
-    record = obs.scores[me]
-    cap = obs.info.get("no_trick_cap")
-    fined = cap is None or record <= cap
-    weak = sorted((c for c in hand if _keep_value(c, trump) < 0.35),
-                  key=lambda c: (_keep_value(c, trump), c))
-    exchanges = {a.cards: a for a in legal if a.kind == "exchange"}
-    can_pass = any(a.kind == "pass" for a in legal)
-    if can_pass and fined and expected < 0.5 and (not exchanges or len(weak) >= 4):
-        return Action("pass")
-    while weak:
-        act = exchanges.get(tuple(sorted(weak)))
-        if act is not None:
-            return act
-        weak.pop()  # the stock is short: change the weakest cards only
-    if can_pass and fined and expected < 0.4:
-        return Action("pass")
-    return Action("keep") if Action("keep") in legal else legal[0]
-
-
-def _play_choice(obs: Observation, legal: list[Action], me: int) -> Action:
-    trump = obs.trump
-    plays = [a for a in legal if a.kind == "play"]
-    if not plays:
-        return legal[0]
-    taken = obs.tricks[me]
-    target = _target(obs, me)
-    want = taken < target  # take more tricks
-    if not obs.trick:
-        # leading: strong cards when tricks are wanted, else the lowest
-        def lead_key(a: Action) -> tuple[float, int]:
-            return _strength(a.cards[0], trump), a.cards[0] % 9
-
-        return max(plays, key=lead_key) if want else min(plays, key=lead_key)
-    led = obs.trick[0][2]
-    assert led is not None
-    current: list[Play] = [(s, k, cs or ()) for s, k, cs, _n in obs.trick]
-    winners: list[Action] = []
-    losers: list[Action] = []
-    for a in plays:
-        trial = [*current, (me, "play", a.cards)]
-        (winners if trick_winner(trial, trump) == me else losers).append(a)
-
-    def rank(a: Action) -> tuple[int, int]:
-        c = a.cards[0]
-        return (1 if c // 9 == trump else 0, c % 9)
-
-    skip = next((a for a in legal if a.kind == "skip"), None)
-    if want:
-        if winners:
-            return min(winners, key=rank)
-        return min(plays, key=rank)
-    if losers:
-        return max(losers, key=rank)
-    if skip is not None:
-        return skip
-    return min(plays, key=rank)

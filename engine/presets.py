@@ -6,13 +6,33 @@ Pydantic validates at the edge (``make_rules``); the hot path only sees the plai
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.cards import SEVEN, Card, deck_30, deck_32, deck_36
+from engine.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    EIGHT,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SIX,
+    SPADES,
+    TEN,
+    Card,
+    deck_30,
+    deck_32,
+    deck_36,
+    make,
+)
 
 
 class PresetError(ValueError):
@@ -83,31 +103,62 @@ class Petukh25Options(_Options):
     elimination: bool = False
 
 
-@dataclass(frozen=True)
-class PresetSpec:
-    name: str
-    family: str
-    players: tuple[int, ...]
-    options: type[_Options]
-    title: str
+# --- per-family settings: frozen rule objects built from the validated option models ------
+
+Family = Literal["drawing", "trump", "petukh"]
+# where the trump comes from: "turn" (the card after the deal, drawn last), "middle"
+# (kozel-4), "halves" (kozel-60 halves), "fixed" (permanent trumps), "last" (the dealer's
+# last card, Petukh)
+TrumpMode = Literal["turn", "middle", "halves", "fixed", "last"]
+# "penalty" (to 12) | "sixty" (accumulate to 60) | "halves" | "eyes" (to 12, high is good) |
+# "record" (Petukh: counts down to 0)
+Scoring = Literal["penalty", "sixty", "halves", "eyes", "record"]
+Tie = Literal["both_two", "eggs", "eggs_double"]  # 60:60 in a drawing penalty game
 
 
-PRESETS: dict[str, PresetSpec] = {
-    "kozel": PresetSpec("kozel", "drawing", (2, 3, 4), KozelOptions, "Kozel (classic, drawing)"),
-    "kozel-4": PresetSpec("kozel-4", "drawing", (4,), Kozel4Options, "Kozel on 4 cards"),
-    "kozel-60": PresetSpec("kozel-60", "drawing", (2, 3, 4), Kozel60Options, "Kozel to 60"),
-    "kozel-hvalenyi": PresetSpec("kozel-hvalenyi", "trump", (4,), HvalenyiOptions,
-                                 "Hvaleny Kozel"),
-    "kozel-nn": PresetSpec("kozel-nn", "trump", (4,), NNOptions, "Nizhny Novgorod Kozel"),
-    "kozel-kocherga": PresetSpec("kozel-kocherga", "trump", (4,), KochergaOptions, "Kocherga"),
-    "petukh": PresetSpec("petukh", "petukh", (2, 3, 4, 5, 6), PetukhOptions, "Petukh"),
-    # RULES.md 5a says "as petukh" (2-6 players); [decision] 2-4 here: with 5 tricks a
-    # deal, five or six players leave someone trickless nearly every deal, and "no trick
-    # +5" then keeps every record above 0 - matches between rules players did not end in
-    # 500 deals (docs/families.md)
-    "petukh-25": PresetSpec("petukh-25", "petukh", (2, 3, 4), Petukh25Options,
-                            "Petukh to 25"),
-}
+@dataclass(frozen=True, slots=True)
+class TrumpSettings:
+    """RULES.md 4: one permanent-trump preset's rules."""
+
+    suit: int  # the suit whose plain cards are trumps
+    # the trumps high -> low over the 36 cards: the top, the queens, the jacks, the suit
+    order: tuple[Card, ...]
+    nn: bool  # RULES.md 4b's game: the cut, the boast, the A-diamonds lead, penalties to 12
+    ace_rule: bool  # RULES.md 4a always, 4c by option
+    lyusya: Literal["match", "reset"] | None  # None: no Lyusya (kozel-nn)
+
+
+# How a Petukh trick is answered (RULES.md 5, 5a):
+# - "follow": the led suit, else a trump, else any card (petukh);
+# - "beat": the led suit, higher than the table if he can; else a trump, higher than the
+#   trumps on the table if he can; else any card (petukh ``must_beat``);
+# - "beat_or_trump": a card of the led suit higher than every card of it on the table; else,
+#   on a plain lead, a trump (even holding lower cards of the led suit); else the led suit;
+#   else any card (petukh-25, RULES.md 5a "Answering").
+Answer = Literal["follow", "beat", "beat_or_trump"]
+
+
+@dataclass(frozen=True, slots=True)
+class PetukhSettings:
+    """RULES.md 5, 5a: one Petukh preset's rules."""
+
+    start: int
+    swap: Literal["may", "must", "never"]
+    may_pass: bool
+    answer: Answer
+    lead_trump_ace: bool
+    cap: int | None  # +5 for no trick while the record is at most this; None: always
+    boys: bool
+    boys_table: Literal["standard", "thirty"]
+    crooked: int
+    boys_finish: bool
+    spade_ace: bool
+    skips: int
+    exchange: bool
+
+
+FamilySettings = TrumpSettings | PetukhSettings | None  # None: the drawing family's are
+# the flat fields of ``Rules`` (engine/drawing.py and engine/match.py read them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,23 +166,25 @@ class Rules:
     """Everything the hot path needs to know about a preset, as plain data."""
 
     preset: str
-    family: str
+    family: Family
     players: int
     options: Mapping[str, Any] = field(hash=False)
     partnership: bool
     deck: tuple[Card, ...]
     hand_size: int
     multi: bool  # multi-card leads with beat/throw answers (kozel, kozel-4)
-    shokha: bool
-    combos: bool  # Moscow and Molodka (RULES.md 1)
-    pull: bool  # the kozel-4 pull (RULES.md 2)
-    trump_mode: str  # "turn" (card after the deal, drawn last), "middle" (kozel-4), "halves",
-    # "fixed" (permanent trumps), "last" (the dealer's last card, Petukh)
-    jacks: bool  # kozel-60: the four jacks over every trump
-    scoring: str  # "penalty" (to 12) | "sixty" (accumulate to 60) | "halves" | "eyes" (to 12,
-    # high is good) | "record" (Petukh: counts down to 0)
-    tie: str  # 60:60 in a penalty game: "both_two" | "eggs" | "eggs_double"
-    next_leader: str  # "left" of the dealer | "last_trick" winner of the previous deal
+    trump_mode: TrumpMode
+    scoring: Scoring
+    # the drawing family (RULES.md 1-3)
+    shokha: bool = False
+    combos: bool = False  # Moscow and Molodka (RULES.md 1)
+    pull: bool = False  # the kozel-4 pull (RULES.md 2)
+    jacks: bool = False  # kozel-60: the four jacks over every trump
+    tie: Tie | None = None
+    next_leader: Literal["left", "last_trick"] = "left"  # of the dealer | the previous
+    # deal's last trick winner
+    # the trump and Petukh families
+    settings: FamilySettings = field(default=None, hash=False)
 
     @property
     def sides(self) -> int:
@@ -144,6 +197,177 @@ class Rules:
         if self.partnership:
             return tuple(s for s in range(self.players) if s % 2 == side)
         return (side,)
+
+
+def _kozel(o: KozelOptions, players: int) -> Rules:
+    """RULES.md 1."""
+    return Rules(
+        preset="kozel", family="drawing", players=players, options=o.model_dump(by_alias=True),
+        partnership=players == 4, deck=tuple(deck_36()), hand_size=4, multi=True,
+        trump_mode="turn", scoring="penalty", shokha=o.shokha, combos=True, tie=o.tie,
+    )
+
+
+def _kozel4(o: Kozel4Options, players: int) -> Rules:
+    """RULES.md 2."""
+    return Rules(
+        preset="kozel-4", family="drawing", players=players,
+        options=o.model_dump(by_alias=True), partnership=True, deck=tuple(deck_36()),
+        hand_size=4, multi=True, trump_mode="middle", scoring="penalty", pull=True,
+        tie="eggs", next_leader="last_trick",
+    )
+
+
+def _kozel60(o: Kozel60Options, players: int) -> Rules:
+    """RULES.md 3."""
+    halves = o.deal == "halves"
+    if halves and players != 4:
+        raise PresetError("kozel-60 option deal=halves is for 4 players only")
+    return Rules(
+        preset="kozel-60", family="drawing", players=players,
+        options=o.model_dump(by_alias=True), partnership=False,
+        deck=tuple(deck_30() if players == 3 else deck_32()), hand_size=4, multi=False,
+        trump_mode="halves" if halves else "turn", scoring="halves" if halves else "sixty",
+        jacks=True, tie="eggs",
+    )
+
+
+_SUITS = {"clubs": CLUBS, "spades": SPADES, "hearts": HEARTS, "diamonds": DIAMONDS}
+_QUEENS = tuple(make(QUEEN, s) for s in (CLUBS, SPADES, HEARTS, DIAMONDS))
+_JACKS = tuple(make(JACK, s) for s in (CLUBS, SPADES, HEARTS, DIAMONDS))
+
+
+def _hvalenyi_ladder(suit: int) -> tuple[Card, ...]:
+    """RULES.md 4a: 6C, the queens, the jacks, then A 10 K 9 8 7 6 of the suit."""
+    return _ladder(make(SIX, CLUBS), suit, (ACE, TEN, KING, NINE, EIGHT, SEVEN, SIX))
+
+
+def _nn_ladder(suit: int) -> tuple[Card, ...]:
+    """RULES.md 4b: shamok (6C), the queens, the jacks, then A 10 K 9 8 7 of the suit."""
+    return _ladder(make(SIX, CLUBS), suit, (ACE, TEN, KING, NINE, EIGHT, SEVEN))
+
+
+def _kocherga_ladder(suit: int) -> tuple[Card, ...]:
+    """RULES.md 4c: kocherga (7C), the queens, the jacks, then A 10 K 9 8 (7) of the suit."""
+    ranks = (ACE, TEN, KING, NINE, EIGHT) + (() if suit == CLUBS else (SEVEN,))
+    return _ladder(make(SEVEN, CLUBS), suit, ranks)
+
+
+def _ladder(top: Card, suit: int, ranks: tuple[int, ...]) -> tuple[Card, ...]:
+    return (top, *_QUEENS, *_JACKS, *(make(r, suit) for r in ranks))
+
+
+_LADDERS = {
+    "kozel-hvalenyi": _hvalenyi_ladder, "kozel-nn": _nn_ladder,
+    "kozel-kocherga": _kocherga_ladder,
+}
+
+
+def trump_ladder(preset: str, suit: int) -> tuple[Card, ...]:
+    """A permanent-trump preset's trumps with ``suit`` as its trump suit, high -> low, over
+    the 36 cards (filter by the deck)."""
+    return _LADDERS[preset](suit)
+
+
+def _trump_rules(preset: str, o: _Options, deck: list[Card], scoring: Scoring,
+                 settings: TrumpSettings) -> Rules:
+    """RULES.md 4: every card dealt, 4 players in two partnerships."""
+    return Rules(
+        preset=preset, family="trump", players=4, options=o.model_dump(by_alias=True),
+        partnership=True, deck=tuple(deck), hand_size=len(deck) // 4, multi=False,
+        trump_mode="fixed", scoring=scoring, settings=settings,
+    )
+
+
+def _hvalenyi(o: HvalenyiOptions, players: int) -> Rules:
+    """RULES.md 4a: trumps over diamonds; the ace rule; 32 cards are 36 without the 7s."""
+    deck = deck_36() if o.deck == 36 else [c for c in deck_36() if c % 9 != SEVEN]
+    return _trump_rules("kozel-hvalenyi", o, deck, "eyes", TrumpSettings(
+        suit=DIAMONDS, order=_hvalenyi_ladder(DIAMONDS), nn=False, ace_rule=True,
+        lyusya=o.lyusya))
+
+
+def _nn(o: NNOptions, players: int) -> Rules:
+    """RULES.md 4b: trumps over clubs; penalties to 12."""
+    return _trump_rules("kozel-nn", o, deck_36(), "penalty", TrumpSettings(
+        suit=CLUBS, order=_nn_ladder(CLUBS), nn=True, ace_rule=False, lyusya=None))
+
+
+def _kocherga(o: KochergaOptions, players: int) -> Rules:
+    """RULES.md 4c: 32 cards, trumps over the chosen suit."""
+    suit = _SUITS[o.trump_suit]
+    return _trump_rules("kozel-kocherga", o, deck_32(), "eyes", TrumpSettings(
+        suit=suit, order=_kocherga_ladder(suit), nn=False, ace_rule=o.ace_rule,
+        lyusya=o.lyusya))
+
+
+# RULES.md 5a: "no trick +5" (the source: a trickless player "crowed" and is fined 5), with
+# petukh's cap: start - 5 (RULES.md 5, "as petukh").
+P25_NO_TRICK_CAP = 20
+P25_SKIPS = 2  # RULES.md 5a: skips per player per match
+
+
+def _petukh_rules(preset: str, o: PetukhOptions | Petukh25Options, players: int,
+                  last: bool, settings: PetukhSettings) -> Rules:
+    # RULES.md 5: 6 players play the 30-card deck, all dealt; five cards each
+    if players == 6:
+        deck = deck_30()
+    else:
+        deck = deck_36() if o.deck == 36 else deck_32()
+    return Rules(
+        preset=preset, family="petukh", players=players, options=o.model_dump(by_alias=True),
+        partnership=False, deck=tuple(deck), hand_size=5, multi=False,
+        trump_mode="last" if players == 6 or last else "turn", scoring="record",
+        settings=settings,
+    )
+
+
+def _petukh(o: PetukhOptions, players: int) -> Rules:
+    """RULES.md 5."""
+    six = players == 6
+    return _petukh_rules("petukh", o, players, False, PetukhSettings(
+        start=o.start, swap="never" if six else o.trump_swap, may_pass=o.pass_,
+        answer="beat" if o.must_beat else "follow", lead_trump_ace=o.lead_trump_ace,
+        cap=o.start - 5 if o.no_trick_cap == "auto" else o.no_trick_cap, boys=True,
+        boys_table=o.boys_table, crooked=o.crooked_boys, boys_finish=o.boys_finish,
+        spade_ace=o.spade_ace, skips=0, exchange=not six,
+    ))
+
+
+def _petukh25(o: Petukh25Options, players: int) -> Rules:
+    """RULES.md 5a. [decision] passing (sitting a deal out) stays allowed, as in petukh.
+    "no trick +5" read with the source's fourth text ("прокукарекал": a trickless player is
+    fined 5) and, as petukh, capped at start - 5."""
+    return _petukh_rules("petukh-25", o, players, True, PetukhSettings(
+        start=25, swap="never", may_pass=True, answer="beat_or_trump", lead_trump_ace=True,
+        cap=P25_NO_TRICK_CAP, boys=False, boys_table="standard", crooked=0,
+        boys_finish=False, spade_ace=False, skips=P25_SKIPS, exchange=players != 6,
+    ))
+
+
+@dataclass(frozen=True)
+class PresetSpec:
+    name: str
+    family: Family
+    players: tuple[int, ...]
+    options: type[_Options]
+    build: Callable[[Any, int], Rules]  # (the validated options, players) -> Rules
+
+
+PRESETS: dict[str, PresetSpec] = {
+    "kozel": PresetSpec("kozel", "drawing", (2, 3, 4), KozelOptions, _kozel),
+    "kozel-4": PresetSpec("kozel-4", "drawing", (4,), Kozel4Options, _kozel4),
+    "kozel-60": PresetSpec("kozel-60", "drawing", (2, 3, 4), Kozel60Options, _kozel60),
+    "kozel-hvalenyi": PresetSpec("kozel-hvalenyi", "trump", (4,), HvalenyiOptions, _hvalenyi),
+    "kozel-nn": PresetSpec("kozel-nn", "trump", (4,), NNOptions, _nn),
+    "kozel-kocherga": PresetSpec("kozel-kocherga", "trump", (4,), KochergaOptions, _kocherga),
+    "petukh": PresetSpec("petukh", "petukh", (2, 3, 4, 5, 6), PetukhOptions, _petukh),
+    # RULES.md 5a says "as petukh" (2-6 players); [decision] 2-4 here: with 5 tricks a
+    # deal, five or six players leave someone trickless nearly every deal, and "no trick
+    # +5" then keeps every record above 0 - matches between rules players did not end in
+    # 500 deals (docs/families.md)
+    "petukh-25": PresetSpec("petukh-25", "petukh", (2, 3, 4), Petukh25Options, _petukh25),
+}
 
 
 def players_allowed(preset: str, options: Mapping[str, Any] | None = None) -> tuple[int, ...]:
@@ -177,6 +401,10 @@ def option_help(preset: str) -> str:
 
 def validate_options(preset: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Options checked against the preset's model, with defaults filled in."""
+    return _validated(preset, options).model_dump(by_alias=True)
+
+
+def _validated(preset: str, options: Mapping[str, Any] | None) -> _Options:
     spec = _spec(preset)
     if options is not None and not isinstance(options, Mapping):
         raise PresetError(
@@ -184,7 +412,7 @@ def validate_options(preset: str, options: Mapping[str, Any] | None) -> dict[str
             f"not {options!r}. Allowed: {option_help(preset)}"
         )
     try:
-        model = spec.options.model_validate(_coerce(spec.options, dict(options or {})))
+        return spec.options.model_validate(_coerce(spec.options, dict(options or {})))
     except ValidationError as e:
         problems = []
         for err in e.errors():
@@ -196,7 +424,6 @@ def validate_options(preset: str, options: Mapping[str, Any] | None) -> dict[str
         raise PresetError(
             f"preset {preset!r}: {'; '.join(problems)}. Allowed: {option_help(preset)}"
         ) from None
-    return model.model_dump(by_alias=True)
 
 
 def _coerce(model: type[_Options], options: dict[str, Any]) -> dict[str, Any]:
@@ -222,60 +449,18 @@ def _spec(preset: str) -> PresetSpec:
         ) from None
 
 
+@lru_cache(maxsize=64)
+def default_rules(preset: str, players: int) -> Rules:
+    """The preset's rules with its default options (what a computer player may assume of
+    a rule no option changes)."""
+    return make_rules(preset, players)
+
+
 def make_rules(preset: str, players: int, options: Mapping[str, Any] | None = None) -> Rules:
     """Validate a preset, a player count and options; return the plain ``Rules``."""
     spec = _spec(preset)
-    opts = validate_options(preset, options)
+    model = _validated(preset, options)
     if players not in spec.players:
         allowed = " or ".join(map(str, spec.players))
         raise PresetError(f"preset {preset!r} is for {allowed} players, not {players!r}")
-    if preset == "kozel":
-        return Rules(
-            preset=preset, family="drawing", players=players, options=opts,
-            partnership=players == 4, deck=tuple(deck_36()), hand_size=4, multi=True,
-            shokha=opts["shokha"], combos=True, pull=False, trump_mode="turn", jacks=False,
-            scoring="penalty", tie=opts["tie"], next_leader="left",
-        )
-    if preset == "kozel-4":
-        return Rules(
-            preset=preset, family="drawing", players=players, options=opts,
-            partnership=True, deck=tuple(deck_36()), hand_size=4, multi=True,
-            shokha=False, combos=False, pull=True, trump_mode="middle", jacks=False,
-            scoring="penalty", tie="eggs", next_leader="last_trick",
-        )
-    if spec.family == "trump":
-        # RULES.md 4: every card dealt, 4 players in two partnerships
-        small = preset == "kozel-kocherga" or opts.get("deck") == 32
-        deck = tuple(deck_32() if preset == "kozel-kocherga" else deck_36())
-        if preset == "kozel-hvalenyi" and small:
-            deck = tuple(c for c in deck_36() if c % 9 != SEVEN)  # RULES.md 4a: no 7s
-        return Rules(
-            preset=preset, family="trump", players=players, options=opts, partnership=True,
-            deck=deck, hand_size=len(deck) // 4, multi=False, shokha=False, combos=False,
-            pull=False, trump_mode="fixed", jacks=False,
-            scoring="penalty" if preset == "kozel-nn" else "eyes",
-            tie="eggs_double" if preset == "kozel-nn" else "eggs", next_leader="left",
-        )
-    if spec.family == "petukh":
-        # RULES.md 5: 6 players play the 30-card deck, all dealt
-        if players == 6:
-            deck = tuple(deck_30())
-        else:
-            deck = tuple(deck_36() if opts["deck"] == 36 else deck_32())
-        return Rules(
-            preset=preset, family="petukh", players=players, options=opts, partnership=False,
-            deck=deck, hand_size=5 if players < 6 else 5, multi=False, shokha=False,
-            combos=False, pull=False, trump_mode="last" if players == 6 or preset == "petukh-25"
-            else "turn", jacks=False, scoring="record", tie="rooster", next_leader="left",
-        )
-    # kozel-60
-    halves = opts["deal"] == "halves"
-    if halves and players != 4:
-        raise PresetError("kozel-60 option deal=halves is for 4 players only")
-    return Rules(
-        preset=preset, family="drawing", players=players, options=opts,
-        partnership=False, deck=tuple(deck_30() if players == 3 else deck_32()), hand_size=4,
-        multi=False, shokha=False, combos=False, pull=False,
-        trump_mode="halves" if halves else "turn", jacks=True,
-        scoring="halves" if halves else "sixty", tie="eggs", next_leader="left",
-    )
+    return spec.build(model, players)

@@ -1,6 +1,8 @@
 """Permanent-trump Kozel: ``kozel-hvalenyi``, ``kozel-nn``, ``kozel-kocherga`` (RULES.md 4).
 
-One class, ``TrumpMatch``, keeps the contract of docs/families.md for the three presets.
+One class, ``TrumpMatch``, keeps the contract of docs/families.md for the three presets;
+the rules it plays (events, the trump table) are in ``engine.trump_rules``, its computer
+player in ``engine.trump_bot`` and its observation in ``engine.trump_view``.
 Every card is dealt; a fixed list of trumps (``trump_order``) ranks above the plain suits;
 players must follow suit (trumps are their own suit). A match holds the state of the current
 *dealing* (one record of ``history``: a deal, a redeal, or a boast made again) and the match
@@ -13,221 +15,63 @@ chooses ``reboast`` or ``keep``) and ``"play"``.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action
 from engine.cards import (
     ACE,
-    CARD_TEXT,
-    CLUBS,
     DIAMONDS,
-    EIGHT,
-    HEARTS,
-    JACK,
-    KING,
-    KOZEL_STRENGTH,
-    NINE,
-    POINTS,
     QUEEN,
-    SEVEN,
-    SIX,
-    SPADES,
-    TEN,
     Card,
     make,
-    parse_card,
 )
-from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, Played, TrickWon
 from engine.match import DealRecord, DeckSource, first_dealer, shuffled_deck
-from engine.observe import Observation, SeenPlay, visible_to_act
+from engine.observe import Observation
 from engine.presets import Rules
+from engine.trump_bot import rules_choice
+from engine.trump_rules import (
+    ACE_DIAMONDS,
+    LIMIT,
+    QUEENS,
+    REDEAL_POINTS,
+    REDEALS_IN_A_ROW,
+    TRUMPS,
+    BoastChosen,
+    BoastGiven,
+    BoastRevealed,
+    BoastVoid,
+    Covered,
+    DeckCut,
+    Laid,
+    Lyusya,
+    PileWon,
+    QueenCaught,
+    RedealAsked,
+    RedealPenalty,
+    Shuffled,
+    Table,
+    TrumpPlay,
+    catch,
+    points_of,
+    score_deal,
+    settings_of,
+    table_for,
+    trump_order,
+    trump_suit,
+)
+from engine.trump_state import restore, state_of
+from engine.trump_view import observe_trump
 
-# RULES.md 4a, 4c: eyes to 12, the first team there wins; 4b: penalties to 12, it loses.
-LIMIT = 12
-# RULES.md 4a: a hand of 13 card points or less may ask for a redeal.
-REDEAL_POINTS = 13
-# RULES.md 4b: the third redeal in a row costs the dealer's team 2.
-REDEALS_IN_A_ROW = 3
-TRUMPS = 4  # the "suit" of a trump card: trumps are their own suit (RULES.md 4)
-SUIT_NAMES = {"clubs": CLUBS, "spades": SPADES, "hearts": HEARTS, "diamonds": DIAMONDS}
-SIX_CLUBS = make(SIX, CLUBS)
-SEVEN_CLUBS = make(SEVEN, CLUBS)
-QUEEN_CLUBS = make(QUEEN, CLUBS)
-ACE_DIAMONDS = make(ACE, DIAMONDS)
-_QUEENS = tuple(make(QUEEN, s) for s in (CLUBS, SPADES, HEARTS, DIAMONDS))
-_JACKS = tuple(make(JACK, s) for s in (CLUBS, SPADES, HEARTS, DIAMONDS))
-
-
-# --- events (public only: never a hand, a face-down card or the deck order) --------------
-
-
-@dataclass(frozen=True, slots=True)
-class Shuffled(Event):
-    """kozel-nn: the dealer shuffled; ``cutter`` (right of the dealer) is to cut."""
-
-    deal_no: int
-    dealer: int
-    cutter: int
-
-
-@dataclass(frozen=True, slots=True)
-class DeckCut(Event):
-    seat: int
-    count: int  # the top ``count`` cards went under the deck
-
-
-@dataclass(frozen=True, slots=True)
-class RedealAsked(Event):
-    seat: int
-    side: int
-    in_a_row: int  # redeals asked for in this deal so far, this one included
-
-
-@dataclass(frozen=True, slots=True)
-class RedealPenalty(Event):
-    """kozel-nn: the third redeal in a row; the dealer's team takes ``penalty``."""
-
-    side: int
-    penalty: int
-
-
-@dataclass(frozen=True, slots=True)
-class BoastChosen(Event):
-    """kozel-nn: on a redeal after a boast the boast team chose ``reboast`` or ``keep``."""
-
-    seat: int
-    choice: str
-
-
-@dataclass(frozen=True, slots=True)
-class BoastGiven(Event):
-    """kozel-nn boast: ``seat`` was given ``count`` cards (in pairs; which is private)."""
-
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class Laid(Event):
-    """The boaster laid ``count`` non-trumps face down (which: hidden until revealed)."""
-
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class Covered(Event):
-    seat: int
-    cards: tuple[Card, ...]  # face up, one on each of the boaster's cards
-
-
-@dataclass(frozen=True, slots=True)
-class BoastRevealed(Event):
-    seat: int
-    cards: tuple[Card, ...]  # the boaster's cards, turned over
-
-
-@dataclass(frozen=True, slots=True)
-class PileWon(Event):
-    seat: int
-    side: int
-    cards: tuple[Card, ...]
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class BoastVoid(Event):
-    """A player holds more than the share: the boast is made again (not a redeal)."""
-
-    seats: tuple[int, ...]
-    share: int
-
-
-@dataclass(frozen=True, slots=True)
-class QueenCaught(Event):
-    """The 6♣ (kocherga: 7♣) of ``seat`` met the Q♣ of ``victim`` (other team)."""
-
-    seat: int
-    victim: int
-
-
-@dataclass(frozen=True, slots=True)
-class Lyusya(Event):
-    """A team took every trick (RULES.md 4a): ``mode`` "match" or "reset"."""
-
-    side: int
-    mode: str
-
-
-# --- the trump lists --------------------------------------------------------------------
-
-
-def trump_suit(preset: str, options: Any) -> int:
-    """The suit whose plain cards are trumps: hvalenyi ♦, nn ♣, kocherga per option."""
-    if preset == "kozel-hvalenyi":
-        return DIAMONDS
-    if preset == "kozel-nn":
-        return CLUBS
-    return SUIT_NAMES[str(options.get("trump_suit", "clubs"))]
-
-
-def trump_order(preset: str, suit: int) -> tuple[Card, ...]:
-    """RULES.md 4a-4c: the trumps, high -> low, over the 36 cards (filter by the deck)."""
-    ranks: tuple[int, ...]
-    if preset == "kozel-hvalenyi":
-        top, ranks = SIX_CLUBS, (ACE, TEN, KING, NINE, EIGHT, SEVEN, SIX)
-    elif preset == "kozel-nn":
-        top, ranks = SIX_CLUBS, (ACE, TEN, KING, NINE, EIGHT, SEVEN)
-    else:
-        top = SEVEN_CLUBS
-        ranks = (ACE, TEN, KING, NINE, EIGHT) + (() if suit == CLUBS else (SEVEN,))
-    return (top, *_QUEENS, *_JACKS, *(make(r, suit) for r in ranks))
-
-
-class Table:
-    """Per preset and trump suit: each card's suit class and strength."""
-
-    __slots__ = ("order", "suit", "cls", "strength", "top")
-
-    def __init__(self, preset: str, suit: int) -> None:
-        self.order = trump_order(preset, suit)
-        self.suit = suit
-        self.top = self.order[0]  # the catcher: 6♣ (kocherga 7♣)
-        n = len(self.order)
-        rank = {c: n - i for i, c in enumerate(self.order)}
-        self.cls = tuple(TRUMPS if c in rank else c // 9 for c in range(36))
-        # trumps 100+ (higher is stronger), plain cards their Kozel order 0..8
-        self.strength = tuple(100 + rank[c] if c in rank else KOZEL_STRENGTH[c] for c in range(36))
-
-    def key(self, card: Card, led_cls: int) -> int:
-        """Trick strength: trumps, then the led suit; other plain cards cannot win."""
-        if self.cls[card] == TRUMPS or self.cls[card] == led_cls:
-            return self.strength[card]
-        return -1
-
-    def winner(self, plays: list[tuple[int, Card]] | tuple[tuple[int, Card], ...]) -> int:
-        led = self.cls[plays[0][1]]
-        return max(plays, key=lambda p: self.key(p[1], led))[0]
-
-
-_TABLES: dict[tuple[str, int], Table] = {}
-
-
-def table_for(preset: str, suit: int) -> Table:
-    t = _TABLES.get((preset, suit))
-    if t is None:
-        t = _TABLES[(preset, suit)] = Table(preset, suit)
-    return t
-
-
-def _points(cards: Any) -> int:
-    return sum(POINTS[c] for c in cards)
-
+# the family's names, where they were before its rules and computer player had modules of
+# their own (engine.trump_rules, engine.trump_bot)
+__all__ = [
+    "LIMIT", "REDEAL_POINTS", "REDEALS_IN_A_ROW", "TRUMPS", "BoastChosen", "BoastGiven",
+    "BoastRevealed", "BoastVoid", "Covered", "DeckCut", "Laid", "Lyusya", "PileWon",
+    "QueenCaught", "RedealAsked", "RedealPenalty", "Shuffled", "Table", "TrumpMatch",
+    "TrumpPlay", "rules_choice", "settings_of", "table_for", "trump_order", "trump_suit",
+]
 
 # --- the match ----------------------------------------------------------------------------
 
@@ -255,7 +99,7 @@ class TrumpMatch:
         self.dealing = 0  # dealings so far (== len(history) in a live match)
         self.eggs = False  # 60:60 waits: hvalenyi/kocherga +2 eyes, nn doubled penalties
         self.redeals = 0  # redeals asked for in a row in this deal
-        self.moment = 0  # trick_no of observations: rises with every trick, dealing, phase
+        self.moment = 0  # Observation.moment: rises with every trick, dealing, phase
         # the boast of this deal: its piles (cards, winner) and its leader; kept on "keep"
         self.boast_piles: list[tuple[tuple[Card, ...], int]] = []
         self.boast_leader: int | None = None
@@ -263,13 +107,11 @@ class TrumpMatch:
         self.start_events = self._new_dealing(keep=False)
 
     def _setup_rules(self) -> None:
-        rules = self.rules
-        preset = rules.preset
-        self.nn = preset == "kozel-nn"
-        self.table = table_for(preset, trump_suit(preset, rules.options))
-        # RULES.md 4a: the ace rule always; 4c: option; 4b: none
-        self.ace_rule = preset == "kozel-hvalenyi" or bool(rules.options.get("ace_rule", False))
-        self.lyusya: str | None = None if self.nn else str(rules.options.get("lyusya", "match"))
+        cfg = settings_of(self.rules)
+        self.nn = cfg.nn
+        self.table = table_for(self.rules.preset, cfg.suit)
+        self.ace_rule = cfg.ace_rule  # RULES.md 4a: always; 4c: option; 4b: none
+        self.lyusya: str | None = cfg.lyusya
 
     # --- dealing ----------------------------------------------------------------------
 
@@ -277,8 +119,8 @@ class TrumpMatch:
         self.hands: list[list[Card]] = [[], [], [], []]
         self.piles: list[list[Card]] = [[], []]
         self.tricks = [0, 0]
-        self.plays: list[tuple[int, Card]] = []
-        self.last_trick: tuple[int, tuple[tuple[int, Card], ...]] | None = None
+        self.plays: list[TrumpPlay] = []
+        self.last_trick: tuple[int, tuple[TrumpPlay, ...]] | None = None
         self.opened = 0  # bitmask of the plain suits led in this deal (the ace rule)
         self.counter = 0  # actions in this dealing
         self.played = 0  # cards played to tricks in this dealing
@@ -378,13 +220,13 @@ class TrumpMatch:
         for i, card in enumerate(self.laid):
             # the i-th card a player covered with lies on the i-th pile (the boaster's cards
             # in card order)
-            plays = [(self.boaster, card)] + [(s, cs[i]) for s, cs in self.covers]
+            plays = [TrumpPlay(self.boaster, card)] + [TrumpPlay(s, cs[i]) for s, cs in self.covers]
             winner = self.table.winner(plays)
             cards = tuple(c for _s, c in plays)
             piles.append((cards, winner))
             self.piles[winner % 2].extend(cards)
             self.tricks[winner % 2] += 1
-            events.append(PileWon(winner, winner % 2, cards, _points(cards)))
+            events.append(PileWon(winner, winner % 2, cards, points_of(cards)))
         self.laid = ()
         self.covers = []
         self.boast_piles = piles
@@ -398,7 +240,7 @@ class TrumpMatch:
             return events
         self._deal_all()
         # step 6: the winner of the pile with the most points leads (ties: earlier pile)
-        best = max(range(len(piles)), key=lambda i: (_points(piles[i][0]), -i))
+        best = max(range(len(piles)), key=lambda i: (points_of(piles[i][0]), -i))
         self.boast_leader = piles[best][1]
         self.moment += 1
         events.extend(self._start_play(self.boast_leader))
@@ -415,9 +257,9 @@ class TrumpMatch:
         if self.nn:
             # RULES.md 4b: a team with no queen, or only the Q♦ (either of its players,
             # the A♦ holder too, before he leads it)
-            held = {c for s in (seat, (seat + 2) % 4) for c in self.hands[s] if c in _QUEENS}
+            held = {c for s in (seat, (seat + 2) % 4) for c in self.hands[s] if c in QUEENS}
             return held <= {make(QUEEN, DIAMONDS)}
-        return _points(self.hands[seat]) <= REDEAL_POINTS
+        return points_of(self.hands[seat]) <= REDEAL_POINTS
 
     def to_act(self) -> tuple[int, ...]:
         """[0] is the seat on move; later seats may ask for a redeal (clockwise order)."""
@@ -505,19 +347,18 @@ class TrumpMatch:
         if any(not isinstance(c, int) or c not in self.hands[seat] for c in cards):
             return "not_in_hand"
         if action.kind == "play":
-            if len(cards) != 1:
-                return "one_card"
-            if self.forced is not None and not self.plays:
-                return "must_lead_ace_of_diamonds"
-            if not self.plays:
-                return "no_trump_lead"
-            led = self.table.cls[self.plays[0][1]]
-            if any(self.table.cls[c] == led for c in self.hands[seat]):
-                return "must_follow_suit"
-            return "ace_rule"
-        if action.kind == "lay":
-            return "bad_lay"
-        return "bad_cover"
+            return self._why_card(seat, cards)
+        return "bad_lay" if action.kind == "lay" else "bad_cover"
+
+    def _why_card(self, seat: int, cards: tuple[Card, ...]) -> str:
+        if len(cards) != 1:
+            return "one_card"
+        if not self.plays:
+            return "no_trump_lead" if self.forced is None else "must_lead_ace_of_diamonds"
+        led = self.table.cls[self.plays[0][1]]
+        if any(self.table.cls[c] == led for c in self.hands[seat]):
+            return "must_follow_suit"
+        return "ace_rule"
 
     @property
     def turn(self) -> tuple[int, int]:
@@ -609,11 +450,11 @@ class TrumpMatch:
         self.hands[seat].remove(card)
         if not self.plays and t.cls[card] != TRUMPS:
             self.opened |= 1 << (card // 9)
-        self.plays.append((seat, card))
+        self.plays.append(TrumpPlay(seat, card))
         self.played += 1
         self.forced = None
         events: list[Event] = [Played(seat, card)]
-        caught = self._catch()
+        caught = catch(self.plays, self.table.top)
         if caught is not None:
             catcher, victim = caught
             last = not self.hands[self.plays[0][0]]
@@ -651,59 +492,18 @@ class TrumpMatch:
         events.extend(self._score_deal())
         return events
 
-    def _catch(self) -> tuple[int, int] | None:
-        """The 6♣ (7♣) and the Q♣ in this trick from different teams: (catcher, victim)."""
-        top = self.table.top
-        catcher = victim = -1
-        for s, c in self.plays:
-            if c == top:
-                catcher = s
-            elif c == QUEEN_CLUBS:
-                victim = s
-        if catcher < 0 or victim < 0 or catcher % 2 == victim % 2:
-            return None
-        return catcher, victim
-
     # --- scoring ----------------------------------------------------------------------
 
     def _score_deal(self) -> list[Event]:
         """Every card played: eyes (4a, 4c) or penalties (4b)."""
-        points = [_points(p) for p in self.piles]
-        scored = [0, 0]
+        points = [points_of(p) for p in self.piles]
+        r = score_deal(self.nn, self.lyusya, points, self.tricks, self.scores, self.eggs)
+        self.eggs = r.eggs
         events: list[Event] = []
-        doubled = False
-        if self.nn:
-            if points[0] == points[1]:
-                self.eggs = True  # 60:60: the next deal's penalties are doubled (no stacking)
-                return self._end_deal(points, scored, "eggs", False)
-            loser = 0 if points[0] < points[1] else 1
-            p = points[loser]
-            penalty = 6 if p == 0 else 4 if p <= 30 else 2
-            doubled = self.eggs
-            scored[loser] = penalty * (2 if doubled else 1)
-            self.eggs = False
-            return self._end_deal(points, scored, "normal", doubled)
-        sweep = next((s for s in (0, 1) if self.tricks[1 - s] == 0), None)
-        if sweep is not None:
+        if r.sweep is not None:
             assert self.lyusya is not None
-            events.append(Lyusya(sweep, self.lyusya))
-            if self.lyusya == "match":
-                return events + self._end_deal(points, scored, "lyusya", False, sweep)
-            # "reset": the other team's eyes go back to 0; the sweeping team scores 4
-            # [decision] the sweeping team is the deal's winner: it takes a pending eggs bonus
-            doubled = self.eggs
-            scored[sweep] = 4 + (2 if doubled else 0)
-            scored[1 - sweep] = -self.scores[1 - sweep]
-            self.eggs = False
-            return events + self._end_deal(points, scored, "lyusya", doubled)
-        if points[0] == points[1]:
-            self.eggs = True  # 60:60: the next deal's winner gets 2 more (no stacking)
-            return self._end_deal(points, scored, "eggs", False)
-        winner = 0 if points[0] > points[1] else 1
-        doubled = self.eggs
-        scored[winner] = (4 if points[winner] >= 91 else 2) + (2 if doubled else 0)
-        self.eggs = False
-        return self._end_deal(points, scored, "normal", doubled)
+            events.append(Lyusya(r.sweep, self.lyusya))
+        return events + self._end_deal(points, r.scored, r.outcome, r.doubled, r.match_winner)
 
     def _end_deal(
         self, points: list[int] | None, scored: list[int], outcome: str, doubled: bool,
@@ -711,7 +511,7 @@ class TrumpMatch:
     ) -> list[Event]:
         """Record the deal, add ``scored``, end the match or deal the next deal."""
         self.scores = [a + b for a, b in zip(self.scores, scored, strict=True)]
-        shown = points if points is not None else [_points(p) for p in self.piles]
+        shown = points if points is not None else [points_of(p) for p in self.piles]
         events: list[Event] = [DealEnded(
             self.deal_no, tuple(shown), tuple(self.tricks), tuple(scored), tuple(self.scores),
             outcome, doubled,
@@ -738,92 +538,8 @@ class TrumpMatch:
 
     # --- views ------------------------------------------------------------------------
 
-    def _seen_plays(self, viewer: int | None) -> tuple[SeenPlay, ...]:
-        if self.phase == "boast" and self.laid:
-            k = len(self.laid)
-            out: list[SeenPlay] = [
-                (self.boaster, "lay", self.laid if viewer == self.boaster else None, k)
-            ]
-            out.extend((s, "cover", cs, len(cs)) for s, cs in self.covers)
-            return tuple(out)
-        return tuple((s, "play", (c,), 1) for s, c in self.plays)
-
-    def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {
-            "redeals": self.redeals,
-            "opened": [s for s in "CSHD" if self.opened >> "CSHD".index(s) & 1],
-            "played": [CARD_TEXT[c] for c in self._played_cards()],
-        }
-        if self.nn:
-            boast: dict[str, Any] | None = None
-            if self.phase == "boast":
-                boast = {"boaster": self.boaster, "laid": len(self.laid)}
-            elif self.boast_piles:
-                boast = {
-                    "boaster": (self.dealer + 1) % 4,
-                    "piles": [
-                        {"cards": [CARD_TEXT[c] for c in cs], "winner": w, "points": _points(cs)}
-                        for cs, w in self.boast_piles
-                    ],
-                    "leader": self.boast_leader,
-                    "team": None if self.boast_leader is None else self.boast_leader % 2,
-                }
-            info["boast"] = boast
-        return info
-
-    def _played_cards(self) -> list[Card]:
-        """The cards played to tricks in this dealing, in order (public: face up)."""
-        out: list[Card] = []
-        boast = {c for cs, _w in self.boast_piles for c in cs}
-        for pile in self.piles:
-            out.extend(c for c in pile if c not in boast)
-        out.extend(c for _s, c in self.plays)
-        return out
-
     def observe(self, seat: int | None = None) -> Observation:
-        acting = self.to_act()
-        last = None
-        if self.last_trick is not None:
-            w, ps = self.last_trick
-            last = (w, tuple((s, "play", (c,), 1) for s, c in ps))
-        win_seat = self.leader
-        win_cards: tuple[Card, ...] = ()
-        if self.phase == "play" and self.plays:
-            win_seat = self.table.winner(self.plays)
-            win_cards = (next(c for s, c in self.plays if s == win_seat),)
-        return Observation(
-            preset=self.rules.preset,
-            players=4,
-            partnership=True,
-            seat=seat,
-            deal_no=self.deal_no,
-            dealer=self.dealer,
-            seats=(0, 1, 2, 3),
-            trump=self.table.suit,
-            trump_card=None,
-            stock=len(self.stock),
-            hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            leader=self.leader,
-            to_move=acting[0] if acting else -1,
-            to_act=visible_to_act(acting, seat),
-            trick=self._seen_plays(seat),
-            win_seat=win_seat,
-            win_cards=win_cards,
-            declared=None,
-            tricks=tuple(self.tricks),
-            pile_sizes=tuple(len(p) for p in self.piles),
-            last_trick=last,
-            trick_no=self.moment,
-            counter=self.counter,
-            scores=tuple(self.scores),
-            out=(False, False),
-            eggs=self.eggs,
-            finished=self.finished,
-            winners=self.winners,
-            phase=self.phase,
-            info=self._info(),
-        )
+        return observe_trump(self, seat)
 
     def token_secret(self) -> str:
         """The match seed (hidden) and the dealing: buttons of an old dealing go stale."""
@@ -853,25 +569,7 @@ class TrumpMatch:
 
     def to_state(self) -> dict[str, Any]:
         """The match as compact JSON-safe data (cards packed with ``engine.codec``)."""
-        return {
-            "seed": self.seed, "dealer": self.dealer, "deal_no": self.deal_no,
-            "dealing": self.dealing, "scores": self.scores, "finished": self.finished,
-            "winners": list(self.winners), "eggs": self.eggs, "redeals": self.redeals,
-            "moment": self.moment, "deck": pack_cards(self.deck),
-            "actions": [pack_action(s, a) for s, a in self.history[-1].actions],
-            "stock": pack_cards(self.stock), "hands": [pack_cards(h) for h in self.hands],
-            "piles": [pack_cards(p) for p in self.piles], "tricks": self.tricks,
-            "plays": [[s, c] for s, c in self.plays],
-            "last": None if self.last_trick is None else [
-                self.last_trick[0], [[s, c] for s, c in self.last_trick[1]]],
-            "opened": self.opened, "counter": self.counter, "played": self.played,
-            "forced": self.forced, "boaster": self.boaster, "laid": pack_cards(self.laid),
-            "covers": [[s, pack_cards(cs)] for s, cs in self.covers],
-            "chooser": self.chooser, "leader": self.leader, "to_move": self.to_move,
-            "phase": self.phase,
-            "boast": [[pack_cards(cs), w] for cs, w in self.boast_piles],
-            "boast_leader": self.boast_leader,
-        }
+        return state_of(self)
 
     @classmethod
     def from_state(cls, rules: Rules, state: dict[str, Any]) -> TrumpMatch:
@@ -881,39 +579,7 @@ class TrumpMatch:
         m.seed = state["seed"]
         m.decks = lambda no, _dealer: shuffled_deck(rules, m.seed, no)
         m._setup_rules()
-        m.dealer = state["dealer"]
-        m.deal_no = state["deal_no"]
-        m.dealing = state["dealing"]
-        m.scores = list(state["scores"])
-        m.finished = state["finished"]
-        m.winners = tuple(state["winners"])
-        m.eggs = state["eggs"]
-        m.redeals = state["redeals"]
-        m.moment = state["moment"]
-        m.deck = tuple(unpack_cards(state["deck"]))
-        m.history = [DealRecord(m.dealer, list(m.deck), None,
-                                [unpack_action(a) for a in state["actions"]])]
-        m.stock = unpack_cards(state["stock"])
-        m.hands = [unpack_cards(h) for h in state["hands"]]
-        m.piles = [unpack_cards(p) for p in state["piles"]]
-        m.tricks = list(state["tricks"])
-        m.plays = [(s, c) for s, c in state["plays"]]
-        last = state["last"]
-        m.last_trick = None if last is None else (last[0], tuple((s, c) for s, c in last[1]))
-        m.opened = state["opened"]
-        m.counter = state["counter"]
-        m.played = state["played"]
-        m.forced = state["forced"]
-        m.boaster = state["boaster"]
-        m.laid = tuple(unpack_cards(state["laid"]))
-        m.covers = [(s, tuple(unpack_cards(cs))) for s, cs in state["covers"]]
-        m.chooser = state["chooser"]
-        m.leader = state["leader"]
-        m.to_move = state["to_move"]
-        m.phase = state["phase"]
-        m.boast_piles = [(tuple(unpack_cards(cs)), w) for cs, w in state["boast"]]
-        m.boast_leader = state["boast_leader"]
-        m.start_events = []
+        restore(m, state)
         return m
 
     def copy(self) -> TrumpMatch:
@@ -932,140 +598,3 @@ class TrumpMatch:
         m.boast_piles = self.boast_piles[:]
         m.start_events = self.start_events[:]
         return m
-
-
-# --- the computer player (engine.bots.RulesBot) ----------------------------------------
-
-
-def _cost(t: Table, card: Card) -> int:
-    """How dear a card is to give up: trumps by strength, then points, then rank."""
-    if t.cls[card] == TRUMPS:
-        return 60 + t.strength[card] + POINTS[card] * 2
-    return POINTS[card] * 3 + KOZEL_STRENGTH[card]
-
-
-def rules_choice(
-    obs: Observation, legal: list[Action], rng: random.Random, on_move: bool
-) -> Action | None:
-    """A sensible player: win tricks cheaply, save high trumps, smear points onto a partner's
-    trick, catch the Q♣, ask for redeals with weak hands, boast with high cards."""
-    if not legal:
-        return None
-    seat = obs.seat if obs.seat is not None else 0
-    t = table_for(obs.preset, obs.trump)
-    kinds = {a.kind for a in legal}
-    if "redeal" in kinds and _want_redeal(obs, t, seat):
-        return Action("redeal")
-    if not on_move:
-        return None
-    kind = legal[0].kind
-    if kind == "cut":
-        return rng.choice(legal)
-    if kind in ("reboast", "keep"):
-        boast = obs.info.get("boast") or {}
-        mine = sum(p["points"] for p in boast.get("piles", []) if p["winner"] % 2 == seat % 2)
-        theirs = sum(p["points"] for p in boast.get("piles", []) if p["winner"] % 2 != seat % 2)
-        return Action("keep") if mine >= theirs else Action("reboast")
-    if kind == "lay":
-        # face down, the others cover blind: lay strong cards (two when both are)
-        def lay_score(a: Action) -> tuple[int, int]:
-            strong = all(KOZEL_STRENGTH[c] >= 7 for c in a.cards)
-            return (1 if strong and len(a.cards) == 2 else 0, max(KOZEL_STRENGTH[c] for c in a.cards))
-        return max((a for a in legal if a.kind == "lay"), key=lay_score)
-    if kind == "cover":
-        partner_boasts = obs.info.get("boast", {}) and obs.info["boast"].get("boaster") == (
-            seat + 2) % 4
-        if partner_boasts:
-            return max(legal, key=lambda a: sum(POINTS[c] for c in a.cards))
-        return min(legal, key=lambda a: sum(_cost(t, c) for c in a.cards))
-    plays = [a for a in legal if a.kind == "play"]
-    if not plays:
-        return legal[0]
-    return _choose_card(obs, t, seat, [a.cards[0] for a in plays])
-
-
-def _want_redeal(obs: Observation, t: Table, seat: int) -> bool:
-    hand = obs.hand
-    if obs.preset == "kozel-nn":
-        if obs.info.get("redeals", 0) == REDEALS_IN_A_ROW - 1:
-            return obs.dealer % 2 != seat % 2  # the third costs the dealer's team 2
-        return True
-    trumps = sum(1 for c in hand if t.cls[c] == TRUMPS)
-    return trumps < 4 and t.top not in hand
-
-
-def _choose_card(obs: Observation, t: Table, seat: int, cards: list[Card]) -> Action:
-    if len(cards) == 1:
-        return Action("play", (cards[0],))
-    played = {parse_card(x) for x in obs.info.get("played", [])}
-    hand = set(obs.hand)
-    gone = played | hand
-    trick = [(s, cs[0]) for s, _k, cs, _n in obs.trick if cs]
-    top, queen = t.top, QUEEN_CLUBS
-
-    def higher_trumps_out(card: Card) -> int:
-        return sum(1 for c in t.order if t.strength[c] > t.strength[card] and c not in gone)
-
-    def play(card: Card) -> Action:
-        return Action("play", (card,))
-
-    # catch the other team's Q♣ with the 6♣/7♣
-    if top in cards and any(c == queen and s % 2 != seat % 2 for s, c in trick):
-        return play(top)
-    # keep the Q♣ away from the 6♣/7♣ while it is out
-    risky = {queen} if top not in gone else set()
-
-    def cost(card: Card) -> int:
-        return _cost(t, card) + (200 if card in risky else 0)
-
-    if not trick:
-        return play(_lead(t, cards, gone, cost, higher_trumps_out))
-    led = t.cls[trick[0][1]]
-    win_seat = t.winner(trick)
-    win_card = next(c for s, c in trick if s == win_seat)
-    on_table = sum(POINTS[c] for _s, c in trick)
-    last = len(trick) == 3
-    winners = [c for c in cards if t.key(c, led) > t.key(win_card, led)]
-    if win_seat % 2 == seat % 2:
-        safe = last or (t.cls[win_card] == TRUMPS and higher_trumps_out(win_card) == 0)
-        if safe:
-            # smear: the most points that are not dear trumps
-            return play(max(cards, key=lambda c: POINTS[c] * 3 - (
-                60 + t.strength[c] if t.cls[c] == TRUMPS else 0) - (200 if c in risky else 0)))
-        return play(min(cards, key=cost))
-    if winners:
-        if last:
-            best = min(winners, key=cost)
-        else:
-            # not last: prefer a winner nobody left can beat
-            sure = [c for c in winners if t.cls[c] == TRUMPS and higher_trumps_out(c) == 0]
-            plain_sure = [c for c in winners if t.cls[c] != TRUMPS and t.cls[c] == led
-                          and led != TRUMPS and KOZEL_STRENGTH[c] >= 7]
-            pool = sure or plain_sure or winners
-            best = min(pool, key=cost)
-        gain = on_table + POINTS[best]
-        if gain >= 4 or t.cls[best] != TRUMPS or cost(best) < 110 or last and gain > 0:
-            return play(best)
-    return play(min(cards, key=cost))
-
-
-def _lead(
-    t: Table, cards: list[Card], gone: set[Card], cost: Callable[[Card], int],
-    higher_trumps_out: Callable[[Card], int],
-) -> Card:
-    trumps = [c for c in cards if t.cls[c] == TRUMPS]
-    plain = [c for c in cards if t.cls[c] != TRUMPS]
-    # a plain master card (nothing higher of its suit is out) brings its points home
-    masters = [
-        c for c in plain
-        if all(KOZEL_STRENGTH[o] <= KOZEL_STRENGTH[c] for o in range(36)
-               if t.cls[o] == t.cls[c] and o not in gone)
-    ]
-    if masters:
-        return max(masters, key=lambda c: POINTS[c])
-    top_trumps = [c for c in trumps if higher_trumps_out(c) == 0]
-    if top_trumps and len(trumps) >= 3:
-        return max(top_trumps, key=lambda c: t.strength[c])
-    if plain:
-        return min(plain, key=cost)
-    return min(trumps, key=cost)

@@ -188,6 +188,7 @@ REASONS = {
     "must_lead_trump_ace": N_("Lead the trump ace."),
     "must_swap": N_("The dealer must take the trump card."),
     "must_trump": N_("You have no card of the suit: play a trump."),
+    "must_trump_no_higher": N_("You have no higher card of the suit: play a trump."),
     "must_overtrump": N_("Play a higher trump."),
     "must_beat": N_("Play a higher card."),
     "no_cards_wanted": N_("This move takes no cards."),

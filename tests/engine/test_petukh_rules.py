@@ -8,6 +8,7 @@ Tricks are written ``"1:AC 0:7C | ..."`` (seat:card, the leader first).
 
 from __future__ import annotations
 
+import random
 import statistics
 import time
 from typing import Any
@@ -16,11 +17,11 @@ import pytest
 
 from engine.actions import Action
 from engine.bots import make_bot
-from engine.cards import HEARTS, SPADES, deck_30, deck_32, deck_36
+from engine.cards import CARD_TEXT, HEARTS, SPADES, deck_30, deck_32, deck_36
 from engine.errors import IllegalAction
 from engine.events import DealStarted, MatchEnded, TrickWon
 from engine.game import new_match
-from engine.log import replay, to_log
+from engine.log import LogError, replay, to_log
 from engine.match import first_dealer
 from engine.petukh import (
     BoysDeclared,
@@ -483,25 +484,129 @@ def test_r5a_must_lead_the_trump_ace() -> None:
     assert m.legal_actions(1) == [Action("play", (c("AS"),))]
 
 
-def test_r5a_must_beat_then_trump_overtrump_on_a_trump_lead() -> None:
-    hands = {1: "QC 10S 7D 8D 9D", 2: "KC 7C JS 8H 9H", 0: "AC 7S QS 10H 8S"}
+def plays_of(m: PetukhMatch, seat: int) -> set[str]:
+    """The cards the seat may play (a skip aside)."""
+    return {CARD_TEXT[a.cards[0]] for a in m.legal_actions(seat) if a.kind == "play"}
+
+
+def refusal(m: PetukhMatch, seat: int, text: str) -> str:
+    with pytest.raises(IllegalAction) as e:
+        act(m, seat, text)
+    return e.value.code
+
+
+def test_r5a_answering_the_example_must_trump_while_holding_a_lower_card_of_the_suit() -> None:
+    """RULES.md 5a, the issue's example: trump spades; KC is led; 7C and 9S held: 9S."""
+    m = deal("petukh-25", 2, 0, {1: "KC 7D 8D 9D 10D", 0: "7C 8H 9H 10H 9S"})
+    assert m.trump == SPADES
+    keep_all(m)
+    act(m, 1, "play KC")
+    assert plays_of(m, 0) == {"9S"}
+    before = m.to_state()
+    assert refusal(m, 0, "play 7C") == "must_trump_no_higher"
+    assert refusal(m, 0, "play 8H") == "must_trump_no_higher"
+    assert m.to_state() == before  # a refusal changes nothing
+    act(m, 0, "play 9S")
+    assert m.tricks == [1, 0]
+
+
+def test_r5a_answering_step_1_higher_than_every_card_of_the_led_suit_on_the_table() -> None:
+    hands = {1: "10C 7D 8D 9D 10D", 2: "KC 7H 8H 9H 10H", 0: "QC AC JS 7S 8S"}
     m = deal("petukh-25", 3, 0, hands)  # trump: the dealer's last card, 8S
     keep_all(m)
-    act(m, 1, "play QC")
-    assert [a for a in m.legal_actions(2) if a.kind == "play"] == [Action("play", (c("KC"),))]
-    m = deal("petukh-25", 3, 0, hands)
+    act(m, 1, "play 10C")
+    assert plays_of(m, 2) == {"KC"}
+    act(m, 2, "play KC")
+    assert plays_of(m, 0) == {"AC"}  # QC is above the 10 but not above the king
+    assert refusal(m, 0, "play JS") == "must_follow_suit"
+    assert refusal(m, 0, "play QC") == "must_beat"
+
+
+def test_r5a_answering_step_2_a_trump_when_no_card_of_the_suit_is_higher() -> None:
+    hands = {1: "10C 7D 8D 9D 10D", 2: "KC 7H 8H 9H 10H", 0: "QC 7C JS 7S 8S"}
+    m = deal("petukh-25", 3, 0, hands)  # trump 8S
     keep_all(m)
-    act(m, 1, "play 10S")  # a trump lead: overtrump if he can
-    assert [a for a in m.legal_actions(2) if a.kind == "play"] == [Action("play", (c("JS"),))]
+    act(m, 1, "play 10C")
+    act(m, 2, "play KC")
+    assert plays_of(m, 0) == {"JS", "7S", "8S"}  # any trump, QC below the king
+    assert refusal(m, 0, "play QC") == "must_trump_no_higher"
+
+
+def test_r5a_answering_step_2_any_trump_after_a_ruff_on_a_plain_lead() -> None:
+    hands = {1: "7D QC KC AC 10C", 2: "JS 7C 8H 9H 10H", 0: "8D 7S QS JH 8S"}
+    m = deal("petukh-25", 3, 0, hands)  # trump 8S
+    keep_all(m)
+    act(m, 1, "play 7D")
+    assert plays_of(m, 2) == {"JS"}  # no diamond: a trump
     act(m, 2, "play JS")
-    assert [a for a in m.legal_actions(0) if a.kind == "play"] == [Action("play", (c("QS"),))]
-    m = deal("petukh-25", 3, 0, hands)
+    # RULES.md 5a: higher than every card of the led suit, though the trump takes the trick
+    assert plays_of(m, 0) == {"8D"}
+    m = deal("petukh-25", 3, 0, {**hands, 0: "AH 7S QS JH 8S"})
     keep_all(m)
-    act(m, 1, "play 7D")  # void: must trump
-    assert [a.cards[0] for a in m.legal_actions(2) if a.kind == "play"] == [c("JS")]
-    act(m, 2, "play JS")  # [decision] trumping a plain lead: any trump, no overtrump
-    assert {a.cards[0] for a in m.legal_actions(0) if a.kind == "play"} == {
-        c("7S"), c("QS"), c("8S")}
+    play(m, "1:7D 2:JS")
+    assert plays_of(m, 0) == {"7S", "QS", "8S"}  # no overtrump on a plain lead
+
+
+def test_r5a_answering_step_3_the_led_suit_without_a_higher_card_or_a_trump() -> None:
+    hands = {1: "KC 7D 8D 9D 10D", 2: "7C 8C 9H 10H JH", 0: "AC QS 7S 8S 9S"}
+    m = deal("petukh-25", 3, 0, hands)  # trump 9S
+    keep_all(m)
+    act(m, 1, "play KC")
+    assert plays_of(m, 2) == {"7C", "8C"}
+    assert refusal(m, 2, "play 9H") == "must_follow_suit"
+
+
+def test_r5a_answering_step_4_neither_the_suit_nor_a_trump_any_card() -> None:
+    hands = {1: "KC 7D 8D 9D 10D", 2: "7H 8H 9H 10H JH", 0: "AC QS 7S 8S 9S"}
+    m = deal("petukh-25", 3, 0, hands)  # trump 9S
+    keep_all(m)
+    act(m, 1, "play KC")
+    assert plays_of(m, 2) == {"7H", "8H", "9H", "10H", "JH"}
+
+
+def test_r5a_answering_a_trump_lead_higher_trump_else_any_trump_else_any() -> None:
+    hands = {1: "10S 7D 8D 9D QD", 2: "JS 7S KC 8H 9H", 0: "AC 7H QS 10H 8S"}
+    m = deal("petukh-25", 3, 0, hands)  # trump 8S
+    keep_all(m)
+    act(m, 1, "play 10S")
+    assert plays_of(m, 2) == {"JS"}  # a higher trump
+    assert refusal(m, 2, "play 7S") == "must_beat"
+    assert refusal(m, 2, "play KC") == "must_follow_suit"
+    act(m, 2, "play JS")
+    assert plays_of(m, 0) == {"QS"}
+    m = deal("petukh-25", 3, 0, {**hands, 2: "7S 6S KC 8H 9H"}, options={"deck": 36})
+    keep_all(m)
+    act(m, 1, "play 10S")
+    assert plays_of(m, 2) == {"7S", "6S"}  # no higher trump: any trump
+    m = deal("petukh-25", 3, 0, {**hands, 2: "7C KC 8H 9H 10C"})
+    keep_all(m)
+    act(m, 1, "play 10S")
+    assert plays_of(m, 2) == {"7C", "KC", "8H", "9H", "10C"}  # no trump: any card
+
+
+def test_r5a_answering_by_the_computer_players_and_the_log_replay() -> None:
+    """The rules and random players choose only legal cards; a replay names the refusal."""
+    for level in ("rules", "random"):
+        m = deal("petukh-25", 2, 0, {1: "KC 7D 8D 9D 10D", 0: "7C 8H 9H 10H 9S"})
+        keep_all(m)
+        act(m, 1, "play KC")
+        bot = make_bot(level)
+        for seed in range(20):
+            chosen = bot.choose(m.observe(0), m.legal_actions(0), random.Random(seed), True)
+            assert chosen in (Action("play", (c("9S"),)), Action("skip"))
+    log = petukh_log("petukh-25", 2, 0, {1: "KC 7D 8D 9D 10D", 0: "7C 8H 9H 10H 9S"},
+                     actions=[(1, "keep"), (0, "keep"), (1, "play KC"), (0, "play 7C")])
+    with pytest.raises(LogError, match=r"deal 1, action 3: play 7C by seat 0: must trump"):
+        replay(log)
+
+
+def test_r5_must_beat_holder_of_a_lower_card_of_the_suit_follows_it() -> None:
+    """RULES.md 5 ``must_beat`` is not 5a's order: a lower card of the led suit, no trump."""
+    m = two({1: "KC 7D 8D 9D 10D", 0: "7C 8S 9S 10S 7H"}, {"must_beat": True}, after=["8H"])
+    keep_all(m)
+    act(m, 1, "play KC")
+    assert plays_of(m, 0) == {"7C"}
+    assert refusal(m, 0, "play 7H") == "must_follow_suit"
 
 
 def test_r5a_skip_at_most_twice_a_match() -> None:
@@ -515,7 +620,7 @@ def test_r5a_skip_at_most_twice_a_match() -> None:
     with pytest.raises(IllegalAction) as e:
         act(m, 0, "skip")
     assert e.value.code == "no_skips_left"
-    events = play(m, "0:7C | 1:10C 0:8C | 1:9C 0:9S")
+    events = play(m, "0:9S | 0:7C 1:10C | 1:9C 0:8C")  # RULES.md 5a: 9S, a trump over QC
     d = scored(events)  # [decision] seat 0's two cards kept by skipping are dead
     assert d.tricks == (1, 4) and m.deal_no == 2 and m.skips_left == [0, 2]
     assert m.observe(0).info["skips_left"] == [0, 2]

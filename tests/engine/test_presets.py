@@ -128,3 +128,37 @@ def test_defaults_filled_in() -> None:
     assert validate_options("kozel", {"tie": "eggs"}) == {"shokha": True, "tie": "eggs"}
     assert validate_options("kozel-4", {}) == {}
     assert validate_options("kozel-60", None) == {"deal": "draw"}
+
+
+def test_presets_are_data_and_families_are_registered() -> None:
+    """Issue 16.1: each preset builds its family's frozen settings from its validated
+    options; the match class and the computer player come from the family registry, never
+    from a comparison of names in engine/game.py or engine/bots.py."""
+    import dataclasses
+    from pathlib import Path
+
+    from engine.families import FAMILIES
+    from engine.game import new_match
+    from engine.presets import PetukhSettings, TrumpSettings
+
+    for name, spec in PRESETS.items():
+        rules = make_rules(name, spec.players[0])
+        assert isinstance(new_match(rules, seed=1), FAMILIES[spec.family].match)
+        expected = {"trump": TrumpSettings, "petukh": PetukhSettings}.get(spec.family)
+        if expected is None:
+            assert rules.settings is None
+        else:
+            assert isinstance(rules.settings, expected)
+            first = dataclasses.fields(rules.settings)[0].name
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(rules.settings, first, None)
+    p = make_rules("petukh", 3, {"must_beat": True, "no_trick_cap": 10, "pass": False})
+    assert isinstance(p.settings, PetukhSettings)
+    assert (p.settings.answer, p.settings.cap, p.settings.may_pass) == ("beat", 10, False)
+    assert make_rules("petukh-25", 2).settings.answer == "beat_or_trump"  # type: ignore[union-attr]
+    k = make_rules("kozel-kocherga", 4, {"trump_suit": "hearts"}).settings
+    assert isinstance(k, TrumpSettings) and k.suit == 2 and not k.nn
+    root = Path(__file__).resolve().parents[2] / "engine"
+    for module in ("game.py", "bots.py"):
+        text = (root / module).read_text()
+        assert "family ==" not in text and "preset ==" not in text, module

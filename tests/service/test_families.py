@@ -371,3 +371,24 @@ async def test_r5_queued_after_the_match_seated_by_another_match(
         assert [r.id for r in await svc.rooms_of(dasha.id)] == [rid]
     # the finished match was recorded once, when it ended
     assert len(await svc.recent_matches("tg", "-300")) == 1
+
+
+def test_r5a_a_petukh_25_hand_offers_only_the_trump_and_says_why_not() -> None:
+    """RULES.md 5a's example in a hand: trump spades, KC led; 7C and 9S held: only 9S (and
+    the skip) are offered, and a tap on 7C says "no higher card of the suit: play a trump"."""
+    from bot.room import Seat
+    from bot.views import hand_view
+    from tests.engine.petukh_helpers import act, deal, keep_all
+
+    m = deal("petukh-25", 2, 0, {1: "KC 7D 8D 9D 10D", 0: "7C 8H 9H 10H 9S"})
+    keep_all(m)
+    act(m, 1, "play KC")
+    room = Room(id="r1", platform="tg", chat="c1", thread=None, preset="petukh-25",
+                options={}, size=2, seats=[Seat("tg:1", "Anna"), Seat("tg:2", "Boris")],
+                creator="tg:1", state=PLAYING, players=2)
+    hv = hand_view(room, m, 0, now=0.0)
+    assert hv.on_move and {(c.kind, tuple(c.cards)) for c in hv.choices} == {
+        ("play", ("9S",)), ("skip", ())}
+    assert hv.why_not["7C"] == "must_trump_no_higher"
+    assert Text("en").reason(hv.why_not["7C"]) == (
+        "You have no higher card of the suit: play a trump.")

@@ -1,20 +1,15 @@
-"""Property tests: random legal Petukh matches (RULES.md 5, 5a), checked after every action.
+"""The Petukh family's oracle (RULES.md 5, 5a) for the conformance test
+(tests/engine/test_conformance.py), which plays random legal matches of every preset.
 
-Each hypothesis example plays one whole match. At every
-step a hypothesis-drawn ``Random`` picks a seat of ``to_act()`` and one of its legal
-actions; first one illegal action is tried and must raise ``IllegalAction`` and change
-nothing. After every action:
+First one illegal action is tried and must raise ``IllegalAction`` and change nothing.
+After every action:
 
 - every card of the deck lies in exactly one place;
 - exactly the seats in ``to_act()`` have legal actions, each passing ``check``;
 - no view (public or another seat's) shows another hand's card, the stock or a discarded
   card, and no event shows one;
 - a finished deal's records follow the tables (recomputed here independently), the match
-  ends exactly when a record reaches 0 (or on a boys finish);
-- ``to_state`` -> ``from_state`` (and ``copy``) round-trip mid-match and play on identically;
-- ``to_log`` -> ``replay`` reproduces the records and winners.
-
-``test_simulate_strict`` plays bot matches with ``engine.simulate.simulate(strict=True)``.
+  ends exactly when a record reaches 0 (or on a boys finish).
 """
 
 from __future__ import annotations
@@ -25,17 +20,13 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
 from engine.actions import KINDS, Action
 from engine.cards import ACE, CARD_TEXT, JACK, SPADES, make
 from engine.errors import IllegalAction
 from engine.events import DealStarted, Event, MatchEnded, Played, TrickWon
-from engine.log import replay, to_log
+from engine.log import to_log
 from engine.petukh import BoysFinish, DealScored, PetukhMatch
-from engine.presets import PRESETS, make_rules
-from engine.simulate import simulate
 
 MAX_DEALS = 1500
 _CARD_RE = re.compile(r'"((?:10|[6-9JQKA])[CSHD])"')
@@ -275,90 +266,23 @@ class Checker:
             assert set(m.debts) == {(lo, w, want[lo]) for lo in losers for w in winners}
 
 
-def play_checked_match(
-    preset: str, players: int, options: dict[str, Any], seed: int, rnd: random.Random,
-    stop_after: int | None = None,
-) -> None:
-    """One random match checked after every action; ``stop_after`` deals cuts a long one
-    short (its log still replays to the same records)."""
-    rules = make_rules(preset, players, options)
-    match = PetukhMatch(rules, seed=seed)
-    checker = Checker(match)
-    twin: PetukhMatch | None = None
-    twin_at = rnd.randrange(1, 200)
-    steps = 0
-    while not match.finished:
-        assert match.deal_no <= MAX_DEALS, f"no end after {MAX_DEALS} deals"
-        if stop_after is not None and match.deal_no > stop_after:
-            break
-        checker.try_illegal(rnd)
-        seat = rnd.choice(match.to_act())
-        legal = match.legal_actions(seat)
-        act = rnd.choice(legal)
-        if steps == twin_at:
-            state = json.loads(json.dumps(match.to_state()))
-            twin = PetukhMatch.from_state(rules, state)
-            assert twin.to_state() == state
-            assert all(twin.observe(s) == match.observe(s) for s in range(players))
-            copied = match.copy()
-        events = checker.step(seat, act)
-        if twin is not None:
-            assert twin.apply(seat, act) == events
-            if steps == twin_at:
-                copied_events = copied.apply(seat, act)
-                assert copied_events == events and copied.to_state() == match.to_state()
-        steps += 1
-    if twin is not None:
-        assert twin.to_state() == match.to_state() and twin.winners == match.winners
-    log = json.loads(json.dumps(to_log(match)))
-    again, summary = replay(log)
-    if not match.finished:
-        assert summary["score"] == match.scores and to_log(again) == log
-        return
-    assert match.to_act() == ()
-    assert summary["finished"] and summary["winners"] == list(match.winners)
-    assert summary["score"] == match.scores
-    assert to_log(again) == log
+class Oracle:
+    """The Petukh family's checks around each action of a conformance match."""
 
+    def __init__(self, match: PetukhMatch) -> None:
+        self.match = match
+        self.checker = Checker(match)
 
-def _examples(n: int) -> settings:
-    return settings(max_examples=n, deadline=None,
-                    phases=[Phase.explicit, Phase.generate, Phase.shrink],
-                    suppress_health_check=[HealthCheck.too_slow])
+    @staticmethod
+    def snapshot(match: Any) -> Any:
+        """Everything a replay must reproduce of a match."""
+        return json.loads(json.dumps(match.to_state()))
 
+    def try_illegal(self, rnd: random.Random) -> None:
+        self.checker.try_illegal(rnd)
 
-SEEDS = st.integers(min_value=0, max_value=2**32)
-CHOICES = st.randoms(use_true_random=True)
+    def apply(self, seat: int, act: Action) -> list[Event]:
+        return self.checker.step(seat, act)
 
-
-# petukh-25 at 4-5 players runs long matches ("no trick +5"): in CI one example each, cut
-# after 60 deals (whole random matches: bench/strength.py and simulate below)
-LONG = [c for c in CONFIGS if c[0] == "petukh-25" and c[1] >= 4]
-SHORT = [c for c in CONFIGS if c not in LONG]
-
-
-@pytest.mark.parametrize("config", SHORT, ids=_id)
-@_examples(3)
-@given(seed=SEEDS, rnd=CHOICES)
-def test_random_matches(config: tuple[str, int, dict[str, Any]], seed: int,
-                        rnd: random.Random) -> None:
-    play_checked_match(*config, seed=seed, rnd=rnd)
-
-
-@pytest.mark.parametrize("config", LONG, ids=_id)
-@_examples(1)
-@given(seed=SEEDS, rnd=CHOICES)
-def test_random_long_matches(config: tuple[str, int, dict[str, Any]], seed: int,
-                             rnd: random.Random) -> None:
-    play_checked_match(*config, seed=seed, rnd=rnd, stop_after=60)
-
-
-SIM = [(p, n) for p in ("petukh", "petukh-25") for n in PRESETS[p].players]
-
-
-@pytest.mark.parametrize("preset,players", SIM, ids=[f"{p}-{n}p" for p, n in SIM])
-def test_simulate_strict(preset: str, players: int) -> None:
-    bots = ["rules"] + ["random"] * (players - 1)
-    result = simulate(preset, players, 15, 500, bots, None, check=True, strict=True)
-    assert result["invariants"] == "ok" and result["matches"] == 15
-    assert sum(result["wins"]) >= 15
+    def finish(self, again: Any, summary: dict[str, Any]) -> None:
+        assert again.scores == self.match.scores and again.winners == self.match.winners

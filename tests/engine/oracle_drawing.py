@@ -1,10 +1,9 @@
-"""Property tests: random legal matches of every drawing preset, checked after every action.
+"""The drawing family's oracle (RULES.md 1-3) for the conformance test
+(tests/engine/test_conformance.py), which plays random legal matches of every preset.
 
-Each hypothesis example plays one whole match (``Match.new`` with a drawn seed). At every
-step a hypothesis-drawn ``Random`` picks a seat among ``match.to_act()`` and one of its
-legal actions; before the legal action is applied, one *illegal* action (a mutated legal
-one, a random one, a card named twice, a wrong seat) is tried and must change nothing.
-After every action ``Checker`` verifies:
+Before each legal action one *illegal* action (a mutated legal one, a random one, a card
+named twice, a wrong seat) is tried and must change nothing. After every action
+``Checker`` verifies:
 
 - every card of the deck lies in exactly one place (hands, stock, reserve, table, piles);
 - exactly the seats in ``to_act()`` have legal actions, and each legal action passes
@@ -15,11 +14,8 @@ After every action ``Checker`` verifies:
   here from the points and tricks), and the match ends exactly when the rules say;
 - the next deal rotates the dealer clockwise (skipping seats that are out) and is led by
   the right seat;
-- ``to_log`` -> ``replay`` reproduces scores, winners and the final state, both for the
-  finished match and for a log cut at a random moment.
-
-``test_simulate_strict`` then plays ~100 bot matches per preset and player count with
-``engine.simulate.simulate`` and its strict invariants.
+- ``to_log`` -> ``replay`` reproduces every deal's points, tricks and scores and the
+  final state (``Oracle.finish``).
 """
 
 from __future__ import annotations
@@ -31,8 +27,6 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
 from engine.actions import KINDS, Action
 from engine.cards import CARD_TEXT, POINTS, deck_points
@@ -44,14 +38,14 @@ from engine.events import (
     MatchEnded,
     SideOut,
 )
-from engine.log import replay, to_log
+from engine.log import to_log
 from engine.match import PENALTY_LIMIT, SIXTY, Match
 from engine.observe import observe
-from engine.simulate import simulate
 
 CARD_STRINGS = frozenset(CARD_TEXT)
 MAX_DEALS = 400
 
+# the configurations the conformance test plays beside every option value alone
 KOZEL = [
     ("kozel", n, {"shokha": shokha, "tie": tie})
     for n in (2, 3, 4)
@@ -471,114 +465,38 @@ class Checker:
             assert outs == [s for s in range(rules.sides) if want["out"][s] and not state["out"][s]]
 
 
-# --- playing ---------------------------------------------------------------------------
+# --- the conformance test's hooks (tests/engine/test_conformance.py) -----------------------
 
 
-def play_checked_match(
-    preset: str, players: int, options: dict[str, Any], seed: int, rnd: random.Random
-) -> None:
-    match = Match.new(preset, players, options, seed=seed)
-    checker = Checker(match)
-    cut_at = rnd.randrange(1, 60)
-    cut: tuple[dict[str, Any], Any, list[int]] | None = None
-    while not match.finished:
-        assert match.deal_no <= MAX_DEALS, f"no end after {MAX_DEALS} deals"
-        checker.try_illegal(rnd)
-        acting = match.to_act()
-        seat = rnd.choice(acting)
-        act = rnd.choice(match.legal_actions(seat))
+class Oracle:
+    """The drawing family's checks around each action of a conformance match."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.checker = Checker(match)
+
+    @staticmethod
+    def snapshot(match: Any) -> Any:
+        """Everything a replay must reproduce of a match."""
+        return snapshot(match)
+
+    def try_illegal(self, rnd: random.Random) -> None:
+        self.checker.try_illegal(rnd)
+
+    def apply(self, seat: int, act: Action) -> list[Event]:
+        match = self.match
         old_deal = match.deal
         state = {"scores": list(match.scores), "out": list(match.out), "eggs": match.eggs,
                  "dealer": match.dealer, "deal_no": match.deal_no}
         events = match.apply(seat, act)
-        checker.after(old_deal, state, events)
-        if checker.actions == cut_at:
-            cut = (json.loads(json.dumps(to_log(match))), snapshot(match), list(match.scores))
-    # a finished match is finished for good
-    assert match.to_act() == ()
-    assert all(match.check(s, Action("lead", (0,))) == "match_over" for s in range(players))
-    assert checker.match_ended is not None
-    # to_log -> replay reproduces the match
-    log = json.loads(json.dumps(to_log(match)))
-    again, summary = replay(log)
-    assert summary["finished"] is True
-    assert summary["winners"] == list(match.winners)
-    assert summary["score"] == match.scores
-    assert [d["points"] for d in summary["deals"]] == [list(e.points) for e in checker.deal_ends]
-    assert [d["score"] for d in summary["deals"]] == [list(e.score) for e in checker.deal_ends]
-    assert [d["tricks"] for d in summary["deals"]] == [list(e.tricks) for e in checker.deal_ends]
-    assert to_log(again) == log
-    assert snapshot(again) == snapshot(match)
-    # and so does a log cut in the middle of a deal
-    if cut is not None:
-        part, snap, scores = cut
-        again, summary = replay(part)
-        assert snapshot(again) == snap
-        assert summary["score"] == scores
+        self.checker.after(old_deal, state, events)
+        return events
 
-
-def _examples(n: int) -> settings:
-    return settings(
-        max_examples=n, deadline=None,
-        phases=[Phase.explicit, Phase.generate, Phase.shrink],
-        suppress_health_check=[HealthCheck.too_slow],
-    )
-
-
-SEEDS = st.integers(min_value=0, max_value=2**32)
-# The per-action choices come from a Random that hypothesis draws (and reports on failure);
-# a whole match makes thousands of choices, more than hypothesis' own choice buffer holds.
-CHOICES = st.randoms(use_true_random=True)
-
-
-@pytest.mark.parametrize("config", KOZEL, ids=_id)
-@_examples(5)
-@given(seed=SEEDS, rnd=CHOICES)
-def test_kozel_random_matches(config: tuple[str, int, dict[str, Any]], seed: int,
-                              rnd: random.Random) -> None:
-    play_checked_match(*config, seed=seed, rnd=rnd)
-
-
-@pytest.mark.parametrize("config", KOZEL_4, ids=_id)
-@_examples(30)
-@given(seed=SEEDS, rnd=CHOICES)
-def test_kozel4_random_matches(config: tuple[str, int, dict[str, Any]], seed: int,
-                               rnd: random.Random) -> None:
-    play_checked_match(*config, seed=seed, rnd=rnd)
-
-
-@pytest.mark.parametrize("config", KOZEL_60, ids=_id)
-@_examples(30)
-@given(seed=SEEDS, rnd=CHOICES)
-def test_kozel60_random_matches(config: tuple[str, int, dict[str, Any]], seed: int,
-                                rnd: random.Random) -> None:
-    play_checked_match(*config, seed=seed, rnd=rnd)
-
-
-# --- whole bot matches with the engine's own strict invariants ------------------------------
-
-# (preset, players, options, matches): ~100 matches per preset and player count (kozel's
-# split over its options); more for kozel-4, the preset with a single configuration.
-SIM = [
-    *[("kozel", n, {"shokha": shokha, "tie": tie}, 34)
-      for n in (2, 3, 4)
-      for shokha, tie in ((True, "both_two"), (False, "eggs"), (True, "eggs_double"))],
-    ("kozel-4", 4, None, 150),
-    ("kozel-60", 2, None, 100), ("kozel-60", 3, None, 100), ("kozel-60", 4, None, 100),
-    ("kozel-60", 4, {"deal": "halves"}, 100),
-]
-
-
-@pytest.mark.parametrize(
-    "preset,players,options,matches", SIM, ids=[_id((p, n, o or {})) for p, n, o, _m in SIM]
-)
-def test_simulate_strict(
-    preset: str, players: int, options: dict[str, Any] | None, matches: int
-) -> None:
-    """Bot matches with the engine's own strict invariant checks after every action."""
-    bots = ["random"] * players if players != 4 else ["rules", "random", "random", "rules"]
-    result = simulate(preset, players, matches, 1000, bots, options, check=True, strict=True)
-    assert result["invariants"] == "ok"
-    assert result["matches"] == matches
-    assert result["deals"] >= matches
-    assert sum(result["wins"]) >= matches  # every match has a winner
+    def finish(self, again: Any, summary: dict[str, Any]) -> None:
+        """The finished match and its replay (``again``, ``summary``) agree deal by deal."""
+        match, checker = self.match, self.checker
+        assert checker.match_ended is not None
+        assert [d["points"] for d in summary["deals"]] == [list(e.points) for e in checker.deal_ends]
+        assert [d["score"] for d in summary["deals"]] == [list(e.score) for e in checker.deal_ends]
+        assert [d["tricks"] for d in summary["deals"]] == [list(e.tricks) for e in checker.deal_ends]
+        assert snapshot(again) == snapshot(match)
