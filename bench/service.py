@@ -245,6 +245,8 @@ async def main() -> None:
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--preset", default="kozel")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--profile", action="store_true",
+                    help="cProfile the throughput run (into service.prof): where a move's CPU goes")
     args = ap.parse_args()
     global PRESET, PLAYERS
     PRESET, PLAYERS = args.preset, args.players
@@ -262,7 +264,18 @@ async def main() -> None:
         await open_rooms(svc, plans)
         half = plans[: len(plans) // 2]
         stop_at = {p.rid: len(p.clicks) // 2 for p in half}
-        await throughput(svc, plans, stop_at)
+        if args.profile:
+            import cProfile
+            import pstats
+
+            prof = cProfile.Profile()
+            prof.enable()
+            await throughput(svc, plans, stop_at)
+            prof.disable()
+            prof.dump_stats("service.prof")
+            pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        else:
+            await throughput(svc, plans, stop_at)
         # 3. memory
         mid = await memory(store, [p.rid for p in half])
         end = await memory(store, [p.rid for p in plans[len(half):]])
