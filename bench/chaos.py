@@ -5,7 +5,8 @@
 On this machine: its own Redis server (AOF on, a free port, a scratch folder), ``--workers``
 worker processes (each a ``GameService`` with its timer loop behind a small HTTP endpoint, as
 webhook workers behind a load balancer are), and drivers acting as people: tables of one to
-three people and computer players, people thinking 0.3-1.5 s a move, every press delivered
+three people and computer players, people thinking 0.3-1.5 s a move (then one look a table
+through a worker: who is on move, with his buttons), every press delivered
 one to three times to random workers (a retried webhook) and again until a worker answers
 it, stale and foreign presses mixed in. Meanwhile a worker is killed with ``kill -9`` every
 few seconds (and started again), Redis is killed with ``kill -9`` and started from its AOF,
@@ -86,15 +87,16 @@ async def worker(port: int, redis_url: str, log: Path) -> None:
         body = await request.json()
         op, args, upd = body["op"], body["args"], body.get("update_id")
         try:
-            if op == "hand":
+            if op == "hands":  # what the table's people see: the one on move, his buttons
                 room = await service.room(args["room"])
-                hand = service.hand_of(room, args["user"]) if room is not None else None
-                return web.json_response({
-                    "state": room.state if room else None,
-                    "version": room.version if room else 0,
-                    "on_move": bool(hand and hand.on_move),
-                    "choices": [c.token for c in hand.choices] if hand else [],
-                })
+                mover = None
+                for user in args["users"] if room is not None else []:
+                    hand = service.hand_of(room, user)
+                    if hand is not None and hand.on_move and hand.choices:
+                        mover = {"user": user, "choices": [c.token for c in hand.choices]}
+                        break
+                return web.json_response({"state": room.state if room else None,
+                                          "mover": mover})
             user = User(args.pop("user"), args.pop("name"))
             if op == "act":
                 out = await service.act(args["token"], user, update_id=upd,
@@ -301,24 +303,19 @@ class Driver:
         old: list[tuple[dict[str, str], str]] = []
         while time.time() < self.until:
             await asyncio.sleep(0.3 + rng.random() * 1.2)  # a person thinks
-            moved = False
-            for p in people:
-                hand = await self.deliver("hand", {"room": rid, "user": p["user"]}, None)
-                if hand is None or hand["state"] != PLAYING:
-                    if hand is not None and hand["state"] == "finished":
-                        return
-                    continue
-                if not hand["on_move"] or not hand["choices"]:
-                    continue
-                token = rng.choice(hand["choices"])
-                res = await self.deliver("act", {**p, "token": token}, self.upd(),
-                                         rng.randint(1, 3))
-                if res is not None and res.get("ok"):
-                    acked[p["user"]] = acked.get(p["user"], 0) + 1
-                    old.append((p, token))
-                moved = True
-                break
-            if moved and old and rng.random() < 0.3:
+            seen = await self.deliver("hands", {"room": rid,
+                                                "users": [p["user"] for p in people]}, None)
+            if seen is not None and seen["state"] == "finished":
+                return
+            if seen is None or seen["state"] != PLAYING or seen["mover"] is None:
+                continue
+            p = next(q for q in people if q["user"] == seen["mover"]["user"])
+            token = rng.choice(seen["mover"]["choices"])
+            res = await self.deliver("act", {**p, "token": token}, self.upd(), rng.randint(1, 3))
+            if res is not None and res.get("ok"):
+                acked[p["user"]] = acked.get(p["user"], 0) + 1
+                old.append((p, token))
+            if old and rng.random() < 0.3:
                 await self.extra(rid, people, old, all_rooms)
 
     async def extra(self, rid: str, people: list[dict[str, str]],
