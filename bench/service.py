@@ -246,7 +246,7 @@ async def main() -> None:
     ap.add_argument("--preset", default="kozel")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--profile", action="store_true",
-                    help="cProfile the throughput run (into service.prof): where a move's CPU goes")
+                    help="cProfile the throughput run: where a move's CPU goes")
     args = ap.parse_args()
     global PRESET, PLAYERS
     PRESET, PLAYERS = args.preset, args.players
@@ -272,7 +272,11 @@ async def main() -> None:
             prof.enable()
             await throughput(svc, plans, stop_at)
             prof.disable()
-            prof.dump_stats("service.prof")
+            import tempfile
+
+            out = Path(tempfile.gettempdir()) / "service.prof"
+            prof.dump_stats(out)
+            print(f"(profile in {out}: python -m pstats {out})")
             pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         else:
             await throughput(svc, plans, stop_at)
