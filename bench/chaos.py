@@ -384,6 +384,9 @@ async def watch(fleet: Fleet, rooms: list[str], until: float,
             await asyncio.sleep(0.5)
             if fleet.redis_down is not None:
                 continue
+            # a room not moved in the snapshot had not moved when the snapshot was asked for:
+            # that time, not the time this busy process reads the answer, says how late it is
+            now = time.time()
             try:
                 pipe = r.pipeline(transaction=False)
                 for rid in rooms:
@@ -391,7 +394,6 @@ async def watch(fleet: Fleet, rooms: list[str], until: float,
                 docs = await pipe.execute()
             except Exception:
                 continue
-            now = time.time()
             back = fleet.redis_back[-1] if fleet.redis_back else 0
             for rid, (v, doc) in zip(rooms, docs, strict=True):
                 if doc is None:
