@@ -5,7 +5,8 @@
 On this machine: its own Redis server (AOF on, a free port, a scratch folder), ``--workers``
 worker processes (each a ``GameService`` with its timer loop behind a small HTTP endpoint, as
 webhook workers behind a load balancer are), and drivers acting as people: tables of one to
-three people and computer players, people thinking 0.3-1.5 s a move, every press delivered
+three people and computer players, people thinking 0.3-1.5 s a move (then one look a table
+through a worker: who is on move, with his buttons), every press delivered
 one to three times to random workers (a retried webhook) and again until a worker answers
 it, stale and foreign presses mixed in. Meanwhile a worker is killed with ``kill -9`` every
 few seconds (and started again), Redis is killed with ``kill -9`` and started from its AOF,
@@ -25,6 +26,8 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
+import platform
 import random
 import shutil
 import signal
@@ -84,15 +87,16 @@ async def worker(port: int, redis_url: str, log: Path) -> None:
         body = await request.json()
         op, args, upd = body["op"], body["args"], body.get("update_id")
         try:
-            if op == "hand":
+            if op == "hands":  # what the table's people see: the one on move, his buttons
                 room = await service.room(args["room"])
-                hand = service.hand_of(room, args["user"]) if room is not None else None
-                return web.json_response({
-                    "state": room.state if room else None,
-                    "version": room.version if room else 0,
-                    "on_move": bool(hand and hand.on_move),
-                    "choices": [c.token for c in hand.choices] if hand else [],
-                })
+                mover = None
+                for user in args["users"] if room is not None else []:
+                    hand = service.hand_of(room, user)
+                    if hand is not None and hand.on_move and hand.choices:
+                        mover = {"user": user, "choices": [c.token for c in hand.choices]}
+                        break
+                return web.json_response({"state": room.state if room else None,
+                                          "mover": mover})
             user = User(args.pop("user"), args.pop("name"))
             if op == "act":
                 out = await service.act(args["token"], user, update_id=upd,
@@ -120,6 +124,15 @@ async def worker(port: int, redis_url: str, log: Path) -> None:
 # --- the run ----------------------------------------------------------------------------
 
 
+def machine() -> str:
+    from importlib.metadata import version
+
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; Python "
+            f"{platform.python_version()}, redis-py {version('redis')}, hiredis "
+            f"{version('hiredis')}; {os.cpu_count()} CPUs, load average "
+            f"{os.getloadavg()[0]:.2f}")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -138,6 +151,7 @@ class Fleet:
     redis_back: list[float] = field(default_factory=list)  # when Redis answered again
     redis_down: float | None = None
     downtimes: list[tuple[float, float]] = field(default_factory=list)
+    events: list[tuple[float, str]] = field(default_factory=list)  # kills and restarts
 
     def answering(self, t0: float, t1: float | None = None) -> bool:
         """Redis answered all the while from ``t0`` to ``t1`` (and for half a second before:
@@ -172,6 +186,7 @@ class Fleet:
     async def kill_redis(self, clean: bool) -> None:
         assert self.redis is not None
         self.redis_down = time.time()
+        self.events.append((self.redis_down, "redis restart" if clean else "redis kill -9"))
         if clean:
             self.redis.send_signal(signal.SIGTERM)  # a clean shutdown writes the AOF out
         else:
@@ -185,6 +200,7 @@ class Fleet:
             stderr=open(self.folder / f"worker{i}.err", "a"))  # noqa: SIM115
 
     async def kill_worker(self, i: int) -> None:
+        self.events.append((time.time(), f"worker {i} kill -9"))
         with contextlib.suppress(ProcessLookupError):
             self.procs[i].kill()
         await self.procs[i].wait()
@@ -287,24 +303,19 @@ class Driver:
         old: list[tuple[dict[str, str], str]] = []
         while time.time() < self.until:
             await asyncio.sleep(0.3 + rng.random() * 1.2)  # a person thinks
-            moved = False
-            for p in people:
-                hand = await self.deliver("hand", {"room": rid, "user": p["user"]}, None)
-                if hand is None or hand["state"] != PLAYING:
-                    if hand is not None and hand["state"] == "finished":
-                        return
-                    continue
-                if not hand["on_move"] or not hand["choices"]:
-                    continue
-                token = rng.choice(hand["choices"])
-                res = await self.deliver("act", {**p, "token": token}, self.upd(),
-                                         rng.randint(1, 3))
-                if res is not None and res.get("ok"):
-                    acked[p["user"]] = acked.get(p["user"], 0) + 1
-                    old.append((p, token))
-                moved = True
-                break
-            if moved and old and rng.random() < 0.3:
+            seen = await self.deliver("hands", {"room": rid,
+                                                "users": [p["user"] for p in people]}, None)
+            if seen is not None and seen["state"] == "finished":
+                return
+            if seen is None or seen["state"] != PLAYING or seen["mover"] is None:
+                continue
+            p = next(q for q in people if q["user"] == seen["mover"]["user"])
+            token = rng.choice(seen["mover"]["choices"])
+            res = await self.deliver("act", {**p, "token": token}, self.upd(), rng.randint(1, 3))
+            if res is not None and res.get("ok"):
+                acked[p["user"]] = acked.get(p["user"], 0) + 1
+                old.append((p, token))
+            if old and rng.random() < 0.3:
                 await self.extra(rid, people, old, all_rooms)
 
     async def extra(self, rid: str, people: list[dict[str, str]],
@@ -352,7 +363,19 @@ async def chaos(fleet: Fleet, tally: Tally, seconds: float, kill_every: float,
         await fleet.start_worker(i)
 
 
-async def watch(fleet: Fleet, rooms: list[str], until: float, frozen: set[str]) -> None:
+@dataclass
+class Frozen:
+    """A room seen past its due time + GRACE: when it was due, how late it was when seen
+    (the worst sighting), and whether it moved at all afterwards."""
+
+    due: float
+    late: float
+    version: int
+    moved_later: bool = False
+
+
+async def watch(fleet: Fleet, rooms: list[str], until: float,
+                frozen: dict[str, Frozen]) -> None:
     """A room is frozen when its due time (or Redis's return, if later) + GRACE passed and it
     has not moved."""
     r = Redis(port=fleet.redis_port)
@@ -361,26 +384,46 @@ async def watch(fleet: Fleet, rooms: list[str], until: float, frozen: set[str]) 
             await asyncio.sleep(0.5)
             if fleet.redis_down is not None:
                 continue
+            # a room not moved in the snapshot had not moved when the snapshot was asked for:
+            # that time, not the time this busy process reads the answer, says how late it is
+            now = time.time()
             try:
                 pipe = r.pipeline(transaction=False)
                 for rid in rooms:
-                    pipe.hget(keys.room(rid), "doc")
+                    pipe.hmget(keys.room(rid), ["v", "doc"])
                 docs = await pipe.execute()
             except Exception:
                 continue
-            now = time.time()
             back = fleet.redis_back[-1] if fleet.redis_back else 0
-            for rid, doc in zip(rooms, docs, strict=True):
+            for rid, (v, doc) in zip(rooms, docs, strict=True):
                 if doc is None:
                     continue
+                version = int(v or 0)
+                seen = frozen.get(rid)
+                if seen is not None and version > seen.version:
+                    seen.moved_later = True
                 d = json.loads(doc)
                 dl = d.get("deadline")
                 if d["state"] != PLAYING or dl is None:
                     continue
-                if now > max(dl, back) + GRACE:
-                    frozen.add(rid)
+                late = now - max(dl, back)
+                if late > GRACE and (seen is None or late > seen.late):
+                    frozen[rid] = Frozen(dl, late, version, False)
     finally:
         await r.aclose()
+
+
+def causes(fleet: Fleet, frozen: dict[str, Frozen]) -> dict[str, int]:
+    """The last fault within ``GRACE`` seconds of each frozen room's due time."""
+    out: dict[str, int] = {}
+    for f in frozen.values():
+        near = [what for t, what in fleet.events if f.due - GRACE <= t <= f.due + GRACE]
+        why = near[-1].replace(near[-1].split(" ")[1] + " ", "") if near and \
+            near[-1].startswith("worker") else (near[-1] if near else "no fault near")
+        if not f.moved_later:
+            why += ", never moved again"
+        out[why] = out.get(why, 0) + 1
+    return out
 
 
 async def verify(fleet: Fleet, tally: Tally, rooms: list[str]) -> dict[str, Any]:
@@ -446,7 +489,11 @@ async def run(args: argparse.Namespace) -> None:
     await asyncio.sleep(3)  # the workers import and connect
     rooms = [f"tg:-{1000 + i}" for i in range(args.rooms)]
     until = time.time() + args.seconds
-    frozen: set[str] = set()
+    frozen: dict[str, Frozen] = {}
+    probe = Redis(port=fleet.redis_port)
+    server = (await probe.info("server")).get("redis_version")
+    await probe.aclose()
+    print(f"{machine()}; Redis server {server}")
     print(f"{args.rooms} rooms, {args.workers} workers, {args.seconds:.0f} s of chaos, then "
           f"{args.settle:.0f} s quiet; Redis {fleet.url} with AOF in {folder}")
     try:
@@ -473,6 +520,10 @@ async def run(args: argparse.Namespace) -> None:
     print(f"acknowledged presses lost: {result['lost']}")
     print(f"presses applied twice: {result['doubles']}")
     print(f"frozen rooms: {len(frozen)} {sorted(frozen)[:5]}")
+    if frozen:
+        worst = max(f.late for f in frozen.values())
+        print(f"  the latest {worst:.1f} s after due; the fault near each: "
+              f"{causes(fleet, frozen)}")
     print(f"calls failed after Redis answered again: {failed} {(tally.failed_after + failures)[:3]}")
     print(f"max room: {result['max_bytes'] / 1024:.1f} KB (target <= {TARGET_BYTES // 1024} KB)")
     if lags:
@@ -482,6 +533,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"(presses never answered: {tally.unanswered}; stale/foreign presses refused: "
           f"{tally.refused_extra}, taken: {len(tally.extra_accepted)}; Redis restarts: "
           f"{len(fleet.redis_back) - 1}; mean lag {statistics.mean(lags or [0]):.2f} s)")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -69,8 +69,9 @@ def machine() -> str:
             f"{os.getloadavg()[0]:.2f} (a verdict needs <= {QUIET_LOAD})")
 
 
-def verdict(met: bool) -> str:
-    if os.getloadavg()[0] > QUIET_LOAD:
+def verdict(met: bool, timed: bool = True) -> str:
+    """A timed figure's verdict only on a quiet machine (memory is not timed)."""
+    if timed and os.getloadavg()[0] > QUIET_LOAD:
         return "no verdict: the machine is busy"
     return "met" if met else "NOT met"
 
@@ -244,6 +245,8 @@ async def main() -> None:
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--preset", default="kozel")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--profile", action="store_true",
+                    help="cProfile the throughput run: where a move's CPU goes")
     args = ap.parse_args()
     global PRESET, PLAYERS
     PRESET, PLAYERS = args.preset, args.players
@@ -261,7 +264,22 @@ async def main() -> None:
         await open_rooms(svc, plans)
         half = plans[: len(plans) // 2]
         stop_at = {p.rid: len(p.clicks) // 2 for p in half}
-        await throughput(svc, plans, stop_at)
+        if args.profile:
+            import cProfile
+            import pstats
+
+            prof = cProfile.Profile()
+            prof.enable()
+            await throughput(svc, plans, stop_at)
+            prof.disable()
+            import tempfile
+
+            out = Path(tempfile.gettempdir()) / "service.prof"
+            prof.dump_stats(out)
+            print(f"(profile in {out}: python -m pstats {out})")
+            pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        else:
+            await throughput(svc, plans, stop_at)
         # 3. memory
         mid = await memory(store, [p.rid for p in half])
         end = await memory(store, [p.rid for p in plans[len(half):]])
@@ -269,7 +287,7 @@ async def main() -> None:
             print(f"memory per room, {what:10}: {avg / 1024:5.1f} KB on average "
                   f"(room hash {doc / 1024:.1f} KB + {claims:.0f} update claims), "
                   f"max {top / 1024:.1f} KB (target <= {TARGET_BYTES // 1024} KB: "
-                  f"{verdict(top <= TARGET_BYTES)})")
+                  f"{verdict(top <= TARGET_BYTES, timed=False)})")
         # 2. latency
         await redis.flushdb()
         rates = [float(r) for r in str(args.rate).split(",")]

@@ -25,7 +25,7 @@ from engine.game import Game, new_match
 from engine.observe import observe
 
 MAX_LINES = 6  # event lines kept for the table
-LOG_CHARS = 3000  # packed actions a room keeps at most (older dealings are dropped first)
+LOG_CHARS = 2000  # packed actions a room keeps at most (older dealings are dropped first)
 MAX_PROGRESS = 120  # deals of a match's score kept for its chart
 
 

@@ -128,7 +128,9 @@ class Room:
         if cached is not None and cached[0] is self.match:
             return cached[1]  # type: ignore[no-any-return]
         match = match_from_state(self.rules, self.match)
-        self.keep_match(match)
+        # the state it was built from is its state: not encoded again (a move's worth of
+        # card packing) until it changes
+        self.__dict__["_match"] = (self.match, match)
         return match
 
     def keep_match(self, match: Game) -> None:

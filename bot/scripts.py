@@ -30,23 +30,24 @@ return {seen, v[1], v[2], redis.call('HGETALL', KEYS[3])}
 #       9 person-stats to-do, 10 chat ratings
 # ARGV: 1 expected version, 2 document, 3 claim ttl, 4 room ttl (0: keep for ever),
 #       5 update claim ('' none), 6 now, 7 claims kept, 8 deadline ('' none), 9 room id,
-#       and with a match record: 10 the record, 11 counter ops (json), 12 matches kept,
-#       13 to-do item, 14 the chat ratings' version as read
-# returns {1, new version} | {0, version, doc} on a conflict | {-1, version, doc} when the
-# update was already claimed
+#       10 this write's id, and with a match record: 11 the record, 12 counter ops (json),
+#       13 matches kept, 14 to-do item, 15 the chat ratings' version as read
+# returns {1, new version} | {0, version, doc, write id} on a conflict | {-1, version, doc,
+# write id} when the update was already claimed (the write id: of the write that made the
+# room as it is, so a write sent twice knows itself)
 CAS = """
-local v = redis.call('HMGET', KEYS[1], 'v', 'doc')
+local v = redis.call('HMGET', KEYS[1], 'v', 'doc', 'w')
 if ARGV[5] ~= '' and redis.call('ZSCORE', KEYS[2], ARGV[5]) then
-  return {-1, v[1] or '0', v[2] or ''}
+  return {-1, v[1] or '0', v[2] or '', v[3] or ''}
 end
 local version = tonumber(v[1] or '0')
-if version ~= tonumber(ARGV[1]) then return {0, v[1] or '0', v[2] or ''} end
-if #KEYS > 4 and tonumber(redis.call('HGET', KEYS[10], '_v') or '0') ~= tonumber(ARGV[14]) then
-  return {0, v[1] or '0', v[2] or ''}  -- the chat was rated meanwhile: rate again
+if version ~= tonumber(ARGV[1]) then return {0, v[1] or '0', v[2] or '', v[3] or ''} end
+if #KEYS > 4 and tonumber(redis.call('HGET', KEYS[10], '_v') or '0') ~= tonumber(ARGV[15]) then
+  return {0, v[1] or '0', v[2] or '', ''}  -- the chat was rated meanwhile: rate again
 end
 if version == 0 then redis.call('DEL', KEYS[4]) end  -- a new room: nothing drawn of it yet
 version = version + 1
-redis.call('HSET', KEYS[1], 'v', version, 'doc', ARGV[2])
+redis.call('HSET', KEYS[1], 'v', version, 'doc', ARGV[2], 'w', ARGV[10])
 local ttl = tonumber(ARGV[4])
 if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
@@ -68,16 +69,16 @@ if ARGV[5] ~= '' then
   redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
 if #KEYS > 4 then
-  redis.call('LPUSH', KEYS[5], ARGV[10])
-  redis.call('LTRIM', KEYS[5], 0, tonumber(ARGV[12]) - 1)
-  for _, op in ipairs(cjson.decode(ARGV[11])) do
+  redis.call('LPUSH', KEYS[5], ARGV[11])
+  redis.call('LTRIM', KEYS[5], 0, tonumber(ARGV[13]) - 1)
+  for _, op in ipairs(cjson.decode(ARGV[12])) do
     if op[1] == 'i' then
       redis.call('HINCRBY', KEYS[op[2]], op[3], op[4])
     else
       redis.call('HSET', KEYS[op[2]], op[3], op[4])
     end
   end
-  redis.call('RPUSH', KEYS[9], ARGV[13])
+  redis.call('RPUSH', KEYS[9], ARGV[14])
   redis.call('HINCRBY', KEYS[10], '_v', 1)
 end
 return {1, version}

@@ -9,8 +9,8 @@ slot, so the same script runs on a Redis Cluster.
 
 Connections are retried with backoff on connection errors (a Redis restart closes every
 pooled connection): every command here is safe to send twice. A compare-and-set sent twice
-finds its own version already written and reports a conflict; the caller reloads and sees
-its own update claimed (``repeat``).
+finds the room one version on, written by a write of its own id: it reports that as
+written (its effects and listeners then follow as for any commit).
 """
 
 from __future__ import annotations
@@ -172,10 +172,11 @@ class Store:
         chat = keys.chat_of(room.id)
         ks = [keys.room(room.id), keys.update_claims(room.id), keys.deadlines_of(room.id),
               keys.platform_data(room.id)]
+        write = secrets.token_hex(4)
         args: list[str | int] = [room.version, room.to_json(), claim_ttl, room_ttl, claim or "",
                                  repr(float(now)), KEEP_CLAIMS,
                                  "" if room.deadline is None else repr(float(room.deadline)),
-                                 room.id]
+                                 room.id, write]
         if record is not None:  # the chat's statistics too: keys of the same shard
             ks += [keys.chat_matches(chat), keys.chat_series(chat), keys.chat_players(chat),
                    keys.chat_names(chat), keys.user_stats_todo(keys.shard_of(chat)),
@@ -187,8 +188,12 @@ class Store:
         status = int(res[0])
         if status == 1:
             return Written(int(res[1]))
-        version, doc = int(res[1]), res[2]
-        current = _room(doc, version, {}) if doc else None
+        version, stored = int(res[1]), res[2]
+        if version == room.version + 1 and _s(res[3]) == write:
+            # this very write, sent again: its first answer was lost with a connection (a
+            # Redis restart) and the client's retry found it done. It was written.
+            return Written(version)
+        current = _room(stored, version, {}) if stored else None
         return Written(0, current, seen=status == -1)
 
     async def delete(self, room_id: str) -> None:
@@ -296,8 +301,9 @@ class Store:
         return [_s(m) for rows in await pipe.execute() for m in rows]
 
     async def claim_deadline(self, room_id: str, now: float, lease: float) -> float | None:
-        """Lease a due entry to this worker until ``now + lease``: that score, or None."""
-        until = now + lease
+        """Lease a due entry to this worker until about ``now + lease``: that score, or
+        None."""
+        until = lease_until(now, lease)
         ok = await self._claim(keys=[keys.deadlines_of(room_id)],
                                args=[room_id, repr(float(now)), repr(float(until))])
         return until if ok else None
@@ -410,14 +416,22 @@ async def open_store(settings: Any) -> Store:
     return store
 
 
+def lease_until(now: float, lease: float) -> float:
+    """A lease's score: ``now + lease`` less a few random microseconds, so that it never
+    equals a room's own due time (a commit at the same instant writing ``now + delay``): an
+    entry that holds this score holds this lease."""
+    return now + lease - (1 + secrets.randbelow(999)) * 1e-6
+
+
 def _first_line(e: BaseException) -> str:
     text = str(e).strip() or type(e).__name__
     return text.splitlines()[0]
 
 
 def _retry() -> Retry:
-    # about 8 s of tries in all: a Redis restart (AOF loaded) is back well within that
-    return Retry(EqualJitterBackoff(cap=1.0, base=0.05), retries=12,
+    # about 4-9 s of tries in all: a Redis restart (AOF loaded) is back well within that;
+    # at most half a second between tries, so a worker is back soon after Redis is
+    return Retry(EqualJitterBackoff(cap=0.5, base=0.05), retries=20,
                  supported_errors=(ConnectionError, TimeoutError, BusyLoadingError))
 
 

@@ -1,7 +1,8 @@
 """Due moves: computer players, people whose time ran out, lobbies that close.
 
 Any worker may make a due move: it claims the room's entry in the deadline index with a
-short lease, decides what is due on the room as it is, lets computer players choose outside
+short lease (renewed while it works: a killed worker holds a room for a second), decides
+what is due on the room as it is, lets computer players choose outside
 the compare-and-set (search may think for a while), and commits through the one write path,
 which writes the room's next due time in the same step.
 """
@@ -9,6 +10,7 @@ which writes the room's next due time in the same step.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -20,7 +22,7 @@ from bot.clock import Clock
 from bot.config import Settings
 from bot.metrics import Metrics
 from bot.room import LOBBY, Room
-from bot.store import Store
+from bot.store import Store, lease_until
 from engine.actions import Action
 from engine.bots import make_bot
 from engine.game import Game
@@ -28,7 +30,10 @@ from engine.observe import observe
 
 log = logging.getLogger(__name__)
 
-LEASE = 2.0  # seconds a worker holds a claimed deadline: a dead worker delays a room this much
+# Seconds a worker holds a claimed deadline, renewed every RENEW seconds while the move is
+# made (a strong computer player may think longer): a dead worker delays a room this much.
+LEASE = 1.0
+RENEW = LEASE / 3
 TIMER_CONCURRENCY = 16  # due rooms a worker moves at once
 
 
@@ -46,15 +51,14 @@ class Timers:
         """Make every due move (computer players, timed-out people). Returns moves made.
         Rooms are independent: their due moves are made side by side (after a Redis
         restart a worker has many rooms to catch up on at once)."""
-        now = self.clock.now()
-        due = await self.store.due(now, limit)
+        due = await self.store.due(self.clock.now(), limit)
         if not due:
             return 0
         gate = asyncio.Semaphore(TIMER_CONCURRENCY)
 
         async def one(rid: str) -> int:
-            async with gate:
-                lease = await self.store.claim_deadline(rid, now, LEASE)
+            async with gate:  # a lease from the time it is taken, not from the list's
+                lease = await self.store.claim_deadline(rid, self.clock.now(), LEASE)
                 if lease is None:
                     return 0
                 try:
@@ -93,37 +97,58 @@ class Timers:
         return done
 
     async def _on_deadline(self, room_id: str, lease: float) -> Outcome:
-        """Make what is due in the room: computer players' choices are made first, outside
-        the compare-and-set; the change then checks the room is still where they were made."""
-        out = Outcome(False, Reason.NOTHING_DUE)
+        """Make what is due in the room, holding (and renewing) the claimed entry's lease;
+        give the entry back from the lease unless a commit wrote the room's own."""
+        held = [lease]
+        done = asyncio.Event()
+        keeper = asyncio.create_task(self._keep_lease(room_id, held, done))
         try:
-            for _attempt in range(5):
-                room = await self.store.room(room_id)
-                now = self.now()
-                if room is not None and room.state == LOBBY:
-                    out = await self._mutate(room_id, _expiry(now))
-                    break
-                try:
-                    plan = play.due(room, now)
-                except Refused as r:
-                    out = Outcome(False, r.reason, room, data=r.data)
-                    break
-                assert room is not None
-                choices = await self._choices(room, plan)
-                out = await self._mutate(room_id, _due_transition(now, plan, choices))
-                if out.ok and out.lines and room.deadline is not None:
-                    self.metrics.timer_lag(self.clock.now() - room.deadline)
-                if out.reason != Reason.MOVED:
-                    break
-        except Exception:
-            # give the entry back at once: another worker (or this one) tries again
-            await self.store.settle_deadline(room_id, lease, self.clock.now())
+            out = await self._make_due(room_id)
+        except BaseException:
+            # give the entry back at once (a failure, or a stopping process that ran out of
+            # time to finish the move): another worker, or this one, tries again
+            await _stop_keeper(done, keeper)
+            await self.store.settle_deadline(room_id, held[0], self.clock.now())
             raise
-        # a commit wrote the room's own entry; otherwise give it back from this lease
+        await _stop_keeper(done, keeper)
         if out.reason in (Reason.NOTHING_DUE, Reason.NOT_DUE):
-            await self.store.settle_deadline(room_id, lease, out.data.get("deadline"))
+            await self.store.settle_deadline(room_id, held[0], out.data.get("deadline"))
         elif not out.ok:
-            await self.store.settle_deadline(room_id, lease, self.clock.now() + 1.0)
+            await self.store.settle_deadline(room_id, held[0], self.clock.now() + 1.0)
+        return out
+
+    async def _keep_lease(self, room_id: str, held: list[float], done: asyncio.Event) -> None:
+        """Push the lease on while the move is made; stop once a commit replaced it."""
+        while not done.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), RENEW)
+            if done.is_set():
+                return
+            until = lease_until(self.clock.now(), LEASE)
+            if not await self.store.settle_deadline(room_id, held[0], until):
+                return
+            held[0] = until
+
+    async def _make_due(self, room_id: str) -> Outcome:
+        """Computer players' choices are made first, outside the compare-and-set; the change
+        then checks the room is still where they were made."""
+        out = Outcome(False, Reason.NOTHING_DUE)
+        for _attempt in range(5):
+            room = await self.store.room(room_id)
+            now = self.now()
+            if room is not None and room.state == LOBBY:
+                return await self._mutate(room_id, _expiry(now))
+            try:
+                plan = play.due(room, now)
+            except Refused as r:
+                return Outcome(False, r.reason, room, data=r.data)
+            assert room is not None
+            choices = await self._choices(room, plan)
+            out = await self._mutate(room_id, _due_transition(now, plan, choices))
+            if out.ok and out.lines and room.deadline is not None:
+                self.metrics.timer_lag(self.clock.now() - room.deadline)
+            if out.reason != Reason.MOVED:
+                break
         return out
 
     async def _choices(self, room: Room, plan: play.Due) -> dict[int, Action | None]:
@@ -150,6 +175,13 @@ class Timers:
             act = legal[0]
         self.metrics.think_time(st.level, time.perf_counter() - started)
         return act
+
+
+async def _stop_keeper(done: asyncio.Event, keeper: asyncio.Task[None]) -> None:
+    """Let a renewal in flight land (so the lease held is known), then end the keeper."""
+    done.set()
+    with contextlib.suppress(Exception):
+        await keeper
 
 
 def _expiry(now: Now) -> Transition:

@@ -29,14 +29,21 @@ async def _spawn(env: dict[str, str], *args: str) -> asyncio.subprocess.Process:
         stderr=asyncio.subprocess.PIPE)
 
 
-@pytest.mark.parametrize("mode", ["play", "telegram", "discord", "all"])
-async def test_a_redis_that_does_not_answer_is_one_line_and_a_non_zero_exit(mode: str) -> None:
-    env = {"REDIS_URL": "redis://127.0.0.1:1/0", "BOT_TOKEN": TOKEN, "DISCORD_TOKEN": "x"}
+@pytest.mark.parametrize("mode", ["play", "telegram", "discord", "all", "health"])
+async def test_a_redis_that_does_not_answer_is_one_line_and_a_non_zero_exit(
+    mode: str, tmp_path: Path
+) -> None:
+    beat = tmp_path / "beat"
+    beat.write_text("1\n")  # health: the process looks alive, so Redis is what it checks
+    env = {"REDIS_URL": "redis://127.0.0.1:1/0", "BOT_TOKEN": TOKEN, "DISCORD_TOKEN": "x",
+           "HEARTBEAT_FILE": str(beat)}
     proc = await _spawn(env, mode)
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode not in (0, None)
     lines = err.decode().strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: cannot reach Redis"), lines
+    start = "unhealthy: Redis at" if mode == "health" else "error: cannot reach Redis"
+    assert len(lines) == 1 and lines[0].startswith(start), lines
+    assert "redis://127.0.0.1:1/0" in lines[0]
     assert "Traceback" not in out.decode()
 
 

@@ -14,6 +14,7 @@ import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
@@ -125,6 +126,51 @@ async def test_a_redelivered_lobby_command_is_applied_once(svc: GameService) -> 
     assert again.ok and again.repeat
     room = await svc.room(rid)
     assert room is not None and room.state == "playing" and room.gen == 1
+
+
+def _answers_lost_once(svc: GameService) -> list[int]:
+    """Every compare-and-set goes out twice, the first answer lost: what redis-py's retry
+    does when a connection closes after Redis ran the script (a Redis restart)."""
+    sent: list[int] = []
+    script = svc.store._cas
+
+    async def twice(*args: object, **kw: object) -> object:
+        await script(*args, **kw)
+        sent.append(1)
+        return await script(*args, **kw)
+
+    svc.store._cas = twice  # type: ignore[assignment]
+    return sent
+
+
+async def test_a_write_whose_answer_was_lost_counts_as_written(
+    svc: GameService, clock: ManualClock
+) -> None:
+    """The retried script finds its own document in place: the change is reported and
+    followed up as written (listeners draw it, the person's rooms know it), not as a
+    conflict or someone else's repeat, and it is applied once."""
+    heard: list[list[str]] = []
+
+    async def listener(room: object, lines: list[Any]) -> None:
+        heard.append([ln.key for ln in lines])
+
+    svc.on_change(listener)
+    sent = _answers_lost_once(svc)
+    out = await svc.create("tg", "-1", None, ANNA, "kozel", size=2, update_id="u1")
+    assert out.ok and not out.repeat and sent
+    assert (await svc.join("tg:-1", BORIS, update_id="u2")).ok
+    assert "tg:-1" in await svc.store.user_rooms(BORIS.id)
+    assert (await svc.start("tg:-1", ANNA, seed=3, update_id="u3")).ok
+    room = await svc.room("tg:-1")
+    assert room is not None and room.version == 3 and len(heard) == 3
+    mover = next(u for u in (ANNA, BORIS) if (hv := svc.hand_of(room, u.id)) and hv.on_move)
+    hv = svc.hand_of(room, mover.id)
+    assert hv is not None
+    moved = await svc.act(pick(hv).token, mover)  # no update id: the document tells
+    assert moved.ok and not moved.repeat and moved.lines and len(heard) == 4
+    after = await svc.room("tg:-1")
+    assert after is not None and after.version == 4
+    assert sum(d.count(",") for d in after.log) == 1
 
 
 # --- 4. a finished match is recorded in the same step as the room's end ----------------------

@@ -15,7 +15,7 @@ from bot.room import Room
 from bot.service import EXPIRY_SLACK, GameService
 from bot.store import claim_of
 from bot.timers import LEASE
-from bot.views import Line
+from bot.views import HandView, Line
 
 from .conftest import DELAY, IDLE, PEOPLE, TURN, actor, people_room, pick
 
@@ -420,6 +420,95 @@ async def test_a_move_committed_while_a_timer_holds_the_entry_keeps_its_own_due_
     assert await timers.run_timers() == 1
 
 
+async def _on_annas_turn(svc: GameService, clock: ManualClock, rid: str) -> HandView:
+    for _ in range(20):
+        room = await svc.room(rid)
+        assert room is not None
+        hv = svc.hand_of(room, ANNA.id)
+        if hv is not None and hv.on_move:
+            return hv
+        clock.advance(DELAY)
+        await svc.run_timers()
+    raise AssertionError("Anna never got the move")
+
+
+async def test_a_writer_whose_write_lands_between_a_timers_claim_and_its_write(
+    svc: GameService, clock: ManualClock, redis: Redis,
+    new_service: Callable[..., GameService],
+) -> None:
+    """Issue 12.1's interleaving step by step: Anna's time is up, a timer loop claims her
+    entry, reads the room and decides to move for her; her own move's compare-and-set lands
+    before the timer's. The timer's write fails on the version, it finds nothing due, and it
+    leaves the entry her move wrote: the computer player after her moves a second after her
+    move (not at her old minute, not never)."""
+    rid = await with_bots(svc, "-1", seed=2)
+    timers = new_service()
+    hv = await _on_annas_turn(svc, clock, rid)
+    clock.advance(TURN)
+    orig_cas = timers.store.cas
+    landed = False
+
+    async def writer_first(*args, **kw):  # type: ignore[no-untyped-def]
+        nonlocal landed
+        if not landed:
+            landed = True
+            leased = await zscore(redis, rid)  # the timer holds the entry on its lease
+            assert leased is not None and leased > clock.now()
+            assert (await svc.act(pick(hv).token, ANNA)).ok
+        return await orig_cas(*args, **kw)
+
+    timers.store.cas = writer_first  # type: ignore[method-assign]
+    room = await svc.room(rid)
+    assert room is not None
+    before = actions(room)
+    assert await timers.run_timers() == 0  # its move for Anna came too late
+    timers.store.cas = orig_cas  # type: ignore[method-assign]
+    assert landed
+    room = await svc.room(rid)
+    assert room is not None and actions(room) == before + 1  # hers, and only hers
+    assert room.deadline == clock.now() + DELAY
+    assert await zscore(redis, rid) == room.deadline
+    clock.advance(DELAY)
+    assert await timers.run_timers() == 1
+
+
+async def test_a_start_that_lands_while_a_timer_closes_the_lobby_still_moves_on_time(
+    svc: GameService, clock: ManualClock, redis: Redis,
+    new_service: Callable[..., GameService],
+) -> None:
+    """The lobby's side of issue 12.1: the lobby's time is up and a timer loop claims it to
+    close it; the creator's start lands first. The timer's close finds a playing room, and
+    the start's entry stays: the computer player to move moves a second after the start."""
+    rid = "tg:-1"
+    assert (await svc.create("tg", "-1", None, ANNA, "kozel", size=2)).ok
+    assert (await svc.add_bot(rid, ANNA)).ok
+    timers = new_service()
+    clock.advance(IDLE)
+    seed = next(s for s in range(50) if _bot_leads(s))
+    orig_cas = timers.store.cas
+    landed = False
+
+    async def start_first(*args, **kw):  # type: ignore[no-untyped-def]
+        nonlocal landed
+        if not landed:
+            landed = True
+            assert (await svc.start(rid, ANNA, seed=seed)).ok
+        return await orig_cas(*args, **kw)
+
+    timers.store.cas = start_first  # type: ignore[method-assign]
+    assert await timers.run_timers() == 0
+    timers.store.cas = orig_cas  # type: ignore[method-assign]
+    assert landed
+    room = await svc.room(rid)
+    assert room is not None and room.state == "playing" and actions(room) == 0
+    assert room.deadline == clock.now() + DELAY
+    assert await zscore(redis, rid) == room.deadline
+    clock.advance(DELAY)
+    assert await timers.run_timers() == 1
+    room = await svc.room(rid)
+    assert room is not None and actions(room) == 1
+
+
 async def test_a_failed_timer_move_gives_its_claim_back_at_once(
     svc: GameService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -441,9 +530,97 @@ async def test_a_failed_timer_move_gives_its_claim_back_at_once(
     assert await svc.run_timers() == 1
 
 
+async def _blocked_move(svc: GameService, monkeypatch: pytest.MonkeyPatch
+                        ) -> tuple[asyncio.Event, asyncio.Event]:
+    """The due move's thinking waits for ``go``; ``entered`` is set when it starts."""
+    entered, go = asyncio.Event(), asyncio.Event()
+    orig = svc._choices
+
+    async def thinking(*args, **kw):  # type: ignore[no-untyped-def]
+        entered.set()
+        await go.wait()
+        return await orig(*args, **kw)
+
+    monkeypatch.setattr(svc, "_choices", thinking)
+    return entered, go
+
+
+async def test_a_stopping_timer_loop_finishes_its_move_and_holds_no_lease(
+    svc: GameService, clock: ManualClock, redis: Redis, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SIGTERM (issue 12.8): the stop comes while a due move is being made; the loop takes
+    nothing new, the move is committed, and the room's entry is its own due time again."""
+    rid = await with_bots(svc, "-1")
+    room = await svc.room(rid)
+    assert room is not None
+    n = actions(room)
+    clock.advance(DELAY)
+    entered, go = await _blocked_move(svc, monkeypatch)
+    stop = asyncio.Event()
+    loop = asyncio.create_task(svc.serve_timers(stop, interval=0.01))
+    await entered.wait()
+    leased = await zscore(redis, rid)
+    assert leased is not None and leased > clock.now()
+    stop.set()
+    go.set()
+    await asyncio.wait_for(loop, 30)
+    room = await svc.room(rid)
+    assert room is not None and actions(room) == n + 1
+    assert await zscore(redis, rid) == room.deadline
+
+
+async def test_a_due_move_cut_short_by_a_stop_gives_its_lease_back(
+    svc: GameService, clock: ManualClock, redis: Redis, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stopping process that runs out of time cancels its timer loop mid-move: the entry
+    is due again at once, not only after the lease (another worker moves without waiting)."""
+    rid = await with_bots(svc, "-1")
+    clock.advance(DELAY)
+    entered, _go = await _blocked_move(svc, monkeypatch)
+    loop = asyncio.create_task(svc.serve_timers(asyncio.Event(), interval=0.01))
+    await entered.wait()
+    loop.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await loop
+    assert await zscore(redis, rid) == clock.now()
+
+
 def test_a_dead_worker_delays_a_room_by_at_most_three_seconds() -> None:
-    """The lease a worker holds on a due entry is what a kill -9 costs a room."""
-    assert LEASE <= 3.0
+    """The lease a worker holds on a due entry is what a kill -9 costs a room (issue 12.3;
+    ``test_another_worker_makes_the_move_when_the_first_one_is_gone`` shows the move made
+    once it runs out), with the timer loop's poll after it."""
+    assert LEASE + 0.25 <= 1.5
+
+
+async def test_a_move_that_takes_longer_than_the_lease_keeps_its_entry(
+    svc: GameService, clock: ManualClock, redis: Redis, monkeypatch: pytest.MonkeyPatch,
+    new_service: Callable[..., GameService],
+) -> None:
+    """The short lease is renewed while the move is made: a slow move (a strong computer
+    player thinking) is not taken over by another worker, and is made once."""
+    monkeypatch.setattr("bot.timers.RENEW", 0.0)  # renew at every turn of the loop
+    rid = await with_bots(svc, "-1")
+    room = await svc.room(rid)
+    assert room is not None
+    n = actions(room)
+    clock.advance(DELAY)
+    entered, go = await _blocked_move(svc, monkeypatch)
+    slow = asyncio.create_task(svc.run_timers())
+    await entered.wait()
+    clock.advance(3 * LEASE)  # well past the first lease
+    for _ in range(10_000):  # until the keeper renewed it (a signal, the cap stops a hang)
+        leased = await zscore(redis, rid)
+        if leased is not None and leased > clock.now():
+            break
+    else:
+        raise AssertionError("the lease was never renewed")
+    other = new_service()
+    assert await other.run_timers() == 0  # the entry is held: nothing for another worker
+    go.set()
+    assert await asyncio.wait_for(slow, 30) == 1
+    room = await svc.room(rid)
+    assert room is not None and actions(room) == n + 1
+    assert await zscore(redis, rid) == room.deadline
 
 
 async def test_i_am_back_takes_the_seat_from_the_computer_at_once(
