@@ -51,7 +51,7 @@ from bot.config import Settings  # noqa: E402
 from bot.metrics import Metrics  # noqa: E402
 from bot.room import PLAYING, User  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import open_store  # noqa: E402
+from bot.store import open_store, unpack_doc  # noqa: E402
 from engine.codec import unpack_action  # noqa: E402
 from engine.game import new_match  # noqa: E402
 
@@ -402,7 +402,7 @@ async def watch(fleet: Fleet, rooms: list[str], until: float,
                 seen = frozen.get(rid)
                 if seen is not None and version > seen.version:
                     seen.moved_later = True
-                d = json.loads(doc)
+                d = json.loads(unpack_doc(doc))
                 dl = d.get("deadline")
                 if d["state"] != PLAYING or dl is None:
                     continue

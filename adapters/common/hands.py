@@ -7,6 +7,7 @@ draws from it; the Telegram one may (its ephemeral hands have the same needs).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -24,15 +25,17 @@ def hand_signature(hand: HandView | None, state: str = "", *,
     """Everything a drawn hand shows: two views with the same signature draw the same
     message, so the second needs no edit. ``trick_when_waiting=False``: a hand that shows the
     trick on the table only while it must answer it (the table shows it otherwise), so it is
-    not edited at every move of the others (Telegram)."""
+    not edited at every move of the others (Telegram). A short digest: Discord keeps it in
+    Redis beside every open hand, and a room with its hands stays within 8 KB."""
     if hand is None:
         return f"{state}:-"
     table = hand.table
     trick = [(p.seat, p.count, p.cards) for p in table.trick] \
         if hand.on_move or trick_when_waiting else []
-    return repr((state or table.state, table.gen, table.deal_no, hand.cards, hand.prompt,
-                 hand.need, [c.token for c in hand.choices], trick, table.trump_card,
-                 table.to_move, [(s.computer, s.auto) if s else None for s in table.seats]))
+    shown = repr((state or table.state, table.gen, table.deal_no, hand.cards, hand.prompt,
+                  hand.need, [c.token for c in hand.choices], trick, table.trump_card,
+                  table.to_move, [(s.computer, s.auto) if s else None for s in table.seats]))
+    return hashlib.blake2s(shown.encode(), digest_size=9).hexdigest()
 
 
 # --- the one live copy --------------------------------------------------------------------

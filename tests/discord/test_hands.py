@@ -455,3 +455,23 @@ async def test_im_back_too_late_is_answered_on_the_hand(h: Harness, fake: FakeDi
     inter = await h.press(fake.bob, bob, "kz:b", pace=0, check=False)
     assert inter.response_type == 7 and bob.text().startswith("⚠️")
     assert "over" in bob.text().split("\n")[0]
+
+
+async def test_a_room_with_every_hand_open_stays_within_8_kb(
+        h: Harness, fake: FakeDiscord, redis: Redis, seeded: None) -> None:
+    """Issue 12.7: memory per room is every key of the room, the open hands' records beside
+    it included. Four people with their hands open through a long petukh-25 match (the
+    longest rooms: a log of many deals, records at 25) keep the room within 8 KB."""
+    ch = fake.games
+    people = [fake.alice, fake.bob, fake.carol, fake.dave]
+    await h.command(fake.alice, ch, "newgame", {"preset": "petukh-25", "players": 4})
+    table = await h.table(ch)
+    for u in people[1:]:
+        await h.press(u, table, "kz:t:join")
+    await h.press(fake.alice, table, "kz:t:start")
+    room = await h.play_match(ch, people, seed=5, fresh_every=3, max_steps=20000)
+    assert len(h.hands) == 4  # every person has a live hand, its record kept in Redis
+    total = 0
+    for key in await h.service.store.room_keys(room.id):
+        total += await redis.memory_usage(key, samples=0) or 0
+    assert total <= 8 * 1024, total

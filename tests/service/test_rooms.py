@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from bot import keys
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Store, unpack_doc
 from bot.views import Line
 from engine.presets import PresetError, validate_options
 
@@ -399,4 +400,17 @@ async def test_a_room_document_is_the_dataclass_as_json(svc: GameService, redis:
     assert room is not None
     check(room)
     v, doc = await room_bytes(redis, room.id)
-    assert doc.decode() == room.to_json() and int(v) == room.version
+    assert unpack_doc(doc).decode() == room.to_json() and int(v) == room.version
+
+
+async def test_a_room_document_is_stored_deflated_and_an_old_plain_one_still_reads(
+        svc: GameService, redis: Redis) -> None:
+    """Issue 12.7: the document is deflated (a long room stays within 8 KB with its hands'
+    records); a document written as plain JSON before that is read as it was."""
+    out = await svc.create("tg", "-100", "5", ANNA, "kozel", {"tie": "eggs"})
+    assert out.room is not None
+    _v, doc = await room_bytes(redis, out.room.id)
+    assert doc[:1] == b"z" and len(doc) < len(out.room.to_json())
+    await redis.hset(keys.room(out.room.id), "doc", out.room.to_json())
+    again = await svc.room(out.room.id)
+    assert again is not None and again.to_json() == out.room.to_json()
