@@ -319,12 +319,12 @@ class Painter:
     async def _chart(self, room: Room) -> bytes | None:
         """The score chart of the match that just ended, if it was long and the server has
         not turned charts off (``/chart``)."""
-        if not worth_a_chart(room.progress):
+        if not worth_a_chart(room.result_progress()):
             return None
         key, _guild = self.server(room)
         if await self.service.chat_setting("dc", key, "chart") == "off":
             return None
-        return match_chart(self.service.table_of(room), room.progress)
+        return match_chart(self.service.table_of(room), room.result_progress())
 
     # --- open hands --------------------------------------------------------------------------
 

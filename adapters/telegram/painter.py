@@ -143,12 +143,12 @@ class Painter:
     async def _chart(self, room: Room) -> bytes | None:
         """The score chart of the match that just ended, if it was long and the chat has
         not turned charts off (``/chart off``)."""
-        if not worth_a_chart(room.progress):
+        if not worth_a_chart(room.result_progress()):
             return None
         chat, _thread = chat_of(room.id)
         if await self.service.chat_setting("tg", str(chat), "chart") == "off":
             return None
-        return match_chart(self.service.table_of(room), room.progress)
+        return match_chart(self.service.table_of(room), room.result_progress())
 
     async def _post_result(self, room: Room, line: Line, extra: list[Line], png: bytes) -> None:
         """The match's result as the caption of its score chart: one photo, one write of
