@@ -256,6 +256,7 @@ class Painter:
     async def _blocked(self, chat: int, seconds: int) -> None:
         """Telegram said 429: every worker waits that long before writing to the chat."""
         self.stats.retry_after += 1
+        self.service.metrics.platform_429("tg", float(seconds))
         log.info("429 in %s: retry after %s s", chat, seconds)
         await self.service.flood_block(budget_key(chat), float(seconds))
 
@@ -282,6 +283,8 @@ class Painter:
                     dues.append(due)
             if self.lobbies:
                 dues.append(min(w.expires for w in self.lobbies.values()))
+            self.service.metrics.painter_queue("tg", len(self.tables) + len(self.hands) + sum(
+                len(q) for q in self.outbox.values()))
             return max(0.0, min(dues) - now) if dues else None
 
     async def paint_now(self, room_id: str) -> None:
