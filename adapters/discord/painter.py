@@ -128,7 +128,12 @@ class Painter:
         if not job.running:
             job.running = True
             self.activity.spawn(self._run_table(room_id, job), name=f"dc-table-{room_id}")
-            self.service.metrics.painter_queue("dc", sum(j.running for j in self.jobs.values()))
+            self._report_queue()
+
+    def _report_queue(self) -> None:
+        """The painter queue's depth for the metrics: the table and hand jobs at work."""
+        self.service.metrics.painter_queue("dc", sum(j.running for j in self.jobs.values())
+                                           + sum(j.running for j in self.hand_jobs.values()))
 
     def _kick_hand(self, key: tuple[str, str], room: Room) -> None:
         job = self.hand_jobs.setdefault(key, HandJob())
@@ -138,6 +143,7 @@ class Painter:
         if not job.running and key not in self.busy:
             job.running = True
             self.activity.spawn(self._run_hand(key, job), name=f"dc-hand-{key[0]}-{key[1]}")
+            self._report_queue()
 
     # --- the table job -----------------------------------------------------------------------
 
@@ -151,6 +157,7 @@ class Painter:
                     log.exception("drawing room %s", room_id)
         finally:
             job.running = False
+            self._report_queue()
             if job.room is not None and job.room.state == FINISHED and not job.posts \
                     and not job.dirty and self.jobs.get(room_id) is job:
                 # an ended room needs no memory here: a rematch reads its table from pdata
@@ -354,6 +361,7 @@ class Painter:
                     log.exception("drawing the hand of %s in %s", key[1], key[0])
         finally:
             job.running = False
+            self._report_queue()
             if job.room is not None and job.room.state == FINISHED and not job.dirty \
                     and self.hand_jobs.get(key) is job:
                 del self.hand_jobs[key]  # the final hand is drawn: nothing more to follow
