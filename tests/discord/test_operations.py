@@ -1,9 +1,16 @@
-"""Issue 17's metrics from the Discord adapter: a long 429 (which discord.py raises rather
-than sleeps out) with the wait it asks for, and the painter's queue depth, which falls back
-to nothing once every drawing is done; on the real discord.py against the fake."""
+"""Issue 17 from the Discord adapter, on the real discord.py against the fake: a long 429
+(which discord.py raises rather than sleeps out) with the wait it asks for, and the
+painter's queue depth, which falls back to nothing once every drawing is done, reach the
+metrics; a line logged while an interaction is served names its room and interaction."""
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
+import pytest
+
+from bot import logs
 from bot.metrics_prometheus import PrometheusMetrics
 from tests.fakes.discord_api import FakeDiscord
 
@@ -43,3 +50,26 @@ async def test_a_long_429_its_wait_and_the_painter_queue_are_counted(
     assert value("kozel_platform_retry_wait_seconds_sum", {"platform": "dc"}) == 40.0
     assert max(metrics.depths) >= 1  # drawings were at work...
     assert value("kozel_painter_queue", {"platform": "dc"}) == 0  # ...and all are done
+
+
+async def test_a_line_logged_while_serving_a_command_names_the_room_and_the_interaction(
+        h: Harness, fake: FakeDiscord, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """/top reads and writes nothing of a room (the service names none): the adapter does."""
+    caplog.handler.addFilter(logs.Context())
+    read = h.service.leaderboard
+    said = logging.getLogger("adapters.discord.test")
+
+    async def leaderboard(*args: Any, **kwargs: Any) -> Any:
+        said.info("reading the leaderboard")
+        return await read(*args, **kwargs)
+
+    monkeypatch.setattr(h.service, "leaderboard", leaderboard)
+    ch = fake.games
+    with caplog.at_level(logging.INFO, logger="adapters.discord.test"):
+        first = await h.command(fake.alice, ch, "top")
+        second = await h.command(fake.bob, ch, "top")
+    lines = [r for r in caplog.records if r.getMessage() == "reading the leaderboard"]
+    assert [(r.room, r.update) for r in lines] == [  # type: ignore[attr-defined]
+        (f"dc:{ch.id}", f"dc{first.id}"), (f"dc:{ch.id}", f"dc{second.id}")]
+    assert logs.ROOM.get() is None and logs.UPDATE.get() is None
