@@ -19,7 +19,7 @@ import pytest
 from redis.asyncio import Redis
 
 from adapters.console.app import play
-from bot import logs
+from bot import keys, logs
 from bot.config import Settings
 from bot.metrics_prometheus import PrometheusMetrics
 from bot.room import User
@@ -146,3 +146,16 @@ def test_health_needs_a_fresh_heartbeat_and_redis(tmp_path: Path, redis_url: str
     beat.write_text("1\n")
     down = _health({**env, "REDIS_URL": "redis://127.0.0.1:1/0"})
     assert down.returncode == 1 and "Redis" in down.stderr
+
+
+async def test_console_mode_does_not_import_aiogram(redis_url: str, redis: Redis) -> None:
+    """Issue 17: aiogram costs seconds of CPU to import; a terminal game never loads it
+    (the whole command: a match dealt, a prompt answered with q, the game saved)."""
+    await redis.delete(keys.room("cn:local"), keys.platform_data("cn:local"))
+    code = ("import sys; from bot.__main__ import main; code = main(['play', '--seed', '1']); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiogram'), code)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120, input="q\n",
+                         env={**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[] 0", out.stdout[-500:]
