@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,10 +44,57 @@ def test_compose_runs_redis_with_aof_and_health_and_scales_telegram_by_webhook()
     assert services["bot"]["command"] == ["kozel-bot", "all"]
     tg = services["telegram"]
     assert "webhook" in tg["profiles"] and tg["deploy"]["replicas"] >= 2
-    assert tg["command"] == ["kozel-bot", "telegram"] and "WEBHOOK_URL" in tg["environment"]
+    # a worker without WEBHOOK_URL (from .env) stops rather than long-polls beside the others
+    assert tg["command"] == ["kozel-bot", "telegram", "--webhook"]
+    assert "ports" not in tg  # several replicas: only the proxy publishes a port
     assert services["discord"]["command"] == ["kozel-bot", "discord"]  # one gateway process
-    assert "webhook" in services["proxy"]["profiles"]
+    proxy = services["proxy"]
+    assert "webhook" in proxy["profiles"]
+    assert proxy["depends_on"]["telegram"]["condition"] == "service_healthy"
+    # Compose interpolates every service whichever profile runs: a required ${X:?} of the
+    # webhook profile would stop `--profile single` too
+    assert ":?" not in (ROOT / "docker-compose.yml").read_text()
     nginx = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "server telegram:8080" in nginx and "location /webhook" in nginx
     # the polling process never runs beside the webhook workers (one consumer a token)
     assert "webhook" not in services["bot"]["profiles"]
+
+
+def _deployment() -> str:
+    text = (ROOT / "README.md").read_text()
+    return text[text.index("## Deployment"):text.index("\n## ", text.index("## Deployment") + 5)]
+
+
+def test_readme_deployment_commands_are_those_the_files_and_the_bot_have() -> None:
+    """README's Deployment section: every compose profile and service it names is in the
+    compose file, every ``kozel-bot`` command line it shows parses, every setting it names
+    is one the bot reads; the Configuration table lists every setting."""
+    from bot.__main__ import main
+    from bot.config import Settings
+
+    section = _deployment()
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    profiles = {p for s in compose["services"].values() for p in s.get("profiles", [])}
+    named = re.findall(r"docker compose --profile (\w+) up -d(?: --scale (\w+)=\d+)?", section)
+    assert {p for p, _ in named} == {"single", "webhook"} <= profiles
+    assert all(svc in compose["services"] for _, svc in named if svc)
+    lines = re.findall(r"(?:^|[\s`])kozel-bot ([a-z][^`\n]*)", section)
+    assert lines
+    for line in lines:
+        args = [a for a in line.split() if not a.startswith("-") or a.startswith("--")]
+        args = [a for a in args if a in ("all", "telegram", "discord", "health", "play",
+                                          "--webhook", "--version")]
+        if "--version" in args:
+            continue
+        with pytest.raises(SystemExit) as e:
+            main([*args, "--help"])
+        assert e.value.code == 0, line
+    settings = {name.upper() for name in Settings.model_fields}
+    # names with an underscore, as the settings are (not `HEALTHCHECK`, `WARNING`)
+    mentioned = set(re.findall(r"\b([A-Z]+_[A-Z_]+)=", section))
+    mentioned |= set(re.findall(r"`([A-Z]+_[A-Z_]+)`", section))
+    assert mentioned and mentioned <= settings, mentioned - settings
+    text = (ROOT / "README.md").read_text()
+    table = text[text.index("## Configuration"):text.index("## Deployment")]
+    assert all(f"`{name}`" in table for name in settings), [
+        n for n in settings if f"`{n}`" not in table]

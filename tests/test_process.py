@@ -65,3 +65,14 @@ async def test_sigterm_stops_the_telegram_bot_cleanly(redis_url: str, redis: Red
     assert any(e["logger"].startswith("aiogram") and e["level"] == "INFO" for e in lines)
     assert any(e["level"] == "DEBUG" for e in lines)  # LOG_LEVEL is the process's level
     assert TOKEN not in err.decode() and TOKEN.split(":")[1] not in err.decode()
+
+
+async def test_a_webhook_worker_without_webhook_url_stops_with_one_line() -> None:
+    """``kozel-bot telegram --webhook`` (compose's webhook workers): without WEBHOOK_URL it
+    would long-poll beside the other workers (one consumer a token): it refuses instead."""
+    env = {"REDIS_URL": "redis://127.0.0.1:1/0", "BOT_TOKEN": TOKEN, "WEBHOOK_URL": ""}
+    proc = await _spawn(env, "telegram", "--webhook")
+    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1 and "WEBHOOK_URL is not set" in lines[0], lines
