@@ -4,6 +4,7 @@ these machines, so what can be checked without one is checked here)."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,14 @@ def test_the_image_installs_locked_dependencies_before_the_code_and_runs_unprivi
     assert steps.count("FROM") == 2  # a build stage and a slim runtime stage
     lock = text.index("--require-hashes -r /tmp/main.lock")
     assert lock < text.index("COPY bot bot")  # a code change reinstalls no dependency
+    # the build backend is locked too and comes before the code: nothing fetched per build
+    assert text.index("--require-hashes -r /tmp/build.lock") < text.index("COPY bot bot")
+    assert "pip wheel --no-build-isolation" in text
+    # the runtime's venv is made without pip (the build venv's pip installs into it)
+    assert "python -m venv --without-pip /venv" in text
+    runtime = text[text.rindex("FROM "):]
+    assert "COPY --from=build /venv /venv" in runtime and "/build" not in runtime.replace(
+        "--from=build", "")
     assert re.search(r"^USER kozel$", text, re.M)
     assert re.search(r'^HEALTHCHECK .*\n\s+CMD \["kozel-bot", "health"\]', text, re.M)
     assert "STOPSIGNAL SIGTERM" in text
@@ -28,6 +37,11 @@ def test_the_image_installs_locked_dependencies_before_the_code_and_runs_unprivi
     assert "!.git" not in ignore and "!data/" not in ignore and "!tests/" not in ignore
     lock_text = (ROOT / "requirements" / "main.lock").read_text()
     assert "--hash=sha256:" in lock_text and "aiogram==" in lock_text
+    build_lock = (ROOT / "requirements" / "build.lock").read_text()
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    for backend in requires:  # the build backend of pyproject.toml, every part locked
+        assert re.split(r"[<>=!~ ]", backend)[0].lower() + "==" in build_lock, backend
+    assert "!requirements/build.lock" in ignore
 
 
 def test_compose_runs_redis_with_aof_and_health_and_scales_telegram_by_webhook() -> None:
