@@ -72,6 +72,12 @@ async def test_a_wheel_installs_and_plays_in_both_languages(
                  cwd=home, env=env)
     lines = where.stdout.split()
     assert len(lines) == 2 and all(ln.startswith(str(env_dir)) for ln in lines), where
+    # Ukrainian and Croatian from the installed, compiled catalogs too
+    said = _run([str(bin_dir / "python"), "-c",
+                 "from adapters.common.i18n import translator as t; "
+                 "print(t('uk').gettext('The match is over.')); "
+                 "print(t('hr').gettext('The match is over.'))"], cwd=home, env=env)
+    assert said.stdout.splitlines() == ["Партію закінчено.", "Partija je gotova."], said
     # the match is played to its end (the person's input is scripted, a computer opposes)
     words = {"ru": ("Козырь", "Ваш ход", "Партия окончена."),
              "en": ("Trump", "Your move", "The match is over.")}
