@@ -73,3 +73,65 @@ async def test_a_line_logged_while_serving_a_command_names_the_room_and_the_inte
     assert [(r.room, r.update) for r in lines] == [  # type: ignore[attr-defined]
         (f"dc:{ch.id}", f"dc{first.id}"), (f"dc:{ch.id}", f"dc{second.id}")]
     assert logs.ROOM.get() is None and logs.UPDATE.get() is None
+
+
+async def test_a_short_429_discord_py_sleeps_out_is_counted_too(
+        h: Harness, fake: FakeDiscord) -> None:
+    """discord.py waits a short 429 out inside the request (it only logs it): counted with
+    its wait all the same, and the edit goes through."""
+    metrics = Recorded()
+    h.service.metrics = metrics
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    table = await h.table(ch)
+    fake.fail_next("PATCH", TABLE_EDIT, status=429, retry_after=0.01)
+    room = await until_person_moves(h, ch)
+    user = person(room, fake)
+    hand = h.service.hand_of(room, uid(user))
+    assert hand is not None
+    choice = next(c for c in hand.choices if c.kind != "declare")
+    await h.play(user, ch, choice, await h.open_hand(user, ch), look=False)
+    await h.flush()
+    limited = [c for c in fake.calls if c.status == 429]
+    assert len(limited) == 1 and limited[0].path.endswith(f"/messages/{table.id}")
+    value = metrics.registry.get_sample_value
+    assert value("kozel_platform_429_total", {"platform": "dc"}) == 1
+    assert value("kozel_platform_retry_wait_seconds_sum", {"platform": "dc"}) == 0.01
+
+
+class Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.mark.parametrize(("level", "written"), [(logging.ERROR, False), (logging.WARNING, True)])
+def test_discord_py_429_lines_are_counted_at_any_log_level_and_written_at_its_own(
+        level: int, written: bool) -> None:
+    """LOG_LEVEL=ERROR: discord.py's 429 line is still made (and counted), not written."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from adapters.discord.app import RateLimits
+    from bot.service import GameService
+
+    root, http = logging.getLogger(), logging.getLogger("discord.http")
+    kept = Kept()
+    old_root, old_http = root.level, http.level
+    root.addHandler(kept)
+    root.setLevel(level)
+    metrics = Recorded()
+    limits = RateLimits(cast(GameService, SimpleNamespace(metrics=metrics)))
+    try:
+        limits.install()
+        http.warning(RateLimits.WAITED, "PATCH", "https://discord.com/api/x", 0.25)
+        limits.remove()
+        assert http.level == old_http
+    finally:
+        root.removeHandler(kept)
+        root.setLevel(old_root)
+    assert metrics.registry.get_sample_value("kozel_platform_429_total", {"platform": "dc"}) == 1
+    assert bool([r for r in kept.records if r.name == "discord.http"]) == written
