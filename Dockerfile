@@ -1,20 +1,24 @@
 # syntax=docker/dockerfile:1
 # The bot in one image: kozel-bot telegram | discord | all (REDIS_URL and tokens from the
-# environment). Build stage: the locked dependencies (hashes checked) in a layer of their
-# own, so a change of the code reinstalls nothing; then the bot's wheel (catalogs compiled).
+# environment). Build stage: the build backend and the runtime's dependencies, both locked
+# (hashes checked), each in a layer of its own before the code, so a change of the code
+# reinstalls and fetches nothing; then the bot's wheel (catalogs compiled), built without
+# isolation by the locked backend. The runtime's venv gets no pip, setuptools or wheel.
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-RUN python -m venv /venv
+COPY requirements/build.lock /tmp/build.lock
+RUN python -m venv /build && /build/bin/pip install --require-hashes -r /tmp/build.lock
 COPY requirements/main.lock /tmp/main.lock
-RUN /venv/bin/pip install --require-hashes -r /tmp/main.lock
+RUN python -m venv --without-pip /venv \
+    && /build/bin/pip --python /venv/bin/python install --require-hashes -r /tmp/main.lock
 WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY engine engine
 COPY bot bot
 COPY adapters adapters
 COPY locales locales
-RUN /venv/bin/pip wheel --no-deps -w /wheels . \
-    && /venv/bin/pip install --no-deps /wheels/kozel_bot-*.whl
+RUN /build/bin/pip wheel --no-build-isolation --no-deps -w /wheels . \
+    && /build/bin/pip --python /venv/bin/python install --no-deps /wheels/kozel_bot-*.whl
 
 # Runtime: the venv only, a user without rights, a health check the bot answers itself.
 FROM python:3.11-slim

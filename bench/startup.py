@@ -5,10 +5,14 @@
 For each mode, the best of ``--runs`` fresh processes:
 - imports: ``import`` of the mode's modules alone (the console and Discord modes never import
   aiogram, whose import is the heaviest);
-- play: ``python -m bot play`` on the Redis of ``REDIS_URL`` (default database 12, emptied)
-  until its first prompt is answered with ``q`` and it exits;
+- play: ``python -m bot play`` on the Redis of ``REDIS_URL`` (default database 12; the
+  terminal's saved game is deleted before each run, so each deals a new match) until its
+  first prompt is answered with ``q`` and it exits;
 - telegram: ``python -m bot telegram`` against a fake Bot API on 127.0.0.1 until it polls
-  for its first updates.
+  for its first updates;
+- discord: the bot's ``discord`` command against a fake Discord (REST and gateway) on
+  127.0.0.1 until its gateway session is READY (discord.py's two addresses are pointed at the
+  fake before the command runs: the only difference from ``python -m bot discord``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,12 @@ def imports(module: str) -> float:
 
 
 def play(url: str) -> float:
+    import redis
+
+    from bot import keys
+
+    with redis.Redis.from_url(url) as r:  # a new match each time, not the saved one
+        r.delete(keys.room("cn:local"), keys.platform_data("cn:local"))
     env = {**os.environ, "REDIS_URL": url, "PYTHONIOENCODING": "utf-8"}
     t = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "bot", "play", "--seed", "1"], cwd=ROOT,
@@ -67,6 +77,37 @@ async def telegram(url: str) -> float:
     return ready
 
 
+# the discord command with discord.py's REST and gateway addresses pointed at the fake
+DISCORD = """
+import os, sys, yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+Route.BASE = os.environ["BENCH_DISCORD_API"]
+DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["BENCH_DISCORD_GATEWAY"])
+from bot.__main__ import main
+sys.exit(main(["discord"]))
+"""
+
+
+async def discord(url: str) -> float:
+    from tests.fakes.discord_api import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        env = {**os.environ, "REDIS_URL": url, "DISCORD_TOKEN": fake.token,
+               "BENCH_DISCORD_API": fake.api_base, "BENCH_DISCORD_GATEWAY": fake.gateway_url}
+        t = time.perf_counter()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", DISCORD, cwd=ROOT, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        try:
+            await fake.wait_until_connected(timeout=120)
+            ready = time.perf_counter() - t
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            await proc.wait()
+    return ready
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -79,6 +120,8 @@ def main() -> None:
     print(f"play: ready, answered and saved in {min(play(url) for _ in range(args.runs)):.2f} s")
     best = min(asyncio.run(telegram(url)) for _ in range(args.runs))
     print(f"telegram: polling for updates {best:.2f} s after start")
+    best = min(asyncio.run(discord(url)) for _ in range(args.runs))
+    print(f"discord: gateway session ready {best:.2f} s after start")
 
 
 if __name__ == "__main__":

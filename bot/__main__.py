@@ -36,7 +36,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--lang", default=None, help="ru, en, uk or hr (default: DEFAULT_LANGUAGE)")
     p.add_argument("--options", default="", help='preset options as JSON, e.g. {"tie":"eggs"}')
-    sub.add_parser("telegram", help="run the Telegram bot (BOT_TOKEN)")
+    tg = sub.add_parser("telegram", help="run the Telegram bot (BOT_TOKEN)")
+    tg.add_argument("--webhook", action="store_true",
+                    help="a webhook worker: refuse to start without WEBHOOK_URL (long polling "
+                         "allows one process a token)")
     sub.add_parser("discord", help="run the Discord bot (DISCORD_TOKEN)")
     sub.add_parser("all", help="run both bots in one process")
     sub.add_parser("health", help="exit 0 when the running bot is alive and Redis answers")
@@ -55,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _play(settings, args)
     if args.command == "health":
         return _health(settings)
+    if getattr(args, "webhook", False) and not settings.webhook_url:
+        print("error: WEBHOOK_URL is not set: a --webhook worker takes updates by webhook "
+              "only", file=sys.stderr)
+        return 2
     try:
         return asyncio.run(_serve(settings, args.command))
     except ConfigError as e:

@@ -7,13 +7,26 @@ serves, so every line logged on the way (ours or a library's) carries them.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 ROOM: contextvars.ContextVar[str | None] = contextvars.ContextVar("room", default=None)
 UPDATE: contextvars.ContextVar[str | None] = contextvars.ContextVar("update", default=None)
+
+
+@contextlib.contextmanager
+def context(room: str | None, update: str | None) -> Iterator[None]:
+    """Lines logged inside name this room and update (an adapter's handling of an update,
+    before and after the service's calls, which set them too)."""
+    room_token, update_token = ROOM.set(room), UPDATE.set(update)
+    try:
+        yield
+    finally:
+        ROOM.reset(room_token)
+        UPDATE.reset(update_token)
 
 
 class Context(logging.Filter):

@@ -37,7 +37,7 @@ def begin(room: Room, seed: int | str | None) -> list[Line]:
     match = new_match(room.rules, seed=seed)
     room.keep_match(match)
     room.log = [""]
-    room.progress = []
+    room.progress, room.last_progress = [], []
     room.state = PLAYING
     room.result = None
     room.asked = None
@@ -156,8 +156,9 @@ def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
     change = Change(room, event_lines(room, events))
     for ln in change.lines:  # the score after each deal: the match's chart at its end
         score = ln.params.get("score", ln.params.get("records"))
-        if ln.key in ("deal_ended", "deal_scored") and isinstance(score, list):
+        if ln.key in ("deal_ended", "deal_scored") and isinstance(score, (list, tuple)):
             room.progress = [*room.progress, list(score)][-MAX_PROGRESS:]
+            room.last_progress = []  # the match before's result was told long ago
     if match.finished:
         room.state = FINISHED
         room.result = {"winners": list(match.winners), "score": list(match.scores)}
@@ -214,7 +215,9 @@ def eliminate(change: Change, match: Game, now: Now | None, record: bool = True)
     room.gen += 1
     seed = int.from_bytes(hashlib.blake2s(f"{match.seed}:{room.gen}".encode(),
                                           digest_size=8).digest(), "big")
+    ended = room.progress
     change.lines.extend(begin(room, seed))
+    room.last_progress = ended  # the ended match's chart, drawn with its result
     return True
 
 

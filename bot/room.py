@@ -89,6 +89,8 @@ class Room:
     queue: list[dict[str, str]] = field(default_factory=list)
     bot_level: str = "normal"  # the level of computer players seated without one
     progress: list[list[int]] = field(default_factory=list)  # the score after each deal
+    # the match before's, while its result is told (an elimination starts the next at once)
+    last_progress: list[list[int]] = field(default_factory=list)
     version: int = 0  # not stored in the document: the store's compare-and-set version
 
     # --- serialisation: the only place a room becomes text ---------------------------------
@@ -137,6 +139,11 @@ class Room:
         """Store ``match`` as the room's state, remembering the object for ``load_match``."""
         self.match = match.to_state()
         self.__dict__["_match"] = (self.match, match)
+
+    def result_progress(self) -> list[list[int]]:
+        """The score by deal of the match whose result is being told: this one once it is
+        over, else the one an elimination ended when it started this one."""
+        return self.progress if self.state == FINISHED else self.last_progress
 
     def seat_of(self, user_id: str) -> int | None:
         for i, s in enumerate(self.seats):

@@ -4,8 +4,10 @@ these machines, so what can be checked without one is checked here)."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,6 +19,14 @@ def test_the_image_installs_locked_dependencies_before_the_code_and_runs_unprivi
     assert steps.count("FROM") == 2  # a build stage and a slim runtime stage
     lock = text.index("--require-hashes -r /tmp/main.lock")
     assert lock < text.index("COPY bot bot")  # a code change reinstalls no dependency
+    # the build backend is locked too and comes before the code: nothing fetched per build
+    assert text.index("--require-hashes -r /tmp/build.lock") < text.index("COPY bot bot")
+    assert "pip wheel --no-build-isolation" in text
+    # the runtime's venv is made without pip (the build venv's pip installs into it)
+    assert "python -m venv --without-pip /venv" in text
+    runtime = text[text.rindex("FROM "):]
+    assert "COPY --from=build /venv /venv" in runtime and "/build" not in runtime.replace(
+        "--from=build", "")
     assert re.search(r"^USER kozel$", text, re.M)
     assert re.search(r'^HEALTHCHECK .*\n\s+CMD \["kozel-bot", "health"\]', text, re.M)
     assert "STOPSIGNAL SIGTERM" in text
@@ -27,6 +37,11 @@ def test_the_image_installs_locked_dependencies_before_the_code_and_runs_unprivi
     assert "!.git" not in ignore and "!data/" not in ignore and "!tests/" not in ignore
     lock_text = (ROOT / "requirements" / "main.lock").read_text()
     assert "--hash=sha256:" in lock_text and "aiogram==" in lock_text
+    build_lock = (ROOT / "requirements" / "build.lock").read_text()
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    for backend in requires:  # the build backend of pyproject.toml, every part locked
+        assert re.split(r"[<>=!~ ]", backend)[0].lower() + "==" in build_lock, backend
+    assert "!requirements/build.lock" in ignore
 
 
 def test_compose_runs_redis_with_aof_and_health_and_scales_telegram_by_webhook() -> None:
@@ -43,10 +58,57 @@ def test_compose_runs_redis_with_aof_and_health_and_scales_telegram_by_webhook()
     assert services["bot"]["command"] == ["kozel-bot", "all"]
     tg = services["telegram"]
     assert "webhook" in tg["profiles"] and tg["deploy"]["replicas"] >= 2
-    assert tg["command"] == ["kozel-bot", "telegram"] and "WEBHOOK_URL" in tg["environment"]
+    # a worker without WEBHOOK_URL (from .env) stops rather than long-polls beside the others
+    assert tg["command"] == ["kozel-bot", "telegram", "--webhook"]
+    assert "ports" not in tg  # several replicas: only the proxy publishes a port
     assert services["discord"]["command"] == ["kozel-bot", "discord"]  # one gateway process
-    assert "webhook" in services["proxy"]["profiles"]
+    proxy = services["proxy"]
+    assert "webhook" in proxy["profiles"]
+    assert proxy["depends_on"]["telegram"]["condition"] == "service_healthy"
+    # Compose interpolates every service whichever profile runs: a required ${X:?} of the
+    # webhook profile would stop `--profile single` too
+    assert ":?" not in (ROOT / "docker-compose.yml").read_text()
     nginx = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "server telegram:8080" in nginx and "location /webhook" in nginx
     # the polling process never runs beside the webhook workers (one consumer a token)
     assert "webhook" not in services["bot"]["profiles"]
+
+
+def _deployment() -> str:
+    text = (ROOT / "README.md").read_text()
+    return text[text.index("## Deployment"):text.index("\n## ", text.index("## Deployment") + 5)]
+
+
+def test_readme_deployment_commands_are_those_the_files_and_the_bot_have() -> None:
+    """README's Deployment section: every compose profile and service it names is in the
+    compose file, every ``kozel-bot`` command line it shows parses, every setting it names
+    is one the bot reads; the Configuration table lists every setting."""
+    from bot.__main__ import main
+    from bot.config import Settings
+
+    section = _deployment()
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    profiles = {p for s in compose["services"].values() for p in s.get("profiles", [])}
+    named = re.findall(r"docker compose --profile (\w+) up -d(?: --scale (\w+)=\d+)?", section)
+    assert {p for p, _ in named} == {"single", "webhook"} <= profiles
+    assert all(svc in compose["services"] for _, svc in named if svc)
+    lines = re.findall(r"(?:^|[\s`])kozel-bot ([a-z][^`\n]*)", section)
+    assert lines
+    for line in lines:
+        args = [a for a in line.split() if not a.startswith("-") or a.startswith("--")]
+        args = [a for a in args if a in ("all", "telegram", "discord", "health", "play",
+                                          "--webhook", "--version")]
+        if "--version" in args:
+            continue
+        with pytest.raises(SystemExit) as e:
+            main([*args, "--help"])
+        assert e.value.code == 0, line
+    settings = {name.upper() for name in Settings.model_fields}
+    # names with an underscore, as the settings are (not `HEALTHCHECK`, `WARNING`)
+    mentioned = set(re.findall(r"\b([A-Z]+_[A-Z_]+)=", section))
+    mentioned |= set(re.findall(r"`([A-Z]+_[A-Z_]+)`", section))
+    assert mentioned and mentioned <= settings, mentioned - settings
+    text = (ROOT / "README.md").read_text()
+    table = text[text.index("## Configuration"):text.index("## Deployment")]
+    assert all(f"`{name}`" in table for name in settings), [
+        n for n in settings if f"`{n}`" not in table]

@@ -133,3 +133,36 @@ def test_every_language_is_offered_and_may_be_the_default(lang: str,
     assert pick_language(lang.upper() + "-XX", "en") == lang  # Telegram / Discord codes
     monkeypatch.setenv("DEFAULT_LANGUAGE", lang)
     assert load_settings().default_language == lang
+
+
+# entries that read the same in a language as in English (a word both use)
+SAME_AS_ENGLISH = {"hr": {"+ Bot", "{name}, {seconds} s"}}
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "hr"])
+def test_no_entry_is_left_in_english(lang: str) -> None:
+    """Complete means translated: an entry copied from English would pass as non-empty."""
+    left = set()
+    for m in _catalog(lang):
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        if any(s in ids for s in strings):
+            left.add(ids[0])
+    assert left == SAME_AS_ENGLISH.get(lang, set()), sorted(left)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_cards_and_command_descriptions_in_every_language(lang: str) -> None:
+    """Issue 18: every preset's rules card, every Telegram menu entry and every Discord
+    command description is in the language (English is the source text)."""
+    from adapters.common.render import RULES_SUMMARIES, Text
+    from adapters.telegram.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+
+    t = Text(lang)
+    texts = [*RULES_SUMMARIES.values(), *(d for _c, d in GROUP_COMMANDS + PRIVATE_COMMANDS)]
+    have = {m.id for m in _catalog(lang) if m.id}
+    for text in texts:
+        assert text in have, (lang, text)
+        assert (t._(text) == text) == (lang == "en"), (lang, text)

@@ -12,18 +12,19 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis
 
 from adapters.console.app import play
-from bot import logs
+from bot import keys, logs
 from bot.config import Settings
 from bot.metrics_prometheus import PrometheusMetrics
 from bot.room import User
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Loaded, Store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,6 +35,35 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# every metric issue 17 names: moves committed, refusals by reason, compare-and-set
+# conflicts, timer lag, platform 429s and retry waits, painter queue depth, think time
+FAMILIES = ("kozel_changes_committed_total", "kozel_refusals_total", "kozel_cas_conflicts_total",
+            "kozel_timer_lag_seconds", "kozel_platform_429_total",
+            "kozel_platform_retry_wait_seconds", "kozel_painter_queue", "kozel_think_seconds")
+
+
+def _scrape(port: int) -> tuple[str, dict[str, float]]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
+        text = resp.read().decode()
+    values = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+              for line in text.splitlines() if line and not line.startswith("#")}
+    return text, values
+
+
+class Racing(Store):
+    """A store whose next load is followed by ``race`` (another process's write): the
+    loaded room is stale when its change is written."""
+
+    race: Callable[[], Awaitable[object]] | None = None
+
+    async def load(self, room_id: str, claim: str | None = None) -> Loaded:
+        loaded = await super().load(room_id, claim)
+        race, self.race = self.race, None
+        if race is not None:
+            await race()
+        return loaded
+
+
 async def test_metrics_are_scraped_after_a_console_match(redis_url: str, redis: Redis) -> None:
     metrics = PrometheusMetrics()
     port = _free_port()
@@ -42,15 +72,28 @@ async def test_metrics_are_scraped_after_a_console_match(redis_url: str, redis: 
     out = io.StringIO()
     code = await play(settings, "kozel-60", 2, 3, "en", None, out=out,
                       inp=io.StringIO("1\n" * 400), metrics=metrics)
-    assert code == 0 and "The match is over" in out.getvalue() or "You won" in out.getvalue()
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
-        text = resp.read().decode()
-    values = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines()
-              if line and not line.startswith("#")}
+    assert code == 0 and ("The match is over" in out.getvalue() or "You won" in out.getvalue())
+    text, values = _scrape(port)
+    for family in FAMILIES:
+        assert f"# TYPE {family} " in text, family
     assert values['kozel_changes_committed_total{platform="cn"}'] > 20
     assert sum(v for k, v in values.items() if k.startswith("kozel_think_seconds_count")) > 10
     assert values["kozel_timer_lag_seconds_count"] > 10
-    assert "kozel_refusals_total" in text and "kozel_platform_429_total" in text
+    # a refusal and a lost compare-and-set (two writers of one room) after it
+    store = Racing(redis)
+    svc = GameService(store, settings, metrics=metrics)
+    other = GameService(Store(redis), settings)
+    anna, boris, vera = (User(f"tg:{i}", n) for i, n in enumerate(("Anna", "Boris", "Vera")))
+    rid = (await svc.create("tg", "-77", None, anna, "kozel")).room.id  # type: ignore[union-attr]
+    assert (await svc.join(rid, anna)).reason == "already_seated"
+    store.race = lambda: other.join(rid, boris)
+    assert (await svc.join(rid, vera)).ok  # written again on the room Boris joined
+    _text, values = _scrape(port)
+    assert values['kozel_refusals_total{reason="already_seated"}'] == 1
+    assert values["kozel_cas_conflicts_total"] == 1
+    room = await svc.room(rid)
+    assert room is not None and {anna.id, boris.id, vera.id} <= {
+        s.user for s in room.seats if s is not None}
 
 
 async def test_json_log_lines_name_the_room_and_update_and_never_a_token(
@@ -103,3 +146,16 @@ def test_health_needs_a_fresh_heartbeat_and_redis(tmp_path: Path, redis_url: str
     beat.write_text("1\n")
     down = _health({**env, "REDIS_URL": "redis://127.0.0.1:1/0"})
     assert down.returncode == 1 and "Redis" in down.stderr
+
+
+async def test_console_mode_does_not_import_aiogram(redis_url: str, redis: Redis) -> None:
+    """Issue 17: aiogram costs seconds of CPU to import; a terminal game never loads it
+    (the whole command: a match dealt, a prompt answered with q, the game saved)."""
+    await redis.delete(keys.room("cn:local"), keys.platform_data("cn:local"))
+    code = ("import sys; from bot.__main__ import main; code = main(['play', '--seed', '1']); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiogram'), code)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120, input="q\n",
+                         env={**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[] 0", out.stdout[-500:]

@@ -14,7 +14,8 @@ from PIL import Image
 
 from adapters.common.chart import LEGEND
 from adapters.common.i18n import LANGUAGES
-from adapters.common.render import Text, clip_lines, match_chart, signed
+from adapters.common.render import Text, clip_lines, match_chart
+from adapters.common.results import signed
 from bot.views import Line, SeatView, TableView
 from engine.game import new_match
 from engine.petukh import DealScored

@@ -36,6 +36,41 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
+class RateLimits(logging.Filter):
+    """discord.py sleeps out a 429 of up to ``max_ratelimit_timeout`` inside the request and
+    only logs it: each such line is counted as a 429 with its wait (the longer ones raise
+    ``RateLimited``, which the painter counts). The line is made at WARNING, so while the
+    filter is on, ``discord.http`` logs from WARNING on whatever the process's level, and
+    the filter lets through only what that level would."""
+
+    WAITED = "We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds."
+    HTTP = logging.getLogger("discord.http")
+
+    def __init__(self, service: GameService) -> None:
+        super().__init__()
+        self.service = service
+        self.shown = logging.WARNING
+        self.level = logging.NOTSET
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        wait = record.args[-1] if isinstance(record.args, tuple) and record.args else None
+        if record.msg == self.WAITED and isinstance(wait, int | float):
+            self.service.metrics.platform_429("dc", float(wait))
+        return record.levelno >= self.shown
+
+    def install(self) -> None:
+        if self in self.HTTP.filters:
+            return
+        self.level, self.shown = self.HTTP.level, self.HTTP.getEffectiveLevel()
+        self.HTTP.setLevel(min(self.shown, logging.WARNING))
+        self.HTTP.addFilter(self)
+
+    def remove(self) -> None:
+        if self in self.HTTP.filters:
+            self.HTTP.removeFilter(self)
+            self.HTTP.setLevel(self.level)
+
+
 class KozelClient(discord.AutoShardedClient):
     def __init__(self, service: GameService, settings: Settings, *, sync_commands: bool = True,
                  sleep: Sleep = asyncio.sleep, **options: Any) -> None:
@@ -52,10 +87,12 @@ class KozelClient(discord.AutoShardedClient):
         self.painter = Painter(self, service, self.doing)
         self.handlers = Handlers(service, self.painter, self.doing, settings.default_language)
         self.sync_commands = sync_commands
+        self.rate_limits = RateLimits(service)
         commands.register(self.tree, self.handlers)
         service.on_change(self.painter.changed)
 
     async def setup_hook(self) -> None:
+        self.rate_limits.install()
         self.add_dynamic_items(*views.DYNAMIC_ITEMS)
         await self.tree.set_translator(commands.CatalogTranslator())
         if self.sync_commands:
@@ -101,6 +138,7 @@ class KozelClient(discord.AutoShardedClient):
         if not self.is_closed():
             await self.stop_serving(STOP_SECONDS)
         await super().close()
+        self.rate_limits.remove()
 
 
 STOP_SECONDS = 10.0  # how long stopping may take to draw what is left

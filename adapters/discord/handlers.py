@@ -25,6 +25,7 @@ from adapters.common.render import Text
 from adapters.discord import texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.painter import Painter
+from bot import logs
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
 from bot.service import GameService, Outcome
 from bot.tokens import TokenError, bare, parse_token
@@ -68,23 +69,26 @@ class Handlers:
     async def handling(self, interaction: Interaction) -> AsyncIterator[bool]:
         """Around every handler: counted as work (shutdown waits for it, tests wait for
         it); while shutting down, a short answer instead (False: do not serve); an error
-        becomes a plain apology, never a traceback in the chat."""
+        becomes a plain apology, never a traceback in the chat. Every line logged inside
+        names the room and the interaction."""
         async with self.activity.work():
-            if self.activity.stopping:
-                await self.say(interaction, "⏳ " + self.user_text(interaction)._(RESTARTING))
-                yield False
-                return
-            try:
-                yield True
-            except discord.HTTPException as e:
-                # Discord refused an answer (an expired token, a deleted message): there is
-                # nobody left to tell
-                log.warning("interaction %s: %s", interaction.id, e)
-            except Exception:
-                log.exception("interaction %s", interaction.id)
-                if not interaction.response.is_done():
-                    with contextlib.suppress(discord.HTTPException):
-                        await self.say(interaction, "⚠️ " + self.user_text(interaction)._(FAILED))
+            with logs.context(self.room_id(interaction), self.update_id(interaction)):
+                if self.activity.stopping:
+                    await self.say(interaction, "⏳ " + self.user_text(interaction)._(RESTARTING))
+                    yield False
+                    return
+                try:
+                    yield True
+                except discord.HTTPException as e:
+                    # Discord refused an answer (an expired token, a deleted message): there
+                    # is nobody left to tell
+                    log.warning("interaction %s: %s", interaction.id, e)
+                except Exception:
+                    log.exception("interaction %s", interaction.id)
+                    if not interaction.response.is_done():
+                        with contextlib.suppress(discord.HTTPException):
+                            await self.say(interaction,
+                                           "⚠️ " + self.user_text(interaction)._(FAILED))
 
     # --- who, where, in which language ------------------------------------------------------
 

@@ -128,7 +128,12 @@ class Painter:
         if not job.running:
             job.running = True
             self.activity.spawn(self._run_table(room_id, job), name=f"dc-table-{room_id}")
-            self.service.metrics.painter_queue("dc", sum(j.running for j in self.jobs.values()))
+            self._report_queue()
+
+    def _report_queue(self) -> None:
+        """The painter queue's depth for the metrics: the table and hand jobs at work."""
+        self.service.metrics.painter_queue("dc", sum(j.running for j in self.jobs.values())
+                                           + sum(j.running for j in self.hand_jobs.values()))
 
     def _kick_hand(self, key: tuple[str, str], room: Room) -> None:
         job = self.hand_jobs.setdefault(key, HandJob())
@@ -138,6 +143,7 @@ class Painter:
         if not job.running and key not in self.busy:
             job.running = True
             self.activity.spawn(self._run_hand(key, job), name=f"dc-hand-{key[0]}-{key[1]}")
+            self._report_queue()
 
     # --- the table job -----------------------------------------------------------------------
 
@@ -151,6 +157,7 @@ class Painter:
                     log.exception("drawing room %s", room_id)
         finally:
             job.running = False
+            self._report_queue()
             if job.room is not None and job.room.state == FINISHED and not job.posts \
                     and not job.dirty and self.jobs.get(room_id) is job:
                 # an ended room needs no memory here: a rematch reads its table from pdata
@@ -319,12 +326,12 @@ class Painter:
     async def _chart(self, room: Room) -> bytes | None:
         """The score chart of the match that just ended, if it was long and the server has
         not turned charts off (``/chart``)."""
-        if not worth_a_chart(room.progress):
+        if not worth_a_chart(room.result_progress()):
             return None
         key, _guild = self.server(room)
         if await self.service.chat_setting("dc", key, "chart") == "off":
             return None
-        return match_chart(self.service.table_of(room), room.progress)
+        return match_chart(self.service.table_of(room), room.result_progress())
 
     # --- open hands --------------------------------------------------------------------------
 
@@ -354,6 +361,7 @@ class Painter:
                     log.exception("drawing the hand of %s in %s", key[1], key[0])
         finally:
             job.running = False
+            self._report_queue()
             if job.room is not None and job.room.state == FINISHED and not job.dirty \
                     and self.hand_jobs.get(key) is job:
                 del self.hand_jobs[key]  # the final hand is drawn: nothing more to follow

@@ -105,18 +105,18 @@ async def build(bot: Bot, service: GameService, settings: Settings,
     dp.callback_query.outer_middleware(context)
     dp.callback_query.middleware(Answer())
     dp.include_router(build_router())
-    await set_commands(bot)
+    await set_commands(bot, settings.default_language)
     return TelegramApp(bot, dp, painter, context, words)
 
 
-async def set_commands(bot: Bot) -> None:
-    """setMyCommands per language and scope."""
-    for lang in LANGUAGES:
+async def set_commands(bot: Bot, default: str = "en") -> None:
+    """setMyCommands per language and scope; the menu for other app languages (no
+    ``language_code``) is in ``default``, the language the bot answers those people in."""
+    for lang, code in [*((lang, lang) for lang in LANGUAGES), (default, None)]:
         t = Text(lang)
         group = [BotCommand(command=c, description=t._(d), is_ephemeral=(c in EPHEMERAL) or None)
                  for c, d in GROUP_COMMANDS]
         private = [BotCommand(command=c, description=t._(d)) for c, d in PRIVATE_COMMANDS]
-        code = None if lang == "en" else lang
         await bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=code)
         await bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(),
                                   language_code=code)

@@ -126,6 +126,7 @@ async def edit_hand(painter: Painter, room: Room, user: str, rec: Any, hand: Han
         return True
     except TelegramRetryAfter as e:
         # Telegram asks to wait: the hand is drawn again then, as it is by that time
+        painter.service.metrics.platform_429("tg", float(e.retry_after))
         await painter.service.flood_block(budget_key(where.chat), float(e.retry_after))
         painter.hand_again(room, user, float(e.retry_after))
         return None
@@ -201,6 +202,7 @@ async def send_hand(painter: Painter, room: Room, user: str, t: Text, *,
     except TelegramRetryAfter as e:
         # Telegram asks to wait: the hand goes out then (it is not a reason to fall back)
         log.info("hand of %s: 429, retry after %s", user, e.retry_after)
+        painter.service.metrics.platform_429("tg", float(e.retry_after))
         await queue_hand(painter, room, user, t, method, e.retry_after)
         return Where(mode, target, 0)
     except (TelegramBadRequest, TelegramForbiddenError) as e:

@@ -29,6 +29,7 @@ from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddlewa
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from adapters.telegram.words import Words
+from bot import logs
 from bot.room import User, room_id_for
 
 log = logging.getLogger(__name__)
@@ -93,13 +94,14 @@ class Context(BaseMiddleware):
         update: Update | None = data.get("event_update")
         data["update_key"] = f"cb{event.id}" if isinstance(event, CallbackQuery) else (
             f"u{update.update_id}" if update is not None else None)
-        try:
-            return await handler(event, data)
-        except Exception:
-            log.exception("handling %s", type(event).__name__)
-            if isinstance(event, Message):
-                await _sorry(event, data)
-            return None
+        with logs.context(data["room_id"], data["update_key"]):
+            try:
+                return await handler(event, data)
+            except Exception:
+                log.exception("handling %s", type(event).__name__)
+                if isinstance(event, Message):
+                    await _sorry(event, data)
+                return None
 
 
 async def _sorry(message: Message, data: dict[str, Any]) -> None:

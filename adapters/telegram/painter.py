@@ -146,12 +146,12 @@ class Painter:
     async def _chart(self, room: Room) -> bytes | None:
         """The score chart of the match that just ended, if it was long and the chat has
         not turned charts off (``/chart off``)."""
-        if not worth_a_chart(room.progress):
+        if not worth_a_chart(room.result_progress()):
             return None
         chat, _thread = chat_of(room.id)
         if await self.service.chat_setting("tg", str(chat), "chart") == "off":
             return None
-        return match_chart(self.service.table_of(room), room.progress)
+        return match_chart(self.service.table_of(room), room.result_progress())
 
     async def _post_result(self, room: Room, line: Line, extra: list[Line], png: bytes) -> None:
         """The match's result as the caption of its score chart: one photo, one write of
@@ -274,6 +274,7 @@ class Painter:
     async def _blocked(self, chat: int, seconds: int) -> None:
         """Telegram said 429: every worker waits that long before writing to the chat."""
         self.stats.retry_after += 1
+        self.service.metrics.platform_429("tg", float(seconds))
         log.info("429 in %s: retry after %s s", chat, seconds)
         await self.service.flood_block(budget_key(chat), float(seconds))
 
@@ -300,6 +301,8 @@ class Painter:
                     dues.append(due)
             if self.lobbies:
                 dues.append(min(w.expires for w in self.lobbies.values()))
+            self.service.metrics.painter_queue("tg", len(self.tables) + len(self.hands) + sum(
+                len(q) for q in self.outbox.values()))
             return max(0.0, min(dues) - now) if dues else None
 
     async def paint_now(self, room_id: str) -> None:

@@ -11,7 +11,8 @@ from collections.abc import Callable
 import pytest
 from redis.asyncio import Redis
 
-from adapters.common.render import Text
+from adapters.common.chart import worth_a_chart
+from adapters.common.render import Text, match_chart
 from bot.clock import ManualClock
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User
 from bot.service import GameService
@@ -199,6 +200,9 @@ async def test_r5_elimination_the_rooster_gives_his_seat_and_a_new_match_starts(
     last = (await svc.recent_matches("tg", "-300"))[0]
     score = last["score"]
     assert score[gone["seat"]] == max(score)
+    # the ended match's score by deal is kept for its result's chart while the next one runs
+    progress = room.result_progress()
+    assert progress and progress[-1] == score and room.progress == []
     # a person who lost his seat would queue again; the computer player just left
     assert all(q["user"] != dasha.id for q in room.queue)
 
@@ -210,6 +214,36 @@ async def test_r5_elimination_without_a_queue_finishes_as_usual(
     await run_until(svc, clock, rid, lambda r: r.state == FINISHED)
     room = await svc.room(rid)
     assert room is not None and room.state == FINISHED and room.gen == 1
+    # its score by deal, for the result's chart, is the records after each deal
+    last = (await svc.recent_matches("tg", "-300"))[0]
+    assert room.result_progress() == room.progress and room.progress[-1] == last["score"]
+
+
+@pytest.mark.parametrize("preset", ["kozel", "kozel-nn", "petukh-25"])
+async def test_a_match_keeps_its_score_after_each_deal_for_its_chart(
+        svc: GameService, clock: ManualClock, preset: str) -> None:
+    anna = PEOPLE[0]
+    out = await svc.create("tg", "-303", None, anna, preset, {}, size=4)
+    rid = out.room.id  # type: ignore[union-attr]
+    for _ in range(3):
+        assert (await svc.add_bot(rid, anna, "rules")).ok
+    assert (await svc.start(rid, anna, seed=3)).ok
+    deals: list[list[int]] = []
+    for _ in range(40000):
+        room = await svc.room(rid)
+        assert room is not None
+        if room.progress != deals:  # one row more after each deal, the score after it
+            assert room.progress[:-1] == deals
+            deals = room.progress
+        if room.state == FINISHED:
+            break
+        clock.advance(TURN)
+        await svc.run_timers()
+    assert room.state == FINISHED and len(deals) >= 2
+    assert room.progress[-1] == room.result["score"]  # type: ignore[index]
+    # these matches are long (seed 3: 10, 7 and 42 deals): their results get a chart
+    assert worth_a_chart(room.result_progress())
+    assert match_chart(svc.table_of(room), room.result_progress()) is not None
 
 
 async def test_r5_elimination_a_person_rooster_goes_to_the_end_of_the_queue(

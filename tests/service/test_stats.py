@@ -124,6 +124,29 @@ async def test_series_count_across_rematches_and_seatings(svc: GameService) -> N
     assert len(await svc.recent_matches("tg", "-100", limit=50)) == 7
 
 
+async def test_the_same_people_at_kozel_and_at_petukh_are_two_series(svc: GameService) -> None:
+    """Issue 18: a series is of one game and one line-up."""
+    from tests.fast_forward import fast_forward as to_the_last_move
+
+    two = [ANNA, BORIS]
+    rid = await people_room(svc, two, seed=1, preset="kozel-60")
+    await finish(svc, rid, two)
+    out = await svc.create("tg", "-100", None, BORIS, "petukh", size=2)
+    assert out.ok
+    assert (await svc.join(rid, ANNA)).ok
+    assert (await svc.start(rid, BORIS, seed=2)).ok
+    await to_the_last_move(svc, rid)
+    room = await svc.room(rid)
+    assert room is not None
+    u, hv = actor(svc, room, two)
+    assert (await svc.act(pick(hv).token, u)).room.state == "finished"  # type: ignore[union-attr]
+    series = await svc.series("tg", "-100")
+    assert sorted(s["preset"] for s in series) == ["kozel-60", "petukh"]
+    for s in series:
+        assert s["played"] == 1 and sorted(n for side in s["sides"] for n in side) == [
+            "Anna", "Boris"]
+
+
 async def test_leaderboard_and_own_stats(svc: GameService) -> None:
     two = [ANNA, BORIS]
     rid = await people_room(svc, two, seed=1, preset="kozel-60")
