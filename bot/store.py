@@ -448,7 +448,7 @@ class _Pool(ConnectionPool):
     async def get_connection(self, *args: Any, **kwargs: Any) -> Any:
         await self._free.acquire()
         try:
-            return await super().get_connection(*args, **kwargs)
+            return await super().get_connection(*args, **kwargs)  # type: ignore[no-untyped-call]  # redis-py: unannotated
         except BaseException:
             self._free.release()
             raise

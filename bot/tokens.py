@@ -90,21 +90,27 @@ def parse_token(text: str) -> Token:
     kind = _CODE.get(act[0])
     if kind is None:
         raise TokenError("malformed")
-    mask = 0
-    if kind not in _BARE_KINDS:
-        if not (act[1:].isascii() and act[1:].isalnum()):
-            raise TokenError("malformed")  # int() would take " 1", "1_0", "+1"
-        try:
-            mask = int(act[1:], 36)
-        except ValueError:
-            raise TokenError("malformed") from None
-        if not 0 < mask < 1 << 12 or (kind == "cut") != (hand == "-"):
-            raise TokenError("malformed")
-        if kind == "cut" and mask >= 36:
-            raise TokenError("malformed")  # a cut is a place in a deck of at most 36
-    elif len(act) != 1 or hand != "-":
-        raise TokenError("malformed")
+    mask = _parse_mask(kind, act, hand)
     return Token(room, int(gen), int(deal), int(trick), hand, kind, mask)
+
+
+def _parse_mask(kind: str, act: str, hand: str) -> int:
+    """The hand positions (or a cut's number) after the kind's letter; 0 for a bare kind."""
+    if kind in _BARE_KINDS:
+        if len(act) != 1 or hand != "-":
+            raise TokenError("malformed")
+        return 0
+    if not (act[1:].isascii() and act[1:].isalnum()):
+        raise TokenError("malformed")  # int() would take " 1", "1_0", "+1"
+    try:
+        mask = int(act[1:], 36)
+    except ValueError:
+        raise TokenError("malformed") from None
+    if not 0 < mask < 1 << 12 or (kind == "cut") != (hand == "-"):
+        raise TokenError("malformed")
+    if kind == "cut" and mask >= 36:
+        raise TokenError("malformed")  # a cut is a place in a deck of at most 36
+    return mask
 
 
 def cards_of(mask: int, hand: tuple[Card, ...]) -> tuple[Card, ...] | None:

@@ -7,16 +7,16 @@ no hidden card by construction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.room import LOBBY, Room
+from bot.room import LOBBY, Room, Seat
 from bot.tokens import bare, make_token
 from engine.actions import Action
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 from engine.events import Event
 from engine.game import Game
-from engine.observe import Observation, SeenPlay, observe
+from engine.observe import Extras, Observation, SeenPlay, observe
 from engine.presets import PRESETS, players_allowed
 
 
@@ -30,8 +30,7 @@ class SeatView:
     hand_size: int
     on_move: bool
     may_act: bool
-    side: int
-    out: bool
+    out: bool  # the seat's side is out of the match (elimination)
     level: str | None = None  # a computer player's level (easy, normal, hard...)
 
 
@@ -81,7 +80,8 @@ class TableView:
     winners: list[int] = field(default_factory=list)
     gen: int = 0
     phase: str = "play"
-    info: dict[str, Any] = field(default_factory=dict)  # a family's public extras
+    extras: Extras | None = None  # a family's public extras (the engine's, typed)
+    score_start: int = 0  # the score the match's scores start from (Petukh: the start record)
     queue: list[str] = field(default_factory=list)  # names waiting for a seat (elimination)
     partnership: bool = False  # two teams: ``sides`` are the teams (lobby included)
     multi_lead: bool = False  # leads of several cards (kozel, kozel-4)
@@ -146,20 +146,8 @@ def table_view(room: Room, match: Game | None, now: float,
     not the moment a computer player may act out of turn, which would tell of its hand)."""
     spec = PRESETS[room.preset]
     obs: Observation | None = observe(match, None) if match is not None else None
-    seats: list[SeatView | None] = []
     rules = room.rules  # the lobby's too: for its size, the teams it will play in
-    for i, s in enumerate(room.seats):
-        if s is None:
-            seats.append(None)
-            continue
-        seats.append(SeatView(
-            index=i, name=s.name, user=s.user, computer=s.computer, auto=s.auto,
-            hand_size=obs.hand_sizes[i] if obs and i < len(obs.hand_sizes) else 0,
-            on_move=bool(obs and not obs.finished and obs.to_move == i),
-            may_act=bool(obs and i in obs.to_act),
-            side=rules.side_of(i), out=bool(obs and obs.out[rules.side_of(i)]),
-            level=s.level if s.computer else None,
-        ))
+    seats = _seat_views(room, obs)
     base: dict[str, Any] = {
         "room": room.id, "preset": room.preset, "options": room.options, "state": room.state,
         "size": room.size, "seats": seats, "creator": room.creator,
@@ -186,7 +174,25 @@ def table_view(room: Room, match: Game | None, now: float,
                                                         _plays(obs.last_trick[1])),
         deadline=deadline if deadline is not None else room.deadline,
         to_move=None if obs.finished else obs.to_move,
-        finished=obs.finished, winners=list(obs.winners), phase=obs.phase, info=obs.info,
+        finished=obs.finished, winners=list(obs.winners), phase=obs.phase, extras=obs.extras,
+        score_start=0 if obs.extras is None else obs.extras.score_start,
+    )
+
+
+def _seat_views(room: Room, obs: Observation | None) -> list[SeatView | None]:
+    return [None if s is None else _seat_view(room, i, s, obs) for i, s in enumerate(room.seats)]
+
+
+def _seat_view(room: Room, i: int, s: Seat, obs: Observation | None) -> SeatView:
+    seat = SeatView(index=i, name=s.name, user=s.user, computer=s.computer, auto=s.auto,
+                    hand_size=0, on_move=False, may_act=False, out=False,
+                    level=s.level if s.computer else None)
+    if obs is None:  # the lobby
+        return seat
+    return replace(
+        seat, hand_size=obs.hand_sizes[i] if i < len(obs.hand_sizes) else 0,
+        on_move=not obs.finished and obs.to_move == i, may_act=i in obs.to_act,
+        out=obs.out[room.rules.side_of(i)],
     )
 
 
@@ -198,7 +204,17 @@ def token_secret(match: Game) -> str:
 
 # At most this many cut buttons (the engine allows a cut anywhere).
 CUT_CHOICES = 3
-_PHASE_PROMPT = {"cut": "cut", "exchange": "exchange", "swap": "swap", "redeal": "choose"}
+
+# The prompt of a seat on move outside trick play, from the kinds of its legal actions (the
+# first kind of this table it may make): a family's phase shows in what the engine allows,
+# never by its name here.
+_DECISION_PROMPTS = (
+    ("cut", "cut"), ("exchange", "exchange"), ("swap", "swap"),
+    ("reboast", "choose"),  # boast again or keep
+    ("lay", "lay"), ("cover", "cover"),
+    # the exchange without one (six players, or a record of 1 at the table)
+    ("keep", "keep_or_pass"), ("pass", "keep_or_pass"),
+)
 
 
 def hand_view(room: Room, match: Game, seat: int, now: float,
@@ -206,45 +222,10 @@ def hand_view(room: Room, match: Game, seat: int, now: float,
     """The seat's hand with its legal actions as choices (tokens)."""
     obs = observe(match, seat)
     hand = obs.hand
-    legal = match.legal_actions(seat) if not obs.finished else []
-    cuts = [a for a in legal if a.kind == "cut"]
-    if len(cuts) > CUT_CHOICES:
-        # a few evenly spread cuts: a third, a half, two thirds of the deck
-        keep = {cuts[len(cuts) * (i + 1) // (CUT_CHOICES + 1)] for i in range(CUT_CHOICES)}
-        legal = [a for a in legal if a.kind != "cut" or a in keep]
-    choices = []
-    secret = token_secret(match)
-    for a in legal:
-        tok = make_token(room.id, room.gen, obs.deal_no, obs.moment, seat, hand, a,
-                         secret=secret)
-        if a.kind == "cut":
-            choices.append(Choice("cut", [], 0, str(tok), number=a.cards[0]))
-            continue
-        mask = 0 if bare(a.kind) else tok.mask
-        choices.append(Choice(a.kind, [CARD_TEXT[c] for c in a.cards], mask, str(tok)))
+    legal = _shown_actions(match.legal_actions(seat)) if not obs.finished else []
+    choices = _choices(room, match, obs, seat, legal)
     on_move = not obs.finished and obs.to_move == seat
-    kinds = {c.kind for c in choices}
-    need = 0
-    if obs.finished:
-        prompt = "over"
-    elif not on_move:
-        prompt = "wait" if not choices else "declare" if kinds == {"declare"} else "option"
-    elif obs.phase == "exchange" and "exchange" not in kinds:
-        prompt = "keep_or_pass"  # six players, or a record of 1 at the table: no exchange
-    elif obs.phase in _PHASE_PROMPT:
-        prompt = _PHASE_PROMPT[obs.phase]
-    elif obs.phase == "boast":
-        prompt = "lay" if "lay" in kinds else "cover"
-        if prompt == "cover":  # a card on each of the boaster's cards: how many are left
-            laid = next((n for _s, k, _cs, n in obs.trick if k == "lay"), 0)
-            placed = sum(n for s, k, _cs, n in obs.trick if k == "cover" and s == seat)
-            need = laid - placed
-    elif not obs.trick:
-        prompt = "lead"
-    else:
-        prompt = "answer" if room.rules.multi else "play"
-    if prompt == "answer":
-        need = len(obs.win_cards)
+    prompt, need = _prompt(room, obs, seat, on_move, {c.kind for c in choices})
     others = [s for i, s in enumerate(room.seats) if i != seat]
     return HandView(
         room=room.id, seat=seat, cards=[CARD_TEXT[c] for c in hand],
@@ -254,6 +235,52 @@ def hand_view(room: Room, match: Game, seat: int, now: float,
         single=choices[0] if len(choices) == 1 else None,
         hint_allowed=bool(others) and all(s is not None and s.bot is not None for s in others),
     )
+
+
+def _shown_actions(legal: list[Action]) -> list[Action]:
+    """The legal actions that get a button: all but a few evenly spread cuts (a third, a
+    half, two thirds of the deck)."""
+    cuts = [a for a in legal if a.kind == "cut"]
+    if len(cuts) <= CUT_CHOICES:
+        return legal
+    keep = {cuts[len(cuts) * (i + 1) // (CUT_CHOICES + 1)] for i in range(CUT_CHOICES)}
+    return [a for a in legal if a.kind != "cut" or a in keep]
+
+
+def _choices(room: Room, match: Game, obs: Observation, seat: int,
+             legal: list[Action]) -> list[Choice]:
+    choices = []
+    secret = token_secret(match)
+    for a in legal:
+        tok = make_token(room.id, room.gen, obs.deal_no, obs.moment, seat, obs.hand, a,
+                         secret=secret)
+        if a.kind == "cut":
+            choices.append(Choice("cut", [], 0, str(tok), number=a.cards[0]))
+            continue
+        mask = 0 if bare(a.kind) else tok.mask
+        choices.append(Choice(a.kind, [CARD_TEXT[c] for c in a.cards], mask, str(tok)))
+    return choices
+
+
+def _prompt(room: Room, obs: Observation, seat: int, on_move: bool,
+            kinds: set[str]) -> tuple[str, int]:
+    """What the hand asks for, and how many cards it needs (answering, covering)."""
+    if obs.finished:
+        return "over", 0
+    if not on_move:
+        return ("wait" if not kinds else "declare" if kinds == {"declare"} else "option"), 0
+    prompt = next((p for kind, p in _DECISION_PROMPTS if kind in kinds), None)
+    if prompt == "cover":  # a card on each of the boaster's cards: how many are left
+        laid = next((n for _s, k, _cs, n in obs.trick if k == "lay"), 0)
+        placed = sum(n for s, k, _cs, n in obs.trick if k == "cover" and s == seat)
+        return prompt, laid - placed
+    if prompt is not None:
+        return prompt, 0
+    if not obs.trick:
+        return "lead", 0
+    if room.rules.multi:
+        return "answer", len(obs.win_cards)
+    return "play", 0
 
 
 def _why_not(match: Game, seat: int, hand: tuple[Card, ...], legal: list[Action]) -> dict[str, str]:

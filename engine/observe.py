@@ -7,7 +7,7 @@ shows as a count, except to its owner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
@@ -17,6 +17,21 @@ if TYPE_CHECKING:
 
 # A play as seen: (seat, kind, cards or None when face down for this viewer, count).
 SeenPlay = tuple[int, str, "tuple[Card, ...] | None", int]
+
+
+class Extras:
+    """A family's public extras in an observation (its own frozen dataclass: Petukh's records
+    and boys, the permanent-trump family's redeals and boast piles), public to every viewer."""
+
+    __slots__ = ()
+
+    @property
+    def score_start(self) -> int:
+        """The score a match's scores start from (a chart's first point)."""
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +70,8 @@ class Observation:
     winners: tuple[int, ...]
     # the moment of a deal: "play", or a family's phase ("cut", "boast", "exchange", ...)
     phase: str = "play"
-    # a family's public extras as JSON-safe data (Petukh records, passed seats, boast piles)
-    info: dict[str, Any] = field(default_factory=dict)
+    # a family's public extras (Petukh's records, passed seats and boys; boast piles)
+    extras: Extras | None = None
 
     @property
     def trick_no(self) -> int:
@@ -84,7 +99,8 @@ class Observation:
                 "winner": self.last_trick[0], "plays": plays(self.last_trick[1])},
             "moment": self.moment, "counter": self.counter, "scores": list(self.scores),
             "out": list(self.out), "eggs": self.eggs, "finished": self.finished,
-            "winners": list(self.winners), "phase": self.phase, "info": self.info,
+            "winners": list(self.winners), "phase": self.phase,
+            "info": {} if self.extras is None else self.extras.to_json(),
         }
 
 

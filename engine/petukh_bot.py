@@ -8,6 +8,7 @@ from engine.actions import Action
 from engine.cards import JACK, Card
 from engine.observe import Observation
 from engine.petukh_rules import STANDARD_BOYS, THIRTY_BOYS, Play, best_boys, trick_winner
+from engine.petukh_view import PetukhExtras
 
 
 def _strength(card: Card, trump: int) -> float:
@@ -18,22 +19,28 @@ def _strength(card: Card, trump: int) -> float:
     return {8: 0.75, 7: 0.4, 6: 0.15}.get(r, 0.0)
 
 
+def _extras(obs: Observation) -> PetukhExtras:
+    assert isinstance(obs.extras, PetukhExtras), "a Petukh observation"
+    return obs.extras
+
+
 def _target(obs: Observation, me: int) -> int:
     """How many tricks the player wants this deal: his record less his boys, or all."""
     record = obs.scores[me]
     hand = obs.hand
-    table = obs.info.get("boys_table")
+    x = _extras(obs)
+    table = x.boys_table
     combo = None
-    declared = [b for b in obs.info.get("boys", []) if b["seat"] == me]
+    declared = [b for b in x.boys if b.seat == me]
     if declared:
-        combo = declared[0]["combination"]
+        combo = declared[0].combination
     elif table is not None:
         jacks = [c for c in hand if c % 9 == JACK]
-        combo = best_boys(jacks, obs.trump, table, obs.info.get("crooked_boys", 0))
+        combo = best_boys(jacks, obs.trump, table, x.crooked_boys)
     took = 0
     if combo is not None:
         tbl = THIRTY_BOYS if table == "thirty" else STANDARD_BOYS
-        took = tbl[combo][0] if combo in tbl else -int(obs.info.get("crooked_boys", 0))
+        took = tbl[combo][0] if combo in tbl else -x.crooked_boys
     return record + took  # tricks that bring the record to exactly 0
 
 
@@ -76,7 +83,7 @@ def _exchange_choice(obs: Observation, legal: list[Action], me: int) -> Action:
     hand = obs.hand
     expected = sum(_strength(c, trump) for c in hand)
     record = obs.scores[me]
-    cap = obs.info.get("no_trick_cap")
+    cap = _extras(obs).no_trick_cap
     fined = cap is None or record <= cap
     weak = sorted((c for c in hand if _keep_value(c, trump) < 0.35),
                   key=lambda c: (_keep_value(c, trump), c))

@@ -2,14 +2,66 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.cards import CARD_TEXT, Card
-from engine.observe import Observation
+from engine.observe import Extras, Observation
 from engine.petukh_rules import HAND, trick_winner
 
 if TYPE_CHECKING:
     from engine.petukh import PetukhMatch
+
+
+@dataclass(frozen=True, slots=True)
+class Boys:
+    """A seat's boys, shown with its first jack played (RULES.md 5)."""
+
+    seat: int
+    combination: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PetukhExtras(Extras):
+    """Petukh's public extras: records, passes, skips, boys, the face-up trump, the house
+    rules a player needs to weigh a hand."""
+
+    records: tuple[int, ...]
+    start: int
+    passed: tuple[int, ...]
+    skips_left: tuple[int, ...] | None  # None: no skips in this game
+    boys: tuple[Boys, ...]
+    face_up: str | None
+    exchange: bool  # the exchange is open
+    no_trick_cap: int | None
+    boys_table: Literal["standard", "thirty"] | None  # None: no boys in this game
+    crooked_boys: int
+    boys_finish: bool
+    spade_ace: bool
+    tricks_left: int
+    roosters: tuple[int, ...] | None = None  # the match's end: who are the roosters
+    debts: tuple[tuple[int, int, int], ...] | None = None
+
+    @property
+    def score_start(self) -> int:
+        return self.start
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "records": list(self.records), "start": self.start, "passed": list(self.passed),
+            "skips_left": None if self.skips_left is None else list(self.skips_left),
+            "boys": [{"seat": b.seat, "combination": b.combination, "cards": list(b.cards)}
+                     for b in self.boys],
+            "face_up": self.face_up, "exchange": self.exchange,
+            "no_trick_cap": self.no_trick_cap, "boys_table": self.boys_table,
+            "crooked_boys": self.crooked_boys, "boys_finish": self.boys_finish,
+            "spade_ace": self.spade_ace, "tricks_left": self.tricks_left,
+        }
+        if self.roosters is not None and self.debts is not None:
+            out["roosters"] = list(self.roosters)
+            out["debts"] = [list(d) for d in self.debts]
+        return out
 
 
 def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
@@ -23,7 +75,6 @@ def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
     if m.last_trick is not None:
         last = (m.last_trick[0],
                 tuple((s, k, cs, len(cs)) for s, k, cs in m.last_trick[1]))
-    info = _info(m)
     return Observation(
         preset=m.rules.preset, players=n, partnership=False, seat=seat,
         deal_no=m.deal_no, dealer=m.dealer, seats=m.seats_in_play(), trump=m.trump,
@@ -35,30 +86,28 @@ def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
         pile_sizes=tuple(len(p) for p in m.piles), last_trick=last,
         moment=m.moment, counter=m.counter, scores=tuple(m.scores),
         out=(False,) * n, eggs=False, finished=m.finished, winners=m.winners,
-        phase=m.phase, info=info,
+        phase=m.phase, extras=_extras(m),
     )
 
 
-def _info(m: PetukhMatch) -> dict[str, Any]:
+def _extras(m: PetukhMatch) -> PetukhExtras:
     """The family's public extras: records, passes, skips, boys, the face-up trump."""
     n = m.rules.players
-    info: dict[str, Any] = {
-        "records": list(m.scores),
-        "start": m.cfg.start,
-        "passed": [s for s in range(n) if m.passed[s]],
-        "skips_left": list(m.skips_left) if m.cfg.skips else None,
-        "boys": [{"seat": s, "combination": combo, "cards": [CARD_TEXT[c] for c in cs]}
-                 for s, (combo, cs) in sorted(m.boys.items())],
-        "face_up": None if m.face_up is None else CARD_TEXT[m.face_up],
-        "exchange": m.exchange_open,
-        "no_trick_cap": m.cfg.cap,
-        "boys_table": m.cfg.boys_table if m.cfg.boys else None,
-        "crooked_boys": m.cfg.crooked,
-        "boys_finish": m.cfg.boys_finish,
-        "spade_ace": m.cfg.spade_ace,
-        "tricks_left": HAND - m.done_tricks,
-    }
-    if m.finished:
-        info["roosters"] = list(m.roosters)
-        info["debts"] = [list(d) for d in m.debts]
-    return info
+    return PetukhExtras(
+        records=tuple(m.scores),
+        start=m.cfg.start,
+        passed=tuple(s for s in range(n) if m.passed[s]),
+        skips_left=tuple(m.skips_left) if m.cfg.skips else None,
+        boys=tuple(Boys(s, combo, tuple(CARD_TEXT[c] for c in cs))
+                   for s, (combo, cs) in sorted(m.boys.items())),
+        face_up=None if m.face_up is None else CARD_TEXT[m.face_up],
+        exchange=m.exchange_open,
+        no_trick_cap=m.cfg.cap,
+        boys_table=m.cfg.boys_table if m.cfg.boys else None,
+        crooked_boys=m.cfg.crooked,
+        boys_finish=m.cfg.boys_finish,
+        spade_ace=m.cfg.spade_ace,
+        tricks_left=HAND - m.done_tricks,
+        roosters=tuple(m.roosters) if m.finished else None,
+        debts=m.debts if m.finished else None,
+    )

@@ -18,6 +18,7 @@ from engine.trump_rules import (
     settings_of,
     table_for,
 )
+from engine.trump_view import BoastPiles, TrumpExtras
 
 
 def _cost(t: Table, card: Card) -> int:
@@ -52,13 +53,19 @@ def rules_choice(
     return _choose_card(obs, t, seat, [a.cards[0] for a in plays])
 
 
+def _extras(obs: Observation) -> TrumpExtras:
+    assert isinstance(obs.extras, TrumpExtras), "a permanent-trump observation"
+    return obs.extras
+
+
 def _boast_choice(obs: Observation, legal: list[Action], t: Table, seat: int,
                   kind: str) -> Action:
     """kozel-nn's boast (RULES.md 4b): keep or boast again, lay, cover."""
-    boast = obs.info.get("boast") or {}
+    boast = _extras(obs).boast
     if kind in ("reboast", "keep"):
-        mine = sum(p["points"] for p in boast.get("piles", []) if p["winner"] % 2 == seat % 2)
-        theirs = sum(p["points"] for p in boast.get("piles", []) if p["winner"] % 2 != seat % 2)
+        piles = boast.piles if isinstance(boast, BoastPiles) else ()
+        mine = sum(p.points for p in piles if p.winner % 2 == seat % 2)
+        theirs = sum(p.points for p in piles if p.winner % 2 != seat % 2)
         return Action("keep") if mine >= theirs else Action("reboast")
     if kind == "lay":
         # face down, the others cover blind: lay strong cards (two when both are)
@@ -66,7 +73,7 @@ def _boast_choice(obs: Observation, legal: list[Action], t: Table, seat: int,
             strong = all(KOZEL_STRENGTH[c] >= 7 for c in a.cards)
             return (1 if strong and len(a.cards) == 2 else 0, max(KOZEL_STRENGTH[c] for c in a.cards))
         return max((a for a in legal if a.kind == "lay"), key=lay_score)
-    if boast and boast.get("boaster") == (seat + 2) % 4:  # the partner boasts
+    if boast is not None and boast.boaster == (seat + 2) % 4:  # the partner boasts
         return max(legal, key=lambda a: sum(POINTS[c] for c in a.cards))
     return min(legal, key=lambda a: sum(_cost(t, c) for c in a.cards))
 
@@ -74,7 +81,7 @@ def _boast_choice(obs: Observation, legal: list[Action], t: Table, seat: int,
 def _want_redeal(obs: Observation, t: Table, seat: int) -> bool:
     hand = obs.hand
     if settings_of(default_rules(obs.preset, obs.players)).nn:
-        if obs.info.get("redeals", 0) == REDEALS_IN_A_ROW - 1:
+        if _extras(obs).redeals == REDEALS_IN_A_ROW - 1:
             return obs.dealer % 2 != seat % 2  # the third costs the dealer's team 2
         return True
     trumps = sum(1 for c in hand if t.cls[c] == TRUMPS)
@@ -86,7 +93,7 @@ class _Seen:
 
     def __init__(self, obs: Observation, t: Table) -> None:
         self.t = t
-        played = {parse_card(x) for x in obs.info.get("played", [])}
+        played = {parse_card(x) for x in _extras(obs).played}
         self.gone = played | set(obs.hand)
         # keep the Q♣ away from the 6♣/7♣ while it is out
         self.risky = {QUEEN_CLUBS} if t.top not in self.gone else set()

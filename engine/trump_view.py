@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_TEXT, Card
-from engine.observe import Observation, SeenPlay, visible_to_act
+from engine.observe import Extras, Observation, SeenPlay, visible_to_act
 from engine.trump_rules import points_of
 
 if TYPE_CHECKING:
@@ -22,28 +23,74 @@ def seen_plays(m: TrumpMatch, viewer: int | None) -> tuple[SeenPlay, ...]:
         return tuple(out)
     return tuple((s, "play", (c,), 1) for s, c in m.plays)
 
-def info(m: TrumpMatch) -> dict[str, Any]:
-    info: dict[str, Any] = {
-        "redeals": m.redeals,
-        "opened": [s for s in "CSHD" if m.opened >> "CSHD".index(s) & 1],
-        "played": [CARD_TEXT[c] for c in played_cards(m)],
-    }
-    if m.nn:
-        boast: dict[str, Any] | None = None
-        if m.phase == "boast":
-            boast = {"boaster": m.boaster, "laid": len(m.laid)}
-        elif m.boast_piles:
-            boast = {
-                "boaster": (m.dealer + 1) % 4,
-                "piles": [
-                    {"cards": [CARD_TEXT[c] for c in cs], "winner": w, "points": points_of(cs)}
-                    for cs, w in m.boast_piles
-                ],
-                "leader": m.boast_leader,
-                "team": None if m.boast_leader is None else m.boast_leader % 2,
-            }
-        info["boast"] = boast
-    return info
+@dataclass(frozen=True, slots=True)
+class BoastLaying:
+    """kozel-nn's boast under way (RULES.md 4b): the boaster, how many cards he laid."""
+
+    boaster: int
+    laid: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoastPile:
+    cards: tuple[str, ...]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoastPiles:
+    """kozel-nn's boast played out: its piles, who leads after it and his team."""
+
+    boaster: int
+    piles: tuple[BoastPile, ...]
+    leader: int | None
+    team: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpExtras(Extras):
+    """The permanent-trump family's public extras."""
+
+    redeals: int  # redeals asked for in a row in this deal
+    opened: tuple[str, ...]  # the plain suits led in this deal (the ace rule)
+    played: tuple[str, ...]  # the cards played to tricks in this dealing
+    nn: bool  # a game with the boast (kozel-nn)
+    boast: BoastLaying | BoastPiles | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"redeals": self.redeals, "opened": list(self.opened),
+                               "played": list(self.played)}
+        if self.nn:
+            b = self.boast
+            out["boast"] = None if b is None else (
+                {"boaster": b.boaster, "laid": b.laid} if isinstance(b, BoastLaying) else {
+                    "boaster": b.boaster,
+                    "piles": [{"cards": list(p.cards), "winner": p.winner, "points": p.points}
+                              for p in b.piles],
+                    "leader": b.leader, "team": b.team})
+        return out
+
+
+def extras(m: TrumpMatch) -> TrumpExtras:
+    boast: BoastLaying | BoastPiles | None = None
+    if m.nn and m.phase == "boast":
+        boast = BoastLaying(m.boaster, len(m.laid))
+    elif m.nn and m.boast_piles:
+        boast = BoastPiles(
+            boaster=(m.dealer + 1) % 4,
+            piles=tuple(BoastPile(tuple(CARD_TEXT[c] for c in cs), w, points_of(cs))
+                        for cs, w in m.boast_piles),
+            leader=m.boast_leader,
+            team=None if m.boast_leader is None else m.boast_leader % 2,
+        )
+    return TrumpExtras(
+        redeals=m.redeals,
+        opened=tuple(s for s in "CSHD" if m.opened >> "CSHD".index(s) & 1),
+        played=tuple(CARD_TEXT[c] for c in played_cards(m)),
+        nn=m.nn, boast=boast,
+    )
+
 
 def played_cards(m: TrumpMatch) -> list[Card]:
     """The cards played to tricks in this dealing, in order (public: face up)."""
@@ -96,5 +143,5 @@ def observe_trump(m: TrumpMatch, seat: int | None) -> Observation:
         finished=m.finished,
         winners=m.winners,
         phase=m.phase,
-        info=info(m),
+        extras=extras(m),
     )

@@ -29,3 +29,14 @@ def test_an_exchange_button_of_the_old_letter_still_reads() -> None:
     assert act.startswith("x")
     old = f"{head}.e{act[1:]}"
     assert parse_token(old) == new
+
+
+def test_a_hand_asks_for_a_decision_from_its_action_kinds_each_worded() -> None:
+    """Issue 16.3: the hand view's prompt outside trick play comes from the kinds of the
+    seat's legal actions (no family's phase name); each kind is the engine's and each prompt
+    is worded in every adapter's text."""
+    from adapters.common.render import PROMPTS
+    from bot.views import _DECISION_PROMPTS
+
+    assert {kind for kind, _p in _DECISION_PROMPTS} <= set(ACTION_KINDS)
+    assert {p for _k, p in _DECISION_PROMPTS} - {"cover"} <= set(PROMPTS)

@@ -43,7 +43,7 @@ def kozel_table(**over: Any) -> TableView:
 def petukh_table() -> TableView:
     return kozel_table(preset="petukh", sides=[[0], [1], [2], [3]], target=0,
                        partnership=False, seats=[seat(i) for i in range(4)],
-                       info={"start": 15})
+                       score_start=15)
 
 
 def deal_ended(**over: Any) -> Line:

@@ -11,16 +11,9 @@ from typing import Any
 from adapters.common.chart import LEGEND
 from adapters.common.i18n import N_
 from adapters.common.lobby import level_word
+from adapters.common.words import OUTCOMES
 from bot.ratings import MIN_MATCHES
 from bot.views import Line, TableView
-
-OUTCOMES = {
-    "eggs": N_("eggs"),
-    "caught": N_("the queen is caught"),
-    "lyusya": N_("Lyusya"),
-    "redeals": N_("three redeals"),
-    "void": N_("nobody won the deal"),
-}
 
 SIXTY = 60  # the target of Kozel to 60: card points add up to it
 

@@ -93,22 +93,9 @@ class Console:
         svc = self.service
         # a name for the lines in the third person ("Player leads"): "You" would not agree
         you = User(YOU, self.text._("Player"))
-        room = await svc.room(_room_id())
-        if room is None or room.state == FINISHED or room.preset != preset:
-            if room is not None and room.state != FINISHED:
-                await svc.cancel(room.id, you, is_admin=True)
-            out = await svc.create(PLATFORM, CHAT, None, you, preset, options, size=players)
-            if not out.ok:
-                self.say(self.text.reason(out.reason) + " " + str(out.data.get("message", "")))
-                return 2
-            for _ in range(players - 1):
-                await svc.add_bot(_room_id(), you, "rules")
-            out = await svc.start(_room_id(), you, seed=seed)
-            if not out.ok:
-                self.say(self.text.reason(out.reason))
-                return 2
-        else:
-            self.say(self.text._("Going on with the saved game."))
+        refused = await self._open(you, preset, players, seed, options)
+        if refused is not None:
+            return refused
         while True:
             while await svc.run_timers():
                 pass
@@ -120,25 +107,58 @@ class Console:
             if hand is None or not hand.choices:
                 await asyncio.sleep(0.01)
                 continue
-            self.say("")
-            self.say(self.text.table(hand.table))
-            self.say("")
-            self.say(self.text.hand(hand))
-            for i, c in enumerate(hand.choices, start=1):
-                label = (self.text.bare_choice(c) if not c.mask and c.kind != "declare"
-                         else self.text.choice(c.kind, c.cards))
-                self.say(f"  {i:2}) {label}")
-            answer = await self.read(self.text._("Your move (number, or cards like 'b 10H QH'; q to quit): "))
-            if answer is None or answer.lower() in ("q", "quit", "exit"):
+            if not await self._turn(you, hand):
                 self.say(self.text._("The game is saved. Run the same command to go on."))
                 return 0
-            choice = self.pick(hand, answer)
-            if choice is None:
-                self.say(self.text._("Not one of the moves listed."))
-                continue
-            out = await svc.act(choice.token, you)
-            if not out.ok:
-                self.say(self.text.reason(out.reason))
+        await self._over()
+        return 0
+
+    async def _open(self, you: User, preset: str, players: int, seed: int | None,
+                    options: dict[str, object] | None) -> int | None:
+        """The saved game goes on, or a new one starts (None); an exit code if refused."""
+        svc = self.service
+        room = await svc.room(_room_id())
+        if room is not None and room.state != FINISHED and room.preset == preset:
+            self.say(self.text._("Going on with the saved game."))
+            return None
+        if room is not None and room.state != FINISHED:
+            await svc.cancel(room.id, you, is_admin=True)
+        out = await svc.create(PLATFORM, CHAT, None, you, preset, options, size=players)
+        if not out.ok:
+            self.say(self.text.reason(out.reason) + " " + str(out.data.get("message", "")))
+            return 2
+        for _ in range(players - 1):
+            await svc.add_bot(_room_id(), you, "rules")
+        out = await svc.start(_room_id(), you, seed=seed)
+        if not out.ok:
+            self.say(self.text.reason(out.reason))
+            return 2
+        return None
+
+    async def _turn(self, you: User, hand: HandView) -> bool:
+        """The table, the hand and its moves; one answer read and made. False: quit."""
+        self.say("")
+        self.say(self.text.table(hand.table))
+        self.say("")
+        self.say(self.text.hand(hand))
+        for i, c in enumerate(hand.choices, start=1):
+            label = (self.text.bare_choice(c) if not c.mask and c.kind != "declare"
+                     else self.text.choice(c.kind, c.cards))
+            self.say(f"  {i:2}) {label}")
+        answer = await self.read(self.text._("Your move (number, or cards like 'b 10H QH'; q to quit): "))
+        if answer is None or answer.lower() in ("q", "quit", "exit"):
+            return False
+        choice = self.pick(hand, answer)
+        if choice is None:
+            self.say(self.text._("Not one of the moves listed."))
+            return True
+        out = await self.service.act(choice.token, you)
+        if not out.ok:
+            self.say(self.text.reason(out.reason))
+        return True
+
+    async def _over(self) -> None:
+        svc = self.service
         room = await svc.room(_room_id())
         assert room is not None
         table = svc.table_of(room)
@@ -149,7 +169,6 @@ class Console:
             self.say("🏆 " + self.text._("You won!"))
         else:
             self.say(self.text._("The match is over."))
-        return 0
 
 
 def _room_id() -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Coroutine
-from typing import Any, Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -55,21 +55,31 @@ class CatalogTranslator(app_commands.Translator):
 
 
 P = ParamSpec("P")
+#: a command's body: the interaction, then its options
+Body = Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
 
 
-def _served(h: Handlers) -> Any:
+class Served(Protocol):
+    """The decorator ``_served`` makes: a command's body kept with its signature (discord.py
+    reads the options from it), run inside ``Handlers.handling``."""
+
+    def __call__(self, func: Body[P], /) -> Body[P]: ...
+
+
+def _served(h: Handlers) -> Served:
     """A decorator: the command's body inside ``Handlers.handling`` (counted, guarded).
     Defined in this module so discord.py resolves the wrapped signature's annotations here."""
 
-    def served(func: Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
-               ) -> Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]:
+    def served(func: Body[P]) -> Body[P]:
         @functools.wraps(func)
         async def run(interaction: Interaction, *args: P.args, **kwargs: P.kwargs) -> None:
             async with h.handling(interaction) as go:
                 if go:
                     await func(interaction, *args, **kwargs)
 
-        return run
+        # functools.wraps types its result as its own ``_Wrapped``; it is ``run``, a body
+        # of the same signature
+        return cast(Body[P], run)
 
     return served
 
@@ -80,7 +90,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
         group(tree, h, served)
 
 
-def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
+def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """The lobby: opening a table, seats, computer players, the deal."""
     svc = h.service
 
@@ -155,7 +165,7 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
     async def startgame(interaction: Interaction) -> None:
         await h.done(interaction, await h.start(interaction))
 
-def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
+def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """A table's life: the hand, the creator's and Manage Server's rights, invitations."""
     svc = h.service
 
@@ -224,7 +234,7 @@ def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
                                      svc.table_of(room), url)
         await interaction.response.send_message(view=layout)
 
-def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
+def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """Scores and records."""
     svc = h.service
 
@@ -288,7 +298,7 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
         await svc.set_chat_setting("dc", key, "chart", state.value)
         await h.say(interaction, t.chart_setting(state.value == "on"), ephemeral=False)
 
-def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Any) -> None:
+def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """Words: rules, the server's language, help (in a DM too)."""
     svc = h.service
 

@@ -378,19 +378,10 @@ def no_longer_played(hand: HandView) -> HandView:
                                single=None, hint_allowed=False)
 
 
-def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.LayoutView:
-    """A player's own hand with the legal moves (send it ephemerally only); ``notice``: a
-    line on top (a refusal's warning, a hint, the token's end), its icon included."""
-    hand = no_longer_played(hand)
+def _move_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
+    """The hand's moves as buttons: single cards by kind, several cards, declarations, then
+    the moves without cards."""
     items: list[ui.Item[Any]] = []
-    if notice:
-        items.append(ui.TextDisplay(escape(notice)))
-    mine = hand.table.seats[hand.seat] if hand.seat < len(hand.table.seats) else None
-    away = mine is not None and mine.auto and hand.prompt != "over"
-    if away:  # missed turns handed the seat to a computer player: one press takes it back
-        items.append(ui.TextDisplay("🤖 " + t._(AWAY)))
-        items.append(ui.ActionRow(BackButton("🙋 " + t._("I'm back"))))
-    items.append(ui.TextDisplay(hand_text(t, hand)))
     place = {hand.cards[i]: n for n, i in enumerate(display_order(hand))}
     for kind in _STYLE:
         singles = sorted((c for c in hand.choices if c.kind == kind and len(c.cards) == 1),
@@ -406,6 +397,23 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
     # moves without cards: a cut, a redeal request, pass, keep, finish, skip
     items.extend(_rows([MoveButton(c.token, t.bare_choice(c), discord.ButtonStyle.secondary)
                         for c in hand.choices if not c.mask and c.kind != "declare"]))
+    return items
+
+
+def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.LayoutView:
+    """A player's own hand with the legal moves (send it ephemerally only); ``notice``: a
+    line on top (a refusal's warning, a hint, the token's end), its icon included."""
+    hand = no_longer_played(hand)
+    items: list[ui.Item[Any]] = []
+    if notice:
+        items.append(ui.TextDisplay(escape(notice)))
+    mine = hand.table.seats[hand.seat] if hand.seat < len(hand.table.seats) else None
+    away = mine is not None and mine.auto and hand.prompt != "over"
+    if away:  # missed turns handed the seat to a computer player: one press takes it back
+        items.append(ui.TextDisplay("🤖 " + t._(AWAY)))
+        items.append(ui.ActionRow(BackButton("🙋 " + t._("I'm back"))))
+    items.append(ui.TextDisplay(hand_text(t, hand)))
+    items.extend(_move_items(t, hand))
     tools: list[ui.Item[Any]] = []
     if hand.hint_allowed and hand.on_move:  # a practice game: what a strong player would do
         tools.append(HintButton("💡 " + t._("Hint")))

@@ -160,19 +160,10 @@ def _single_card_move(hand: HandView) -> Choice | None:
     return None
 
 
-def hand_markup(t: Text, hand: HandView, selected: int = 0, where: str | None = "group",
-                hint: bool = False) -> InlineKeyboardMarkup:
-    """Card buttons toggle a selection; the moves that match it appear under them. The one
-    legal move is one tap (its card's button, or its cards ticked and its button shown);
-    moves without cards have buttons of their own.
-    ``where`` the hand is shown ("group": ephemeral, "private"; None: a practice game in
-    the private chat, where there is nothing to switch)."""
-    kb = InlineKeyboardBuilder()
-    room = hand.room
+def _card_buttons(t: Text, hand: HandView, selected: int,
+                  one: Choice | None) -> list[InlineKeyboardButton]:
+    """A button a card: ticked when selected; the one single-card move's card makes it."""
     playable = any(c.mask for c in hand.choices)
-    one = _single_card_move(hand)
-    if not selected and one is None and hand.single is not None and hand.single.mask:
-        selected = hand.single.mask  # the only move, of several cards: ticked, one tap
     cards = []
     for i, card in enumerate(hand.cards):
         on = bool(selected >> i & 1)
@@ -182,17 +173,14 @@ def hand_markup(t: Text, hand: HandView, selected: int = 0, where: str | None = 
         else:
             # no move takes cards now: the tap asks why (a toast), and nothing is ticked
             mask = selected ^ (1 << i) if playable else 1 << i
-            data = cb.Pick(room=room, moment=moment(hand), mask=mask).pack()
+            data = cb.Pick(room=hand.room, moment=moment(hand), mask=mask).pack()
         cards.append(kb_button(label, data))
-    for k in range(0, len(cards), CARDS_A_ROW):
-        kb.row(*cards[k:k + CARDS_A_ROW])
-    for c in hand.choices:
-        if c.mask and c.mask == selected and one is None:
-            kb.row(kb_button(_action_label(t, c), cb.Move(token=c.token).pack()))
-    bare = [kb_button(_action_label(t, c), cb.Move(token=c.token).pack())
-            for c in hand.choices if not c.mask]
-    for k in range(0, len(bare), 3):
-        kb.row(*bare[k:k + 3])
+    return cards
+
+
+def _extra_buttons(t: Text, room: str, where: str | None,
+                   hint: bool) -> list[InlineKeyboardButton]:
+    """A hint (a practice game), and moving the hand between the group and the private chat."""
     extra = []
     if hint:
         extra.append(kb_button("💡 " + t._("Hint"), cb.Hint(room=room).pack()))
@@ -202,6 +190,31 @@ def hand_markup(t: Text, hand: HandView, selected: int = 0, where: str | None = 
     elif where == "group":
         extra.append(kb_button("📩 " + t._("Send my cards privately"),
                                cb.Deliver(room=room, to="private").pack()))
+    return extra
+
+
+def hand_markup(t: Text, hand: HandView, selected: int = 0, where: str | None = "group",
+                hint: bool = False) -> InlineKeyboardMarkup:
+    """Card buttons toggle a selection; the moves that match it appear under them. The one
+    legal move is one tap (its card's button, or its cards ticked and its button shown);
+    moves without cards have buttons of their own.
+    ``where`` the hand is shown ("group": ephemeral, "private"; None: a practice game in
+    the private chat, where there is nothing to switch)."""
+    kb = InlineKeyboardBuilder()
+    one = _single_card_move(hand)
+    if not selected and one is None and hand.single is not None and hand.single.mask:
+        selected = hand.single.mask  # the only move, of several cards: ticked, one tap
+    cards = _card_buttons(t, hand, selected, one)
+    for k in range(0, len(cards), CARDS_A_ROW):
+        kb.row(*cards[k:k + CARDS_A_ROW])
+    for c in hand.choices:
+        if c.mask and c.mask == selected and one is None:
+            kb.row(kb_button(_action_label(t, c), cb.Move(token=c.token).pack()))
+    bare = [kb_button(_action_label(t, c), cb.Move(token=c.token).pack())
+            for c in hand.choices if not c.mask]
+    for k in range(0, len(bare), 3):
+        kb.row(*bare[k:k + 3])
+    extra = _extra_buttons(t, hand.room, where, hint)
     if extra:
         kb.row(*extra)
     return kb.as_markup()

@@ -80,7 +80,7 @@ def test_r5_trump_is_the_turned_card_not_part_of_the_stock() -> None:
     assert m.trump == SPADES and m.trump_card == c("9S") and m.face_up == c("9S")
     assert c("9S") not in m.stock and m.stock[:2] == [c("AH"), c("KH")]
     obs = m.observe(None)
-    assert obs.trump_card == c("9S") and obs.phase == "exchange" and obs.info["face_up"] == "9S"
+    assert obs.trump_card == c("9S") and obs.phase == "exchange" and obs.extras.face_up == "9S"
 
 
 def test_r5_six_players_dealer_last_card_is_trump_and_no_exchange() -> None:
@@ -177,7 +177,7 @@ def test_r5_nobody_exchanges_when_a_record_is_one() -> None:
     assert m.legal_actions(1) == [Action("keep"), Action("pass")]  # passing stays
     act(m, 1, "keep")
     assert m.phase == "play"  # no swap either
-    assert m.observe(1).info["exchange"] is False
+    assert m.observe(1).extras.exchange is False
 
 
 def test_r5_pass_sits_the_deal_out_and_the_next_seat_leads() -> None:
@@ -356,7 +356,7 @@ def test_r5_boys_declared_with_the_first_jack_a_trump_jack_from_the_swap_counts(
     act(m, 0, "swap 7D")
     events = play(m, "1:AC 0:JH")  # void in clubs: must trump with the jack he took
     assert BoysDeclared(0, (c("JH"), c("JD")), "coloured") in events
-    assert m.observe(1).info["boys"][0]["cards"] == ["JH", "JD"]
+    assert m.observe(1).extras.boys[0].cards == ("JH", "JD")
     later = play(m, "0:JD 1:KC")  # the second jack declares nothing more
     assert not [e for e in later if isinstance(e, BoysDeclared)]
 
@@ -438,7 +438,7 @@ def test_r5_match_ends_at_exactly_zero_debts_and_the_rooster() -> None:
     assert m.roosters == (2, 0) == m.rooster_order()  # tied: clockwise from the dealer's left
     assert set(m.debts) == {(0, 1, 12), (2, 1, 12)}
     assert m.history[-1].result is not None and m.history[-1].result["roosters"] == [2, 0]
-    assert m.to_act() == () and m.observe(None).info["roosters"] == [2, 0]
+    assert m.to_act() == () and m.observe(None).extras.roosters == (2, 0)
 
 
 def test_r5_several_winners_in_one_deal() -> None:
@@ -623,7 +623,7 @@ def test_r5a_skip_at_most_twice_a_match() -> None:
     events = play(m, "0:9S | 0:7C 1:10C | 1:9C 0:8C")  # RULES.md 5a: 9S, a trump over QC
     d = scored(events)  # [decision] seat 0's two cards kept by skipping are dead
     assert d.tricks == (1, 4) and m.deal_no == 2 and m.skips_left == [0, 2]
-    assert m.observe(0).info["skips_left"] == [0, 2]
+    assert m.observe(0).extras.skips_left == (0, 2)
     two_p = deal("petukh", 2, 0, H3, TRUMP_H)
     keep_all(two_p)
     act(two_p, 1, "play AC")

@@ -639,8 +639,8 @@ def test_r4b_boast_trousers_lay_cover_and_piles() -> None:
     # the rest dealt to 7 each; the winner of the richer pile leads
     assert [len(h) for h in m.hands] == [7, 7, 7, 7] and m.tricks == [1, 1]
     assert of(events, DealStarted)[0].leader == 0 and m.to_act()[0] == 0
-    info = m.observe(None).info["boast"]
-    assert info["leader"] == 0 and [p["points"] for p in info["piles"]] == [21, 25]
+    boast = m.observe(None).extras.boast
+    assert boast.leader == 0 and [p.points for p in boast.piles] == [21, 25]
     # the piles count for points at the end of the deal
     ended = of(play_out(m), DealEnded)[0]
     assert sum(ended.points) == 120 or ended.outcome == "caught"

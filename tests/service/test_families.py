@@ -20,6 +20,7 @@ from bot.service import GameService
 from bot.store import Store
 from bot.views import HandView, Line
 from engine.cards import CARD_TEXT
+from engine.petukh_view import PetukhExtras
 
 from .conftest import PEOPLE, TURN, people_room
 
@@ -73,7 +74,8 @@ async def test_new_presets_play_to_the_end_through_buttons(
         table_text = text.table(table, now=0)
         # (a Petukh trump card is shown to all, also once the dealer has taken it, and so
         # are the boys a player declares)
-        shown = {c for b in table.info.get("boys") or [] for c in b["cards"]}
+        boys = table.extras.boys if isinstance(table.extras, PetukhExtras) else ()
+        shown = {c for b in boys for c in b.cards}
         held = {c for hv in hands.values() for c in hv.cards} - {table.trump_card} - shown
         assert not (_cards_in(table_text) & held), table_text
         movers = [(u, hands[u.id]) for u in people if hands[u.id].on_move and hands[u.id].choices]

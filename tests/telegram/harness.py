@@ -34,6 +34,7 @@ from bot.store import Store
 from bot.views import Choice
 from engine.cards import CARD_TEXT, SUIT_LETTERS, SUIT_SYMBOLS
 from engine.codec import unpack_action
+from engine.petukh_view import PetukhExtras
 from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 
 GROUP_ID = -1001000000001
@@ -205,7 +206,8 @@ class Env:
         match = room.load_match()
         seen = match.observe(None)
         public = {CARD_TEXT[seen.trump_card]} if seen.trump_card is not None else set()
-        public |= {c for b in seen.info.get("boys") or [] for c in b["cards"]}
+        boys = seen.extras.boys if isinstance(seen.extras, PetukhExtras) else ()
+        public |= {c for b in boys for c in b.cards}
         ids = {i: int(s.user[3:]) if s is not None and s.user else -1 - i
                for i, s in enumerate(room.seats)}
         hands = {ids[s]: {CARD_TEXT[c] for c in match.observe(s).hand} - public
