@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import signal
@@ -119,6 +120,10 @@ async def _serve(settings: Settings, which: str) -> int:
 
         runs.append(asyncio.create_task(run_discord(settings, service, stop), name="discord"))
     timers = asyncio.create_task(service.serve_timers(stop), name="timers")
+    # what start-up made (the libraries' modules, the adapters) lives as long as the process:
+    # left out of the collector's scans, a full collection no longer stalls moves for tens of
+    # milliseconds (bench/service.py's p99)
+    gc.freeze()
     try:
         # an adapter that ends (a fatal start-up error) stops the others
         done, _pending = await asyncio.wait(runs, return_when=asyncio.FIRST_COMPLETED)
