@@ -24,8 +24,8 @@ Targets (issue 3): >= 1,000 moves/s per worker, p99 < 20 ms, <= 8 KB per room.
 from __future__ import annotations
 
 import argparse
-import gc
 import asyncio
+import gc
 import os
 import random
 import statistics
