@@ -36,6 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--lang", default=None, help="ru, en, uk or hr (default: DEFAULT_LANGUAGE)")
     p.add_argument("--options", default="", help='preset options as JSON, e.g. {"tie":"eggs"}')
+    p.add_argument("--bots", default="normal",
+                   help="the computer players' level: easy, normal or hard (or one each, "
+                        "comma-separated)")
     sub.add_parser("telegram", help="run the Telegram bot (BOT_TOKEN)")
     sub.add_parser("discord", help="run the Discord bot (DISCORD_TOKEN)")
     sub.add_parser("all", help="run both bots in one process")
@@ -75,7 +78,7 @@ def _play(settings: Settings, args: argparse.Namespace) -> int:
     lang = args.lang or settings.default_language
     try:
         return asyncio.run(play(settings, args.preset, args.players, args.seed, lang, options,
-                                metrics=_metrics(settings)))
+                                metrics=_metrics(settings), bots=args.bots.split(",")))
     except KeyboardInterrupt:
         return 130
     except ConfigError as e:

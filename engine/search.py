@@ -57,7 +57,8 @@ def deal_value(events: list[Event], seat: int, side: int, start_record: int | No
             else:
                 mine = points[side] / total
             return float(mine)
-        if ev.name == "deal_scored" and start_record is not None and record is not None:
+        if start_record is not None and record is not None and \
+                type(ev).__name__ == "DealScored":  # Petukh's (not imported: no cycle)
             records: tuple[int, ...] = getattr(ev, "records", ())  # Petukh's DealScored
             after = records[seat]
             if after == 0:
