@@ -358,7 +358,10 @@ class DrawingDeal:
         decls = self._decls
         if decls is None:
             decls = {}
-            if not self.finished and (self.rules.combos or self.rules.pull):
+            # mid-trick only a Moscow over a just-declared Molodka, or a pull, may come
+            closed = bool(self.plays) and not self.rules.pull and not (
+                self.declared == "molodka" and len(self.plays) == 1)
+            if not self.finished and (self.rules.combos or self.rules.pull) and not closed:
                 for s in self.seats:
                     if self._may_declare(s):
                         decls[s] = Action("declare", tuple(sorted(self.hands[s])))
@@ -391,11 +394,18 @@ class DrawingDeal:
             elif not self.plays:
                 out = self._leads(hand)
             else:
-                k = len(self.win_cards)
-                subsets = list(combinations(hand, k))
                 win = self.win_cards
-                out = [Action("beat", cs) for cs in subsets if self.beats_set(cs, win)]
-                out.extend(Action("throw", cs) for cs in subsets)
+                k = len(win)
+                # a beat is made of cards that each beat some card on the table: only
+                # subsets of those are tried (the same beats, in the same order)
+                table = beaters(self.trump, self.rules.shokha)
+                need = 0
+                for c in win:
+                    need |= table[c]
+                able = [c for c in hand if need >> c & 1]
+                out = [Action("beat", cs) for cs in combinations(able, k)
+                       if self.beats_set(cs, win)]
+                out.extend(Action("throw", cs) for cs in combinations(hand, k))
         decl = self.declarations().get(seat)
         if decl is not None:
             out.append(decl)

@@ -28,6 +28,7 @@ from engine.game import Game
 from engine.observe import Observation
 from engine.sampling import NoSample, Sampler, Trail
 
+MARGIN = 0.03  # how much better than the rules player's move another must do (noise)
 PLAYOUT_ACTIONS = 400  # a playout that has not ended its deal by then counts as even
 # the quick players of a playout: the rules player (random playouts were measured weaker:
 # 52% of the card points against rules at 100 playouts a move, to 59% with rules playouts)
@@ -86,6 +87,9 @@ class Search:
         self.totals = [0.0] * len(legal)
         self.playouts = 0
         self.policy: RulesBot | None = RulesBot() if POLICY == "rules" else None
+        # the rules player's move is the search's prior: another must beat it clearly
+        plain = RulesBot().choose(obs, legal, random.Random(rng.random()), True)
+        self.prior = legal.index(plain) if plain in legal else 0
 
     def run(self, iterations: int | None, ms: float | None) -> None:
         """Rounds of one sample each: every root action is played out in the same sample
@@ -118,7 +122,7 @@ class Search:
             return list(range(n))
         means = [t / v for t, v in zip(self.totals, self.visits, strict=True)]
         keep = sorted(range(n), key=lambda i: means[i], reverse=True)[: max(3, n // 2)]
-        return sorted(keep)
+        return sorted({*keep, self.prior})
 
     def _playout(self, game: Game, first: Action, rng: random.Random) -> float:
         events = game.apply(self.seat, first)
@@ -141,6 +145,8 @@ class Search:
         means = [t / n if n else -1.0 for t, n in zip(self.totals, self.visits, strict=True)]
         order = sorted(range(len(self.legal)), key=lambda i: means[i], reverse=True)
         top = order[0]
+        if means[top] - means[self.prior] < MARGIN:
+            top = self.prior
         second = means[order[1]] if len(order) > 1 else means[top]
         action = self.legal[top]
         return Thought(action, max(0.0, means[top]), max(0.0, second), self.playouts,
