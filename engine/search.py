@@ -28,6 +28,7 @@ from engine.game import Game
 from engine.observe import Observation
 from engine.sampling import NoSample, Sampler, Trail
 
+PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
 MARGIN = 0.03  # how much better than the rules player's move another must do (noise)
 PLAYOUT_ACTIONS = 400  # a playout that has not ended its deal by then counts as even
 # the quick players of a playout: the rules player (random playouts were measured weaker:
@@ -114,14 +115,14 @@ class Search:
                 self.playouts += 1
 
     def _round(self) -> list[int]:
-        """The actions this round plays out: all of them while few rounds are done, then
-        the better half (the rest cannot catch up)."""
+        """The actions this round plays out: all of them for the first rounds, then the
+        better third and the rules player's move (more samples for the moves that matter)."""
         n = len(self.legal)
         rounds = min(self.visits)
-        if rounds < 8 or n <= 3:
+        if rounds < PRUNE_AFTER or n <= 3:
             return list(range(n))
         means = [t / v for t, v in zip(self.totals, self.visits, strict=True)]
-        keep = sorted(range(n), key=lambda i: means[i], reverse=True)[: max(3, n // 2)]
+        keep = sorted(range(n), key=lambda i: means[i], reverse=True)[: max(3, n // 3)]
         return sorted({*keep, self.prior})
 
     def _playout(self, game: Game, first: Action, rng: random.Random) -> float:
