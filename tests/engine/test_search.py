@@ -212,9 +212,25 @@ def test_easy_makes_mistakes() -> None:
 def test_simulate_reports_card_points_and_records() -> None:
     """simulate: per-side card points (Kozel) and records left (Petukh) beside the wins;
     a search seat with an iteration budget."""
-    kozel = simulate("kozel-60", 2, 1, 0, ["search", "rules"], iterations=4)
-    assert kozel["invariants"] == "ok" and kozel["bots"] == ["search", "rules"]
+    kozel = simulate("kozel-60", 2, 1, 0, ["hard", "normal"], iterations=4)
+    assert kozel["invariants"] == "ok" and kozel["bots"] == ["hard", "normal"]
     assert sum(kozel["card_points"]) == 120 * kozel["scored_deals"]
     assert len(kozel["card_point_share"]) == 2
     petukh = simulate("petukh-25", 4, 2, 0, ["rules"])
     assert len(petukh["records_left"]) == 4 and len(petukh["average_record_left"]) == 4
+
+
+def test_simulate_command_takes_a_search_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m engine simulate --bots hard,normal --iterations N --json``."""
+    import json
+
+    from engine.cli import main
+
+    code = main(["simulate", "--preset", "kozel-60", "--players", "2", "--matches", "1",
+                 "--bots", "hard,normal", "--iterations", "3", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["bots"] == ["hard", "normal"] and "card_point_share" in out
+    code = main(["simulate", "--preset", "petukh-25", "--players", "2", "--matches", "1",
+                 "--bots", "rules", "--think-ms", "5", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(out["average_record_left"]) == 2
