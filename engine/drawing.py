@@ -358,9 +358,9 @@ class DrawingDeal:
         decls = self._decls
         if decls is None:
             decls = {}
-            # mid-trick only a Moscow over a just-declared Molodka, or a pull, may come
-            closed = bool(self.plays) and not self.rules.pull and not (
-                self.declared == "molodka" and len(self.plays) == 1)
+            # mid-trick only a pull or a Moscow over a just-declared Molodka may come
+            closed = bool(self.plays) and not self.rules.pull and \
+                (self.declared, len(self.plays)) != ("molodka", 1)
             if not self.finished and (self.rules.combos or self.rules.pull) and not closed:
                 for s in self.seats:
                     if self._may_declare(s):
@@ -394,17 +394,12 @@ class DrawingDeal:
             elif not self.plays:
                 out = self._leads(hand)
             else:
-                win = self.win_cards
-                k = len(win)
-                # a beat is made of cards that each beat some card on the table: only
-                # subsets of those are tried (the same beats, in the same order)
-                table = beaters(self.trump, self.rules.shokha)
-                need = 0
-                for c in win:
-                    need |= table[c]
+                win, k, table = self.win_cards, len(self.win_cards), beaters(self.trump, self.rules.shokha)
+                need = 0  # a beat's cards each beat a card on the table: only those are tried
+                for w in win:
+                    need |= table[w]
                 able = [c for c in hand if need >> c & 1]
-                out = [Action("beat", cs) for cs in combinations(able, k)
-                       if self.beats_set(cs, win)]
+                out = [Action("beat", cs) for cs in combinations(able, k) if self.beats_set(cs, win)]
                 out.extend(Action("throw", cs) for cs in combinations(hand, k))
         decl = self.declarations().get(seat)
         if decl is not None:
