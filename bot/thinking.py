@@ -16,6 +16,7 @@ import asyncio
 import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -92,10 +93,15 @@ class Thinker:
         import json
 
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor(), think_in_worker, rules.preset, rules.players,
-            json.dumps(dict(rules.options), sort_keys=True), state, log_entry, seat, seed,
-            None if self.iterations else self.ms, self.iterations)
+        args = (rules.preset, rules.players, json.dumps(dict(rules.options), sort_keys=True),
+                state, log_entry, seat, seed, None if self.iterations else self.ms,
+                self.iterations)
+        try:
+            return await loop.run_in_executor(self._executor(), think_in_worker, *args)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): a new pool for this move and the next
+            self.close()
+            return await loop.run_in_executor(self._executor(), think_in_worker, *args)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -4,6 +4,7 @@ process pool (or a thread: tests), with a budget; the hint of a practice game is
 from __future__ import annotations
 
 import random
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -110,3 +111,26 @@ def test_search_settings() -> None:
     for bad in ({"search_ms": 0}, {"search_workers": -1}, {"search_iterations": 0}):
         with pytest.raises(ValidationError):
             make_settings(**bad)
+
+
+async def test_a_dead_worker_is_replaced(svc: GameService) -> None:
+    """A worker process that dies (killed, out of memory) breaks the pool: the next search
+    starts a new one instead of failing every hard move from then on."""
+    import os
+    import signal
+
+    rid = await hard_room(svc, "-71")
+    room = await svc.room(rid)
+    assert room is not None and room.match is not None
+    seat = room.load_match().to_act()[0]
+    thinker = Thinker(1, 300.0, 4)
+    try:
+        first = await thinker.think(room.rules, room.match, room.log[-1], seat, "s")
+        pool = thinker._pool
+        assert isinstance(pool, ProcessPoolExecutor)
+        for pid in list(pool._processes):  # the pool's own worker, started by this test
+            os.kill(pid, signal.SIGKILL)
+        again = await thinker.think(room.rules, room.match, room.log[-1], seat, "s")
+    finally:
+        thinker.close()
+    assert again == first
