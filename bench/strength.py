@@ -68,7 +68,8 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
         else:
             match, _d, _a = play_match(rules, bots, seed, check=False)
             wins += 0 in match.winners
-            left = [a + b for a, b in zip(left, match.scores, strict=True)]
+            if rules.scoring == "record":  # Petukh: records per seat (Kozel: per side)
+                left = [a + b for a, b in zip(left, match.scores, strict=True)]
         totals, n = deal_totals(match, rules.sides)
         points = [a + b for a, b in zip(points, totals, strict=True)]
         deals += n
