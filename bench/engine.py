@@ -3,12 +3,16 @@
 Times the path ``simulate`` uses: observe, legal actions, a random choice, apply (with its
 events), deal scoring and the next deal. Invariant checks are off (they are for tests).
 
-    python bench/engine.py [--seconds 3]
+Then the search's speed: playouts per 100 ms of thinking per preset (issue 15), averaged
+over the moves of the first deals of seeds 0.. (the hard seat's own moves).
+
+    python bench/engine.py [--seconds 3] [--search-only | --engine-only]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,7 +20,10 @@ from pathlib import Path
 # This file is named like the package it measures: import the package, not this script.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from engine.bots import RandomBot  # noqa: E402
+import random  # noqa: E402
+
+from engine.bots import RandomBot, RulesBot  # noqa: E402
+from engine.game import new_match  # noqa: E402
 from engine.presets import make_rules  # noqa: E402
 from engine.simulate import play_match  # noqa: E402
 
@@ -43,14 +50,63 @@ def bench(preset: str, players: int, options: dict[str, str], seconds: float) ->
     return deals / elapsed, actions / elapsed
 
 
+SEARCH_CASES = [
+    ("kozel", 4), ("kozel", 2), ("kozel-4", 4), ("kozel-60", 2), ("kozel-hvalenyi", 4),
+    ("kozel-nn", 4), ("kozel-kocherga", 4), ("petukh", 4), ("petukh-25", 4),
+]
+
+
+def search_speed(preset: str, players: int, seconds: float) -> tuple[float, int]:
+    """Playouts per 100 ms of the search, over the moves with a choice of first deals."""
+    from engine.search import think
+
+    rules = make_rules(preset, players)
+    playouts = 0
+    spent = 0.0
+    moves = 0
+    seed = 0
+    while spent < seconds:
+        match = new_match(rules, seed=seed)
+        rng = random.Random(seed)
+        rules_bot = RulesBot()
+        while not match.finished and not any(r.result for r in match.history):
+            seat = match.to_act()[0]
+            legal = match.legal_actions(seat)
+            if len(legal) > 1 and seat == 0:
+                t = time.perf_counter()
+                thought = think(match, seat, rng, ms=100)
+                spent += time.perf_counter() - t
+                playouts += thought.playouts
+                moves += 1
+            act = rules_bot.choose(match.observe(seat), legal, rng, True) or legal[0]
+            match.apply(seat, act)
+        seed += 1
+    return playouts / spent / 10, moves
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--search-only", action="store_true")
+    parser.add_argument("--engine-only", action="store_true")
     args = parser.parse_args()
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
+          + " ".join(f"{x:.1f}" for x in os.getloadavg()), flush=True)
+    if not args.search_only:
+        engine_speed(args.seconds)
+    if not args.engine_only:
+        for preset, players in SEARCH_CASES:
+            per_100ms, moves = search_speed(preset, players, args.seconds)
+            print(f"{preset:14} {players}p search {per_100ms:7.0f} playouts per 100 ms"
+                  f" ({moves} moves)", flush=True)
+
+
+def engine_speed(seconds: float) -> None:
     for preset, players, options in CASES:
-        dps, aps = bench(preset, players, options, args.seconds)
+        dps, aps = bench(preset, players, options, seconds)
         opts = ",".join(f"{k}={v}" for k, v in options.items())
-        print(f"{preset:14} {players}p {opts:12} {dps:8.0f} deals/s {aps:9.0f} actions/s")
+        print(f"{preset:14} {players}p {opts:12} {dps:8.0f} deals/s {aps:9.0f} actions/s",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -1,25 +1,35 @@
-"""How strong the ``rules`` computer player is against ``random``, per preset.
+"""How strong the computer players are, per preset, on fixed seeds (never picked ones).
 
-Fixed seeds 0-199 (never picked ones). Kozel presets: ``rules`` on one team (or seat 0
-when each plays for himself) against ``random``; the figure is the matches it wins.
-Petukh: ``rules`` at seat 0 against three ``random`` players; the figure is each seat's
-average record left at the end (lower is better) and how often seat 0 wins.
+Default: ``hard`` (search) against ``normal`` (rules), issue 15. Kozel presets: ``hard`` on
+one team (or seat 0 when each plays for himself), ``normal`` on the other; the figures are
+the hard side's share of the card points per deal and the matches it wins. Petukh: one
+``hard`` seat (0) and three ``normal``; the figures are each seat's average record left at
+the end (lower is better) and how often seat 0 wins.
 
-    python bench/strength.py [--matches 200] [preset ...]
+``--deals`` plays only the first deal of each seed's match (the card-point share on many
+deals at a small cost); the default plays whole matches. The search's budget is
+``--iterations`` playouts a move (exact for a seed) or ``--think-ms`` a move.
+``--levels rules,random`` measures the rules player against random instead (the older
+figure).
+
+    python bench/strength.py [--seeds 200] [--first 0] [--deals] [--iterations 40 |
+        --think-ms 100] [--levels search,rules] [preset ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import random
 import sys
 import time
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from engine.bots import make_bot  # noqa: E402
-from engine.presets import PRESETS, make_rules  # noqa: E402
-from engine.simulate import play_match  # noqa: E402
+from engine.game import Game, new_match  # noqa: E402
+from engine.presets import PRESETS, Rules, make_rules  # noqa: E402
+from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
 
 CASES = [
     ("kozel", 4), ("kozel", 2), ("kozel-4", 4), ("kozel-60", 2), ("kozel-hvalenyi", 4),
@@ -27,38 +37,74 @@ CASES = [
 ]
 
 
-def run(preset: str, players: int, matches: int) -> str:
-    rules = make_rules(preset, players)
+def seat_levels(rules: Rules, strong: str, weak: str) -> list[str]:
     if rules.partnership:
-        levels = ["rules", "random"] * (players // 2)
-    else:
-        levels = ["rules"] + ["random"] * (players - 1)
-    bots = [make_bot(level) for level in levels]
+        return [strong, weak] * (rules.players // 2)
+    return [strong] + [weak] * (rules.players - 1)
+
+
+def first_deal(rules: Rules, bots: list, seed: int) -> Game:  # type: ignore[type-arg]
+    """Play the match of ``seed`` until its first deal is scored."""
+    match = new_match(rules, seed=seed)
+    rng = random.Random(f"bots:{seed}")
+    while not match.finished and not any(r.result for r in match.history):
+        step(match, bots, rng)
+    return match
+
+
+def run(preset: str, players: int, args: argparse.Namespace) -> str:
+    rules = make_rules(preset, players)
+    strong, weak = args.levels.split(",")
+    bots = make_bots(seat_levels(rules, strong, weak), args.think_ms, args.iterations)
     wins = 0
     left = [0] * players
+    points = [0] * rules.sides
+    deals = 0
+    seeds = range(args.first, args.first + args.seeds)
     start = time.perf_counter()
-    for seed in range(matches):
-        match, _deals, _actions = play_match(rules, bots, seed, check=False)
-        wins += 0 in match.winners
-        if rules.scoring == "record":
-            left = [a + b for a, b in zip(left, match.scores, strict=True)]
+    for seed in seeds:
+        if args.deals:
+            match = first_deal(rules, bots, seed)
+        else:
+            match, _d, _a = play_match(rules, bots, seed, check=False)
+            wins += 0 in match.winners
+            if rules.scoring == "record":  # Petukh: records per seat (Kozel: per side)
+                left = [a + b for a, b in zip(left, match.scores, strict=True)]
+        totals, n = deal_totals(match, rules.sides)
+        points = [a + b for a, b in zip(points, totals, strict=True)]
+        deals += n
     seconds = time.perf_counter() - start
-    text = f"{preset:14} {players}p rules wins {wins}/{matches}"
-    if rules.scoring == "record":
-        text += " · average record left " + " ".join(f"{x / matches:.1f}" for x in left)
-    return text + f" · {seconds:.1f} s"
+    n = len(seeds)
+    text = f"{preset:14} {players}p {strong} vs {weak}, seeds {seeds.start}-{seeds.stop - 1}:"
+    if rules.scoring != "record" and sum(points):
+        text += f" card points {100 * points[0] / sum(points):.1f}% over {deals} deals"
+    if not args.deals:
+        text += f" · matches won {wins}/{n}"
+        if rules.scoring == "record":
+            text += " · average record left " + " ".join(f"{x / n:.1f}" for x in left)
+    return text + f" · {seconds:.0f} s"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--deals", action="store_true", help="first deals only")
+    parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--think-ms", type=float, default=None)
+    parser.add_argument("--levels", default="search,rules")
     parser.add_argument("presets", nargs="*")
     args = parser.parse_args()
+    if args.iterations is None and args.think_ms is None:
+        args.think_ms = 100.0
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
+          + " ".join(f"{x:.1f}" for x in os.getloadavg())
+          + f" · budget {args.iterations or ''} playouts {args.think_ms or ''} ms", flush=True)
     for preset, players in CASES:
         if args.presets and preset not in args.presets:
             continue
         assert preset in PRESETS
-        print(run(preset, players, args.matches), flush=True)
+        print(run(preset, players, args), flush=True)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--lang", default=None, help="ru, en, uk or hr (default: DEFAULT_LANGUAGE)")
     p.add_argument("--options", default="", help='preset options as JSON, e.g. {"tie":"eggs"}')
+    p.add_argument("--bots", default="normal",
+                   help="the computer players' level: easy, normal or hard (or one each, "
+                        "comma-separated)")
     tg = sub.add_parser("telegram", help="run the Telegram bot (BOT_TOKEN)")
     tg.add_argument("--webhook", action="store_true",
                     help="a webhook worker: refuse to start without WEBHOOK_URL (long polling "
@@ -83,7 +86,7 @@ def _play(settings: Settings, args: argparse.Namespace) -> int:
     lang = args.lang or settings.default_language
     try:
         return asyncio.run(play(settings, args.preset, args.players, args.seed, lang, options,
-                                metrics=_metrics(settings)))
+                                metrics=_metrics(settings), bots=args.bots.split(",")))
     except KeyboardInterrupt:
         return 130
     except ConfigError as e:

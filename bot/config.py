@@ -18,6 +18,11 @@ class Settings(BaseSettings):
     turn_seconds: float = Field(60.0, gt=0, description="time for a person's move")
     bot_delay_seconds: float = Field(1.0, ge=0, description="pause before a computer move")
     missed_turns_to_bot: int = Field(2, ge=1, description="missed turns before a bot takes over")
+    search_ms: float = Field(300.0, gt=0, description="a hard computer player's time a move, ms")
+    search_workers: int = Field(2, ge=0, le=64,
+                                description="processes hard computer players think in; 0: a thread")
+    search_iterations: int | None = Field(
+        None, gt=0, description="playouts a hard move (exact for a seed); unset: SEARCH_MS")
     idle_seconds: int = Field(6 * 3600, gt=0, description="lobby/finished rooms expire after")
     update_ttl_seconds: int = Field(24 * 3600, gt=0, description="how long update ids are kept")
     default_language: str = Field("ru", description="language of a new chat")

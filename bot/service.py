@@ -311,12 +311,11 @@ class GameService(Timers):
         hand = self.hand_of(room, user_id) if room is not None else None
         if room is None or hand is None or not hand.hint_allowed or not hand.on_move:
             return None
-        match = room.load_match()
-        act = self._bot_choice(room, match, hand.seat, on_move=True)
+        idea = await self.idea(room, hand.seat)  # the hard player's move (bot/thinking.py)
+        act = idea.move
         for c in hand.choices:
-            if act is not None and c.kind == act.kind and \
-                    sorted(c.cards) == sorted(_card_texts(act)):
-                return Hint(c, "hint_plain", {})
+            if c.kind == act.kind and sorted(c.cards) == sorted(_card_texts(act)):
+                return Hint(c, idea.reason, {"share": round(idea.value * 100)})
         return None
 
     async def rooms_of(self, user_id: str) -> list[Room]:
@@ -446,6 +445,7 @@ class GameService(Timers):
     # --- life -------------------------------------------------------------------------------
 
     async def close(self) -> None:
+        self.thinker().close()
         await self.store.close()
 
 

@@ -23,8 +23,9 @@ from bot.config import Settings
 from bot.metrics import Metrics
 from bot.room import LOBBY, Room
 from bot.store import Store, lease_until
+from bot.thinking import Idea, Thinker
 from engine.actions import Action
-from engine.bots import make_bot
+from engine.bots import ALIASES, make_bot
 from engine.game import Game
 from engine.observe import observe
 
@@ -159,8 +160,35 @@ class Timers:
             if choices[seat] is not None:
                 return choices
         if plan.seat is not None:
-            choices[plan.seat] = self._bot_choice(room, match, plan.seat, on_move=True)
+            st = room.seats[plan.seat]
+            if st is not None and engine_level(st.level) == "search":
+                choices[plan.seat] = await self._hard_choice(room, match, plan.seat, st.level)
+            else:
+                choices[plan.seat] = self._bot_choice(room, match, plan.seat, on_move=True)
         return choices
+
+    def thinker(self) -> Thinker:
+        """The pool hard computer players think in (started at the first search)."""
+        found: Thinker | None = self.__dict__.get("_thinker")
+        if found is None:
+            s = self.settings
+            found = self.__dict__["_thinker"] = Thinker(
+                s.search_workers, s.search_ms, s.search_iterations)
+        return found
+
+    async def idea(self, room: Room, seat: int) -> Idea:
+        """What the search plays for ``seat`` on its move, thought off the event loop."""
+        assert room.match is not None
+        return await self.thinker().think(room.rules, room.match,
+                                          room.log[-1] if room.log else "", seat,
+                                          play.bot_seed(room, seat))
+
+    async def _hard_choice(self, room: Room, match: Game, seat: int, level: str) -> Action:
+        started = time.perf_counter()
+        legal = match.legal_actions(seat)
+        act = (await self.idea(room, seat)).move if len(legal) > 1 else legal[0]
+        self.metrics.think_time(level, time.perf_counter() - started)
+        return act if act in legal else legal[0]
 
     def _bot_choice(self, room: Room, match: Game, seat: int, on_move: bool) -> Action | None:
         st = room.seats[seat]
@@ -195,7 +223,7 @@ def _due_transition(now: Now, plan: play.Due, choices: dict[int, Action | None])
 def engine_level(level: str) -> str:
     """The engine's computer player for a seat's level (a level the engine does not know
     yet plays as ``rules``)."""
-    name = {"normal": "rules"}.get(level, level)
+    name = ALIASES.get(level, level)
     try:
         make_bot(name)
     except (KeyError, ValueError):

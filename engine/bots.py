@@ -57,11 +57,39 @@ class RulesBot:
         return family_of(obs.preset).rules_choice(obs, legal, rng, on_move)
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "rules": RulesBot}
+class EasyBot:
+    """The ``easy`` level: the rules player, who now and then plays any legal move."""
+
+    name = "easy"
+    needs_observation = True
+    MISTAKES = 0.3  # the share of its moves made at random
+
+    def choose(
+        self, obs: Observation | None, legal: list[Action], rng: random.Random, on_move: bool
+    ) -> Action | None:
+        if legal and on_move and rng.random() < self.MISTAKES:
+            return rng.choice(legal)
+        return RulesBot().choose(obs, legal, rng, on_move)
+
+
+def _search() -> Bot:
+    from engine.search import SearchBot  # the search imports this module
+
+    return SearchBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot, "rules": RulesBot, "easy": EasyBot, "search": _search,
+}
+
+
+# the service's words for the levels: easy, normal (the rules player), hard (the search)
+ALIASES = {"normal": "rules", "hard": "search"}
 
 
 def make_bot(level: str) -> Bot:
     try:
-        return BOTS[level]()
+        return BOTS[ALIASES.get(level, level)]()
     except KeyError:
-        raise ValueError(f"unknown computer player {level!r} (allowed: {', '.join(BOTS)})") from None
+        allowed = ", ".join([*BOTS, *ALIASES])
+        raise ValueError(f"unknown computer player {level!r} (allowed: {allowed})") from None

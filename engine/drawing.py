@@ -358,7 +358,10 @@ class DrawingDeal:
         decls = self._decls
         if decls is None:
             decls = {}
-            if not self.finished and (self.rules.combos or self.rules.pull):
+            # mid-trick only a pull or a Moscow over a just-declared Molodka may come
+            closed = bool(self.plays) and not self.rules.pull and \
+                (self.declared, len(self.plays)) != ("molodka", 1)
+            if not self.finished and (self.rules.combos or self.rules.pull) and not closed:
                 for s in self.seats:
                     if self._may_declare(s):
                         decls[s] = Action("declare", tuple(sorted(self.hands[s])))
@@ -391,11 +394,13 @@ class DrawingDeal:
             elif not self.plays:
                 out = self._leads(hand)
             else:
-                k = len(self.win_cards)
-                subsets = list(combinations(hand, k))
-                win = self.win_cards
-                out = [Action("beat", cs) for cs in subsets if self.beats_set(cs, win)]
-                out.extend(Action("throw", cs) for cs in subsets)
+                win, k, table = self.win_cards, len(self.win_cards), beaters(self.trump, self.rules.shokha)
+                need = 0  # a beat's cards each beat a card on the table: only those are tried
+                for w in win:
+                    need |= table[w]
+                able = [c for c in hand if need >> c & 1]
+                out = [Action("beat", cs) for cs in combinations(able, k) if self.beats_set(cs, win)]
+                out.extend(Action("throw", cs) for cs in combinations(hand, k))
         decl = self.declarations().get(seat)
         if decl is not None:
             out.append(decl)

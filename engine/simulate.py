@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.actions import Action
 from engine.bots import Bot, make_bot
 from engine.cards import deck_points
 from engine.game import Game, new_match
@@ -56,6 +57,17 @@ class Stats:
     seconds: float = 0.0
 
 
+def bot_choice(bot: Bot, match: Game, seat: int, rng: random.Random, on_move: bool
+               ) -> Action | None:
+    """One computer player's choice: a searching one is handed the match (it reads only
+    what the seat may see: ``engine.sampling``), the others the seat's view."""
+    if getattr(bot, "needs_match", False):
+        result: Action | None = bot.choose_in(match, seat, rng, on_move)  # type: ignore[attr-defined]
+        return result
+    obs = observe(match, seat) if bot.needs_observation else None
+    return bot.choose(obs, match.legal_actions(seat), rng, on_move)
+
+
 def step(match: Game, bots: Sequence[Bot], rng: random.Random) -> bool:
     """Let one computer player act. Out-of-turn declarers get their chance first."""
     acting = match.to_act()
@@ -63,20 +75,40 @@ def step(match: Game, bots: Sequence[Bot], rng: random.Random) -> bool:
         return False
     mover = acting[0]
     for seat in acting[1:]:
-        bot = bots[seat]
-        obs = observe(match, seat) if bot.needs_observation else None
-        act = bot.choose(obs, match.legal_actions(seat), rng, False)
+        act = bot_choice(bots[seat], match, seat, rng, False)
         if act is not None:
             match.apply(seat, act)
             return True
-    legal = match.legal_actions(mover)
-    bot = bots[mover]
-    obs = observe(match, mover) if bot.needs_observation else None
-    act = bot.choose(obs, legal, rng, True)
+    act = bot_choice(bots[mover], match, mover, rng, True)
     if act is None:
-        act = legal[0]
+        act = match.legal_actions(mover)[0]
     match.apply(mover, act)
     return True
+
+
+def make_bots(levels: Sequence[str], think_ms: float | None = None,
+              iterations: int | None = None) -> list[Bot]:
+    """The seats' players; a searching one gets the budget (``iterations`` playouts, or
+    ``think_ms`` a move)."""
+    bots = [make_bot(level) for level in levels]
+    for bot in bots:
+        if getattr(bot, "needs_match", False) and (think_ms is not None or iterations):
+            bot.ms = think_ms  # type: ignore[attr-defined]
+            bot.iterations = iterations  # type: ignore[attr-defined]
+    return bots
+
+
+def deal_totals(match: Game, sides: int) -> tuple[list[int], int]:
+    """Card points per side summed over the match's scored deals, and how many deals."""
+    totals = [0] * sides
+    deals = 0
+    for record in match.history:
+        points = (record.result or {}).get("points")
+        if points:
+            deals += 1
+            for side, p in enumerate(points):
+                totals[side] += p
+    return totals, deals
 
 
 def play_match(
@@ -115,6 +147,7 @@ def play_match(
 def simulate(
     preset: str, players: int, matches: int, seed: int, bots: Sequence[str],
     options: dict[str, Any] | None = None, check: bool = True, strict: bool = False,
+    think_ms: float | None = None, iterations: int | None = None,
 ) -> dict[str, Any]:
     """Play ``matches`` matches with seeds ``seed .. seed + matches - 1``; a JSON summary.
 
@@ -124,8 +157,11 @@ def simulate(
     levels = list(bots) if len(bots) == players else [bots[0]] * players
     if len(bots) not in (1, players):
         raise ValueError(f"--bots needs 1 or {players} levels, got {len(bots)}")
-    seat_bots = [make_bot(level) for level in levels]
+    seat_bots = make_bots(levels, think_ms, iterations)
     stats = Stats(wins=[0] * players)
+    points = [0] * rules.sides
+    scored_deals = 0
+    left = [0] * players
     start = time.perf_counter()
     invariants = "ok"
     try:
@@ -138,6 +174,12 @@ def simulate(
             stats.actions += actions
             for s in match.winners:
                 stats.wins[s] += 1
+            if rules.scoring == "record":
+                left = [a + b for a, b in zip(left, match.scores, strict=True)]
+            else:
+                totals, n = deal_totals(match, rules.sides)
+                points = [a + b for a, b in zip(points, totals, strict=True)]
+                scored_deals += n
     except AssertionError as e:
         invariants = str(e) or "invariant broken"
     stats.seconds = time.perf_counter() - start
@@ -152,5 +194,18 @@ def simulate(
         "seconds": round(stats.seconds, 3),
         "deals_per_second": round(stats.deals / stats.seconds, 1) if stats.seconds else 0.0,
         "wins": stats.wins,
+        **_sides(rules, points, scored_deals, left, stats.matches),
         "invariants": invariants,
     }
+
+
+def _sides(rules: Rules, points: list[int], deals: int, left: list[int], matches: int
+           ) -> dict[str, Any]:
+    """Kozel: card points per side over the scored deals (and each side's share); Petukh:
+    records left per seat at the matches' ends (and their average)."""
+    if rules.scoring == "record":
+        return {"records_left": left,
+                "average_record_left": [round(x / matches, 2) if matches else 0.0 for x in left]}
+    total = sum(points)
+    return {"card_points": points, "scored_deals": deals,
+            "card_point_share": [round(p / total, 4) if total else 0.0 for p in points]}

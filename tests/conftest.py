@@ -15,6 +15,11 @@ from redis.asyncio import Redis
 
 from bot.store import Store
 
+# hard computer players think in a thread with a playout budget in tests: exact for their
+# seed, no processes to start, no real time (tests/service/test_thinking.py runs the pool)
+os.environ.setdefault("SEARCH_WORKERS", "0")
+os.environ.setdefault("SEARCH_ITERATIONS", "12")
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

@@ -288,6 +288,9 @@ class Text(ResultWords):
             why = why.format(**hint.params)
         except (KeyError, IndexError, ValueError):
             pass
+        if isinstance(hint.params.get("share"), int):  # the search's trial deals
+            why = self._("{why} (trial deals: {share}%)").format(why=why,
+                                                               share=hint.params["share"])
         return "💡 " + self._("Hint: {move} — {why}").format(move=move, why=why)
 
     def choice(self, kind: str, cards: list[str]) -> str:

@@ -130,6 +130,18 @@ LINES = {
 # why a strong computer player would make the move it suggests (bot/service.py hint)
 HINTS = {
     "hint_plain": N_("a sound move here"),
+    "hint_lead": N_("a lead that keeps your strong cards for later"),
+    "hint_take": N_("takes the trick"),
+    "hint_partner": N_("puts points on your partner's trick"),
+    "hint_cheap": N_("gives away the least"),
+    "hint_exchange": N_("swaps weak cards for new ones"),
+    "hint_keep": N_("the hand is good as it is"),
+    "hint_pass": N_("sitting out costs less than this hand"),
+    "hint_swap": N_("takes the face-up trump"),
+    "hint_finish": N_("two jacks win the match at once"),
+    "hint_declare": N_("the combination pays"),
+    "hint_redeal": N_("this hand is too weak"),
+    "hint_cut": N_("any cut is as good"),
 }
 
 REASONS = {

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
+from adapters.common.lobby import LEVELS
 from adapters.common.render import DEAL_END_KEYS, Text
 from bot.clock import SystemClock
 from bot.config import Settings
@@ -89,13 +91,14 @@ class Console:
         return None
 
     async def run(self, preset: str, players: int, seed: int | None,
-                  options: dict[str, object] | None) -> int:
+                  options: dict[str, object] | None, bots: Sequence[str] = ("normal",)) -> int:
         svc = self.service
         # a name for the lines in the third person ("Player leads"): "You" would not agree
         you = User(YOU, self.text._("Player"))
-        refused = await self._open(you, preset, players, seed, options)
+        refused = await self._open(you, preset, players, seed, options, bots)
         if refused is not None:
             return refused
+        self.say(self.text._("Type ? for a hint: what a strong computer player would play."))
         while True:
             while await svc.run_timers():
                 pass
@@ -114,7 +117,7 @@ class Console:
         return 0
 
     async def _open(self, you: User, preset: str, players: int, seed: int | None,
-                    options: dict[str, object] | None) -> int | None:
+                    options: dict[str, object] | None, bots: Sequence[str]) -> int | None:
         """The saved game goes on, or a new one starts (None); an exit code if refused."""
         svc = self.service
         room = await svc.room(_room_id())
@@ -127,8 +130,14 @@ class Console:
         if not out.ok:
             self.say(self.text.reason(out.reason) + " " + str(out.data.get("message", "")))
             return 2
-        for _ in range(players - 1):
-            await svc.add_bot(_room_id(), you, "rules")
+        # --bots: one level for every computer player, or one each
+        levels = list(bots) if len(bots) == players - 1 else [bots[0]] * (players - 1)
+        for level in levels:
+            added = await svc.add_bot(_room_id(), you, level)
+            if not added.ok:
+                self.say(self.text.reason(added.reason) + " " + ", ".join(LEVELS))
+                await svc.cancel(_room_id(), you, is_admin=True)
+                return 2
         out = await svc.start(_room_id(), you, seed=seed)
         if not out.ok:
             self.say(self.text.reason(out.reason))
@@ -148,6 +157,10 @@ class Console:
         answer = await self.read(self.text._("Your move (number, or cards like 'b 10H QH'; q to quit): "))
         if answer is None or answer.lower() in ("q", "quit", "exit"):
             return False
+        if answer.lower() in ("?", "h", "hint"):  # every opponent is a computer player
+            found = await self.service.hint(_room_id(), YOU)
+            self.say(self.text.hint_text(found) if found else "💡 " + self.text._("No hint now."))
+            return True
         choice = self.pick(hand, answer)
         if choice is None:
             self.say(self.text._("Not one of the moves listed."))
@@ -178,13 +191,13 @@ def _room_id() -> str:
 async def play(settings: Settings, preset: str, players: int, seed: int | None, lang: str,
                options: dict[str, object] | None = None,
                out: TextIO = sys.stdout, inp: TextIO = sys.stdin,
-               metrics: Metrics | None = None) -> int:
+               metrics: Metrics | None = None, bots: Sequence[str] = ("normal",)) -> int:
     # computer players move at once and a person is never hurried at the console
     settings = settings.model_copy(update={"bot_delay_seconds": 0.0, "turn_seconds": 10**9})
     # one clear line when Redis does not answer
     service = await GameService.open(settings, SystemClock(), metrics=metrics)
     try:
         console = Console(service, Text(lang), out, inp)
-        return await console.run(preset, players, seed, options)
+        return await console.run(preset, players, seed, options, bots)
     finally:
         await service.close()

@@ -368,6 +368,7 @@ async def test_a_hint_in_a_practice_game(h: Harness, fake: FakeDiscord, seeded: 
     assert inter.response_type == 6 and msg.text().startswith("💡 Hint: ")
     hint = await h.service.hint(room.id, uid(fake.alice))
     assert hint is not None and Text("en").hint_text(hint) in msg.text()
+    assert hint.reason != "hint_plain" and "trial deals:" in msg.text()  # the search's why
     assert msg.ephemeral and msg.ephemeral_for == fake.alice.id
     await h.play(fake.alice, ch, hint.choice, msg)  # and it is a move like any other
     other = fake.channel  # a table with two people: no hint

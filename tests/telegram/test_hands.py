@@ -222,6 +222,7 @@ async def test_hint_in_a_practice_game_only(redis: Redis) -> None:
         assert msg is not None and f"HN~{room_id}" in msg.callback_data
         answer = await env.press(anna, msg, f"HN~{room_id}")
         assert answer.get("show_alert") and answer.get("text", "").startswith("💡")
+        assert "%)" in answer["text"]  # the hard player's why, with its trial deals' share
         # at a group table with another person there is no hint, and a forged one is refused
         await open_table(env)
         boris_hand = await env.open_hand(env.users[1])

@@ -1,0 +1,109 @@
+"""The ``hard`` computer players' thinking, off the event loop (issue 15).
+
+A search takes ``SEARCH_MS`` of CPU a move (300 ms by default): run on the event loop it
+would stall every table of the worker. ``Thinker`` hands each search to a process pool
+(``SEARCH_WORKERS`` processes, started at the first search) with what the seat may know:
+the match's state (``engine.sampling`` reads no hidden card of it), the dealing's log,
+the seat and a seed that is a function of the moment (any worker thinks the same moves
+with an iteration budget). ``SEARCH_WORKERS=0`` thinks in a thread of this process instead
+(tests: no processes to start, still off the loop).
+``SEARCH_ITERATIONS`` (unset: time only) makes a move exact for its seed (tests, benches).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from engine.actions import Action, parse_action
+from engine.codec import unpack_action
+from engine.game import match_from_state
+from engine.presets import Rules, make_rules
+from engine.search import think
+
+
+@dataclass(frozen=True, slots=True)
+class Idea:
+    """A search's answer as it crosses the process boundary (plain values)."""
+
+    action: str
+    value: float
+    runner_up: float
+    playouts: int
+    reason: str
+
+    @property
+    def move(self) -> Action:
+        return parse_action(self.action)
+
+
+@lru_cache(maxsize=64)
+def _rules(preset: str, players: int, options_json: str) -> Rules:
+    import json
+
+    return make_rules(preset, players, json.loads(options_json))
+
+
+def trail_from_log(entry: str) -> list[tuple[int, Action]]:
+    """The dealing's actions from the room's deal log (``bot/play.py`` ``log_action``)."""
+    return [unpack_action(p) for p in entry.split(",") if p]
+
+
+def think_in_worker(preset: str, players: int, options_json: str, state: dict[str, Any],
+                    log_entry: str, seat: int, seed: str, ms: float | None,
+                    iterations: int | None) -> Idea:
+    """One search, in a worker process: plain values in, plain values out."""
+    rules = _rules(preset, players, options_json)
+    match = match_from_state(rules, state)
+    trail = trail_from_log(log_entry) or None
+    thought = think(match, seat, random.Random(seed), iterations=iterations, ms=ms,
+                    trail=trail)
+    return Idea(str(thought.action), thought.value, thought.runner_up, thought.playouts,
+                thought.reason)
+
+
+class Thinker:
+    """The pool the searches of one service run in."""
+
+    def __init__(self, workers: int, ms: float, iterations: int | None) -> None:
+        self.workers = workers
+        self.ms = ms
+        self.iterations = iterations
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.workers > 0:
+                # spawn: a clean interpreter, never a fork of a process holding an event
+                # loop and Redis connections
+                ctx = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx)
+            else:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="search")
+        return self._pool
+
+    async def think(self, rules: Rules, state: dict[str, Any], log_entry: str, seat: int,
+                    seed: str) -> Idea:
+        import json
+
+        loop = asyncio.get_running_loop()
+        args = (rules.preset, rules.players, json.dumps(dict(rules.options), sort_keys=True),
+                state, log_entry, seat, seed, None if self.iterations else self.ms,
+                self.iterations)
+        try:
+            return await loop.run_in_executor(self._executor(), think_in_worker, *args)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): a new pool for this move and the next
+            self.close()
+            return await loop.run_in_executor(self._executor(), think_in_worker, *args)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,274 @@
+"""Determinizations: a whole match one seat could be in, given only what that seat has seen.
+
+The search player (``engine.search``) needs complete states to play out, but a seat knows
+only its own hand and what was shown. A determinization keeps every card whose place the
+seat knows (its hand, the cards played face up, the turned trump, declared combinations and
+boys, boast cards) and deals every other card at random over the places the seat cannot
+see (other hands, the stock, face-down throws and discards, the stock's order), as a
+relabelling of the match's state: a card the seat cannot see becomes another unseen card
+everywhere it appears, so the state stays whole.
+
+What the seat may know is read from public sources only: its observation, the dealing's
+actions as everybody saw them (face-down kinds hide their cards from the others), and the
+places of the cards it knows. Hidden places are visited in a fixed order by position, never
+by which card lies there, and the unseen cards are drawn from a sorted pool, so two states
+that differ only in where the hidden cards lie give the same determinizations for the same
+seed (``tests/engine/test_search.py`` swaps hidden cards to check it).
+
+Play reveals voids: a seat that did not follow the led suit (class, in the permanent-trump
+presets) has none of it; the sampler deals no such card to that hand. In Petukh the sample
+is replayed from the deal's deck (its state is the deck and the actions), so every duty the
+engine checks (follow suit, else trump, must beat) is kept: a sample that breaks one is
+drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import CARD_TEXT, Card, parse_card
+from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
+from engine.errors import IllegalAction
+from engine.game import Game, match_from_state
+from engine.observe import Observation
+
+# action kinds whose cards only their owner sees (a throw, a boast's laid cards, a Petukh
+# exchange's discards and the card the dealer gives for the trump)
+FACE_DOWN = frozenset({"throw", "lay", "exchange", "swap"})
+ATTEMPTS = 40  # samples drawn before giving up on the void constraints
+
+Trail = Sequence[tuple[int, Action]]
+# a place of cards in a state: (the place's name, e.g. "hand 2", its cards)
+Place = tuple[str, list[Card]]
+
+
+class NoSample(Exception):
+    """No determinization kept every duty the seat saw kept (after ATTEMPTS tries)."""
+
+
+def trail_of(match: Game) -> list[tuple[int, Action]]:
+    """The current dealing's actions as the match has them (a loaded match may have none:
+    the service passes its deal log instead)."""
+    return list(match.history[-1].actions) if match.history else []
+
+
+def known_cards(obs: Observation, trail: Trail) -> set[Card]:
+    """Every card whose place ``obs.seat`` knows: its hand, what it did, what was shown."""
+    seat = obs.seat
+    known = set(obs.hand)
+    if obs.trump_card is not None:
+        known.add(obs.trump_card)
+    for s, act in trail:
+        if (s == seat or act.kind not in FACE_DOWN) and act.kind != "cut":
+            known.update(act.cards)
+    for plays in (obs.trick, obs.last_trick[1] if obs.last_trick else ()):
+        for _s, _k, cards, _n in plays:
+            if cards is not None:
+                known.update(cards)
+    known.update(_info_cards(obs.extras.to_json() if obs.extras is not None else {}))
+    return known
+
+
+def _info_cards(info: dict[str, Any]) -> Iterable[Card]:
+    """Cards a family shows in its public extras: played cards, boys, boast piles."""
+    texts: list[str] = list(info.get("played") or [])
+    if info.get("face_up"):
+        texts.append(info["face_up"])
+    for boys in info.get("boys") or []:
+        texts.extend(boys.get("cards", []))
+    boast = info.get("boast")
+    if isinstance(boast, dict):
+        for pile in boast.get("piles") or []:
+            texts.extend(pile.get("cards", []))
+    return (parse_card(t) for t in texts)
+
+
+def voids(obs: Observation, trail: Trail, klass: Callable[[Card], int]) -> dict[int, set[int]]:
+    """Per seat, the suit classes it showed it has none of by not following a lead."""
+    out: dict[int, set[int]] = {}
+    led: int | None = None
+    count = 0
+    for s, act in trail:
+        if act.kind != "play" or len(act.cards) != 1:
+            continue
+        cls = klass(act.cards[0])
+        if count == 0:
+            led = cls
+        elif cls != led and s != obs.seat and led is not None:
+            out.setdefault(s, set()).add(led)
+        count = (count + 1) % max(1, len(obs.seats))
+    return out
+
+
+# --- the places of each family's state -----------------------------------------------------
+# Primary places hold each card once (hands, stock, piles, the trick); the rest of the state
+# (the deck, the actions, the winning cards) names cards again and is relabelled with them.
+
+
+def _drawing_places(state: dict[str, Any]) -> list[Place]:
+    d = state["deal"]
+    places: list[Place] = [(f"hand {i}", unpack_cards(h)) for i, h in enumerate(d["hands"])]
+    places.append(("stock", unpack_cards(d["stock"])))
+    places.extend((f"pile {i}", unpack_cards(p)) for i, p in enumerate(d["piles"]))
+    places.extend(("trick", unpack_cards(cs)) for _s, _k, cs in d["plays"])
+    places.append(("reserve", unpack_cards(d["reserve"])))
+    return places
+
+
+def _drawing_relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[str, Any]:
+    d = dict(state["deal"])
+
+    def pk(text: str) -> str:
+        return pack_cards(map(f, unpack_cards(text)))
+
+    def plays(ps: list[list[Any]]) -> list[list[Any]]:
+        return [[s, k, pk(cs)] for s, k, cs in ps]
+
+    for name in ("deck", "stock", "win_cards", "reserve"):
+        d[name] = pk(d[name])
+    d["hands"] = [pk(h) for h in d["hands"]]
+    d["piles"] = [pk(p) for p in d["piles"]]
+    d["plays"] = plays(d["plays"])
+    if d["last_trick"] is not None:
+        d["last_trick"] = [d["last_trick"][0], plays(d["last_trick"][1])]
+    if d["trump_card"] is not None:
+        d["trump_card"] = f(d["trump_card"])
+    return {**state, "deal": d}
+
+
+def _trump_places(state: dict[str, Any]) -> list[Place]:
+    places: list[Place] = [(f"hand {i}", unpack_cards(h)) for i, h in enumerate(state["hands"])]
+    places.append(("stock", unpack_cards(state["stock"])))
+    places.extend((f"pile {i}", unpack_cards(p)) for i, p in enumerate(state["piles"]))
+    places.append(("trick", [c for _s, c in state["plays"]]))
+    places.append(("laid", unpack_cards(state["laid"])))
+    places.extend(("cover", unpack_cards(cs)) for _s, cs in state["covers"])
+    return places
+
+
+def _trump_relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[str, Any]:
+    def pk(text: str) -> str:
+        return pack_cards(map(f, unpack_cards(text)))
+
+    def act(text: str) -> str:
+        s, a = unpack_action(text)
+        return text if a.kind == "cut" else pack_action(s, Action(a.kind, tuple(map(f, a.cards))))
+
+    out = dict(state)
+    for name in ("deck", "stock", "laid"):
+        out[name] = pk(state[name])
+    out["hands"] = [pk(h) for h in state["hands"]]
+    out["piles"] = [pk(p) for p in state["piles"]]
+    out["plays"] = [[s, f(c)] for s, c in state["plays"]]
+    if state["last"] is not None:
+        out["last"] = [state["last"][0], [[s, f(c)] for s, c in state["last"][1]]]
+    out["covers"] = [[s, pk(cs)] for s, cs in state["covers"]]
+    out["boast"] = [[pk(cs), w] for cs, w in state["boast"]]
+    out["actions"] = [act(a) for a in state["actions"]]
+    if state["forced"] is not None:
+        out["forced"] = f(state["forced"])
+    return out
+
+
+def _petukh_places(state: dict[str, Any]) -> list[Place]:
+    return [("deck", unpack_cards(state["deck"]))]
+
+
+def _petukh_relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[str, Any]:
+    def act(text: str) -> str:
+        s, a = unpack_action(text)
+        return pack_action(s, Action(a.kind, tuple(sorted(map(f, a.cards)))))
+
+    return {**state, "deck": pack_cards(map(f, unpack_cards(state["deck"]))),
+            "actions": [act(a) for a in state["actions"]]}
+
+
+FAMILIES: dict[str, tuple[Callable[[dict[str, Any]], list[Place]],
+                          Callable[[dict[str, Any], Callable[[Card], Card]], dict[str, Any]]]] = {
+    "drawing": (_drawing_places, _drawing_relabel),
+    "trump": (_trump_places, _trump_relabel),
+    "petukh": (_petukh_places, _petukh_relabel),
+}
+
+
+def suit_class(match: Game) -> Callable[[Card], int]:
+    """The suit class a lead asks to follow: the permanent-trump presets' own table (its
+    trumps are one class), else the card's suit."""
+    if match.rules.family == "trump":
+        from engine.trump import table_for, trump_suit
+
+        table = table_for(match.rules.preset, trump_suit(match.rules.preset, match.rules.options))
+        return lambda c: int(table.cls[c])
+    return lambda c: c // 9
+
+
+class Sampler:
+    """Determinizations of ``match`` for ``seat``: built once per move, drawn per playout."""
+
+    def __init__(self, match: Game, seat: int, trail: Trail | None = None) -> None:
+        self.rules = match.rules
+        self.seat = seat
+        trail = trail_of(match) if trail is None else trail
+        obs = match.observe(seat)
+        self.known = known_cards(obs, trail)
+        places, self._relabel = FAMILIES[match.rules.family]
+        self.state = match.to_state()
+        # hidden slots in a fixed order of places and positions; whose hand each one is in
+        self.slots: list[tuple[str, Card]] = [
+            (name, c) for name, cards in places(self.state) for c in cards if c not in self.known
+        ]
+        self.pool = sorted(c for _name, c in self.slots)
+        self.voids: dict[str, set[int]] = {}
+        self.klass = suit_class(match)
+        if match.rules.family == "trump":
+            for s, classes in voids(obs, trail, self.klass).items():
+                self.voids[f"hand {s}"] = classes
+        self.replays = match.rules.family == "petukh"
+
+    def sample(self, rng: random.Random) -> Game:
+        """One complete match consistent with what the seat saw."""
+        for _attempt in range(ATTEMPTS):
+            mapping = self._deal(rng)
+            if mapping is None:
+                continue
+            state = self._relabel(self.state, mapping.__getitem__)
+            # the future (redeals, next deals) must not come from the real seed either
+            state["seed"] = f"s{rng.getrandbits(48)}"
+            try:
+                return match_from_state(self.rules, state)
+            except (IllegalAction, ValueError, AssertionError, KeyError):
+                continue  # a replayed duty broke (Petukh): draw again
+        raise NoSample(f"seat {self.seat}: no sample after {ATTEMPTS} tries")
+
+    def _deal(self, rng: random.Random) -> dict[Card, Card] | None:
+        """Slot i's card becomes target i: voided hands first take cards they may hold."""
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        mapping = {c: c for c in range(36)}  # a known card stays itself
+        order = sorted(range(len(self.slots)), key=lambda i: self.slots[i][0] not in self.voids)
+        for i in order:
+            name, card = self.slots[i]
+            banned = self.voids.get(name)
+            if banned:
+                pick = next((j for j, c in enumerate(pool) if self.klass(c) not in banned), None)
+                if pick is None:
+                    return None
+                mapping[card] = pool.pop(pick)
+            else:
+                mapping[card] = pool.pop()
+        return mapping
+
+
+def swap_hidden(match: Game, a: Card, b: Card) -> Game:
+    """The same match with cards ``a`` and ``b`` trading places everywhere (a test's way to
+    build a state that differs only in where two hidden cards lie)."""
+    _places, relabel = FAMILIES[match.rules.family]
+    swap = {a: b, b: a}
+    return match_from_state(match.rules, relabel(match.to_state(), lambda c: swap.get(c, c)))
+
+
+def card_texts(cards: Iterable[Card]) -> list[str]:
+    return [CARD_TEXT[c] for c in cards]
