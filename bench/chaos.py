@@ -78,8 +78,13 @@ class FileMetrics(Metrics):
 
 async def worker(port: int, redis_url: str, log: Path) -> None:
     metrics = FileMetrics(log)
-    settings = Settings(redis_url=redis_url, turn_seconds=3600.0, bot_delay_seconds=BOT_DELAY,
-                        idle_seconds=3600, default_language="en")
+    settings = Settings(
+        redis_url=redis_url,
+        turn_seconds=3600.0,
+        bot_delay_seconds=BOT_DELAY,
+        idle_seconds=3600,
+        default_language="en",
+    )
     store = await open_store(settings)
     service = GameService(store, settings, metrics=metrics)
 
@@ -95,15 +100,14 @@ async def worker(port: int, redis_url: str, log: Path) -> None:
                     if hand is not None and hand.on_move and hand.choices:
                         mover = {"user": user, "choices": [c.token for c in hand.choices]}
                         break
-                return web.json_response({"state": room.state if room else None,
-                                          "mover": mover})
+                return web.json_response({"state": room.state if room else None, "mover": mover})
             user = User(args.pop("user"), args.pop("name"))
             if op == "act":
-                out = await service.act(args["token"], user, update_id=upd,
-                                        room_id=args.get("room_id"))
+                out = await service.act(args["token"], user, update_id=upd, room_id=args.get("room_id"))
             elif op == "create":
-                out = await service.create("tg", args["chat"], None, user, "kozel",
-                                           size=args["size"], update_id=upd)
+                out = await service.create(
+                    "tg", args["chat"], None, user, "kozel", size=args["size"], update_id=upd
+                )
             else:
                 out = await getattr(service, op)(args.pop("room"), user, **args, update_id=upd)
         except Exception as e:  # what a platform would see as a 500 (it redelivers)
@@ -127,10 +131,12 @@ async def worker(port: int, redis_url: str, log: Path) -> None:
 def machine() -> str:
     from importlib.metadata import version
 
-    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; Python "
-            f"{platform.python_version()}, redis-py {version('redis')}, hiredis "
-            f"{version('hiredis')}; {os.cpu_count()} CPUs, load average "
-            f"{os.getloadavg()[0]:.2f}")
+    return (
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; Python "
+        f"{platform.python_version()}, redis-py {version('redis')}, hiredis "
+        f"{version('hiredis')}; {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.2f}"
+    )
 
 
 def free_port() -> int:
@@ -168,9 +174,22 @@ class Fleet:
     async def start_redis(self) -> None:
         binary = shutil.which("redis-server") or str(_embedded_binary())
         self.redis = await asyncio.create_subprocess_exec(
-            binary, "--port", str(self.redis_port), "--bind", "127.0.0.1", "--dir",
-            str(self.folder), "--appendonly", "yes", "--appendfsync", "everysec",
-            "--save", "", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+            binary,
+            "--port",
+            str(self.redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.folder),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "everysec",
+            "--save",
+            "",
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
         r = Redis(port=self.redis_port)
         for _ in range(300):
             with contextlib.suppress(Exception):
@@ -195,9 +214,18 @@ class Fleet:
 
     async def start_worker(self, i: int) -> None:
         self.procs[i] = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "worker", "--port", str(self.ports[i]), "--redis", self.url,
-            "--log", str(self.folder / f"worker{i}.jsonl"), stdout=asyncio.subprocess.DEVNULL,
-            stderr=open(self.folder / f"worker{i}.err", "a"))  # noqa: SIM115
+            sys.executable,
+            __file__,
+            "worker",
+            "--port",
+            str(self.ports[i]),
+            "--redis",
+            self.url,
+            "--log",
+            str(self.folder / f"worker{i}.jsonl"),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=open(self.folder / f"worker{i}.err", "a"),  # noqa: SIM115
+        )
 
     async def kill_worker(self, i: int) -> None:
         self.events.append((time.time(), f"worker {i} kill -9"))
@@ -247,8 +275,9 @@ class Driver:
         self.rng = random.Random(seed)
         self.session: aiohttp.ClientSession | None = None
 
-    async def deliver(self, op: str, args: dict[str, Any], upd: str | None,
-                      copies: int = 1) -> dict[str, Any] | None:
+    async def deliver(
+        self, op: str, args: dict[str, Any], upd: str | None, copies: int = 1
+    ) -> dict[str, Any] | None:
         """Deliver an update to random workers until one answers (as a platform redelivers
         an unanswered webhook), ``copies`` at once the first time."""
         assert self.session is not None
@@ -257,8 +286,11 @@ class Driver:
             sends = [self._send(op, dict(args), upd) for _ in range(copies)]
             answers = [a for a in await asyncio.gather(*sends) if a is not None]
             if answers:
-                return answers[0] if not any(a.get("ok") for a in answers) else \
-                    next(a for a in answers if a.get("ok"))
+                return (
+                    answers[0]
+                    if not any(a.get("ok") for a in answers)
+                    else next(a for a in answers if a.get("ok"))
+                )
             copies = 1
             await asyncio.sleep(0.2 + self.rng.random() * 0.3)
         self.tally.unanswered += 1
@@ -269,9 +301,11 @@ class Driver:
         port = self.rng.choice(self.fleet.ports)
         sent = time.time()
         try:
-            async with self.session.post(f"http://127.0.0.1:{port}/call", json={
-                    "op": op, "args": args, "update_id": upd},
-                    timeout=aiohttp.ClientTimeout(total=20)) as resp:
+            async with self.session.post(
+                f"http://127.0.0.1:{port}/call",
+                json={"op": op, "args": args, "update_id": upd},
+                timeout=aiohttp.ClientTimeout(total=20),
+            ) as resp:
                 body: dict[str, Any] = await resp.json()
                 if resp.status >= 500:
                     if self.fleet.answering(sent, time.time()):
@@ -289,22 +323,21 @@ class Driver:
         chat = f"-{1000 + i}"
         rid = f"tg:{chat}"
         people = [{"user": f"tg:{i}x{j}", "name": f"P{i}.{j}"} for j in range(rng.randint(1, 3))]
-        out = await self.deliver("create", {**people[0], "chat": chat, "size": 4}, self.upd(),
-                                 rng.randint(1, 3))
+        out = await self.deliver(
+            "create", {**people[0], "chat": chat, "size": 4}, self.upd(), rng.randint(1, 3)
+        )
         if out is None or not out.get("ok"):
             return
         for p in people[1:]:
             await self.deliver("join", {**p, "room": rid}, self.upd(), rng.randint(1, 3))
         for _ in range(4 - len(people)):
-            await self.deliver("add_bot", {**people[0], "room": rid}, self.upd(),
-                               rng.randint(1, 3))
+            await self.deliver("add_bot", {**people[0], "room": rid}, self.upd(), rng.randint(1, 3))
         await self.deliver("start", {**people[0], "room": rid}, self.upd(), rng.randint(1, 3))
         acked = self.tally.acked.setdefault(rid, {})
         old: list[tuple[dict[str, str], str]] = []
         while time.time() < self.until:
             await asyncio.sleep(0.3 + rng.random() * 1.2)  # a person thinks
-            seen = await self.deliver("hands", {"room": rid,
-                                                "users": [p["user"] for p in people]}, None)
+            seen = await self.deliver("hands", {"room": rid, "users": [p["user"] for p in people]}, None)
             if seen is not None and seen["state"] == "finished":
                 return
             if seen is None or seen["state"] != PLAYING or seen["mover"] is None:
@@ -318,17 +351,24 @@ class Driver:
             if old and rng.random() < 0.3:
                 await self.extra(rid, people, old, all_rooms)
 
-    async def extra(self, rid: str, people: list[dict[str, str]],
-                    old: list[tuple[dict[str, str], str]], all_rooms: list[str]) -> None:
+    async def extra(
+        self,
+        rid: str,
+        people: list[dict[str, str]],
+        old: list[tuple[dict[str, str], str]],
+        all_rooms: list[str],
+    ) -> None:
         """A stale press (someone else's old button) or a foreign one (another table's)."""
         p, token = self.rng.choice(old)
         other = [q for q in people if q is not p] or [{"user": "tg:stranger", "name": "X"}]
         q = self.rng.choice(other)
         foreign = self.rng.choice(all_rooms)
-        kind, args = self.rng.choice([
-            ("stale", {**q, "token": token}),
-            ("foreign", {**p, "token": token, "room_id": foreign}),
-        ])
+        kind, args = self.rng.choice(
+            [
+                ("stale", {**q, "token": token}),
+                ("foreign", {**p, "token": token, "room_id": foreign}),
+            ]
+        )
         if kind == "foreign" and foreign == rid:
             return
         res = await self.deliver("act", args, self.upd())
@@ -338,8 +378,7 @@ class Driver:
             self.tally.refused_extra += 1
 
 
-async def chaos(fleet: Fleet, tally: Tally, seconds: float, kill_every: float,
-                rng: random.Random) -> None:
+async def chaos(fleet: Fleet, tally: Tally, seconds: float, kill_every: float, rng: random.Random) -> None:
     start = time.time()
     redis_kill, redis_restart = start + seconds * 0.4, start + seconds * 0.7
     while time.time() < start + seconds:
@@ -374,8 +413,7 @@ class Frozen:
     moved_later: bool = False
 
 
-async def watch(fleet: Fleet, rooms: list[str], until: float,
-                frozen: dict[str, Frozen]) -> None:
+async def watch(fleet: Fleet, rooms: list[str], until: float, frozen: dict[str, Frozen]) -> None:
     """A room is frozen when its due time (or Redis's return, if later) + GRACE passed and it
     has not moved."""
     r = Redis(port=fleet.redis_port)
@@ -418,8 +456,11 @@ def causes(fleet: Fleet, frozen: dict[str, Frozen]) -> dict[str, int]:
     out: dict[str, int] = {}
     for f in frozen.values():
         near = [what for t, what in fleet.events if f.due - GRACE <= t <= f.due + GRACE]
-        why = near[-1].replace(near[-1].split(" ")[1] + " ", "") if near and \
-            near[-1].startswith("worker") else (near[-1] if near else "no fault near")
+        why = (
+            near[-1].replace(near[-1].split(" ")[1] + " ", "")
+            if near and near[-1].startswith("worker")
+            else (near[-1] if near else "no fault near")
+        )
         if not f.moved_later:
             why += ", never moved again"
         out[why] = out.get(why, 0) + 1
@@ -460,8 +501,13 @@ async def verify(fleet: Fleet, tally: Tally, rooms: list[str]) -> dict[str, Any]
             sizes.append(total)
     finally:
         await store.close()
-    return {"consistent": consistent, "lost": lost, "doubles": doubles,
-            "max_bytes": max(sizes or [0]), "rooms_checked": len(sizes)}
+    return {
+        "consistent": consistent,
+        "lost": lost,
+        "doubles": doubles,
+        "max_bytes": max(sizes or [0]),
+        "rooms_checked": len(sizes),
+    }
 
 
 def worker_logs(folder: Path, fleet: Fleet) -> tuple[list[float], list[str]]:
@@ -494,8 +540,10 @@ async def run(args: argparse.Namespace) -> None:
     server = (await probe.info("server")).get("redis_version")
     await probe.aclose()
     print(f"{machine()}; Redis server {server}")
-    print(f"{args.rooms} rooms, {args.workers} workers, {args.seconds:.0f} s of chaos, then "
-          f"{args.settle:.0f} s quiet; Redis {fleet.url} with AOF in {folder}")
+    print(
+        f"{args.rooms} rooms, {args.workers} workers, {args.seconds:.0f} s of chaos, then "
+        f"{args.settle:.0f} s quiet; Redis {fleet.url} with AOF in {folder}"
+    )
     try:
         async with aiohttp.ClientSession() as session:
             drivers = []
@@ -522,17 +570,20 @@ async def run(args: argparse.Namespace) -> None:
     print(f"frozen rooms: {len(frozen)} {sorted(frozen)[:5]}")
     if frozen:
         worst = max(f.late for f in frozen.values())
-        print(f"  the latest {worst:.1f} s after due; the fault near each: "
-              f"{causes(fleet, frozen)}")
+        print(f"  the latest {worst:.1f} s after due; the fault near each: {causes(fleet, frozen)}")
     print(f"calls failed after Redis answered again: {failed} {(tally.failed_after + failures)[:3]}")
     print(f"max room: {result['max_bytes'] / 1024:.1f} KB (target <= {TARGET_BYTES // 1024} KB)")
     if lags:
         p50, p90 = lags[len(lags) // 2], lags[int(len(lags) * 0.9)]
-        print(f"computer moves after due: p50 {p50:.2f} s, p90 {p90:.2f} s, max {lags[-1]:.2f} s "
-              f"over {len(lags)} moves (target p90 <= {TARGET_P90} s)")
-    print(f"(presses never answered: {tally.unanswered}; stale/foreign presses refused: "
-          f"{tally.refused_extra}, taken: {len(tally.extra_accepted)}; Redis restarts: "
-          f"{len(fleet.redis_back) - 1}; mean lag {statistics.mean(lags or [0]):.2f} s)")
+        print(
+            f"computer moves after due: p50 {p50:.2f} s, p90 {p90:.2f} s, max {lags[-1]:.2f} s "
+            f"over {len(lags)} moves (target p90 <= {TARGET_P90} s)"
+        )
+    print(
+        f"(presses never answered: {tally.unanswered}; stale/foreign presses refused: "
+        f"{tally.refused_extra}, taken: {len(tally.extra_accepted)}; Redis restarts: "
+        f"{len(fleet.redis_back) - 1}; mean lag {statistics.mean(lags or [0]):.2f} s)"
+    )
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     shutil.rmtree(folder, ignore_errors=True)
 

@@ -28,10 +28,19 @@ from engine.presets import make_rules  # noqa: E402
 from engine.simulate import play_match  # noqa: E402
 
 CASES = [
-    ("kozel", 4, {}), ("kozel", 3, {}), ("kozel", 2, {}), ("kozel-4", 4, {}),
-    ("kozel-60", 4, {}), ("kozel-60", 2, {}), ("kozel-60", 4, {"deal": "halves"}),
-    ("kozel-hvalenyi", 4, {}), ("kozel-nn", 4, {}), ("kozel-kocherga", 4, {}),
-    ("petukh", 4, {}), ("petukh", 6, {}), ("petukh-25", 4, {}),
+    ("kozel", 4, {}),
+    ("kozel", 3, {}),
+    ("kozel", 2, {}),
+    ("kozel-4", 4, {}),
+    ("kozel-60", 4, {}),
+    ("kozel-60", 2, {}),
+    ("kozel-60", 4, {"deal": "halves"}),
+    ("kozel-hvalenyi", 4, {}),
+    ("kozel-nn", 4, {}),
+    ("kozel-kocherga", 4, {}),
+    ("petukh", 4, {}),
+    ("petukh", 6, {}),
+    ("petukh-25", 4, {}),
 ]
 
 
@@ -51,8 +60,15 @@ def bench(preset: str, players: int, options: dict[str, str], seconds: float) ->
 
 
 SEARCH_CASES = [
-    ("kozel", 4), ("kozel", 2), ("kozel-4", 4), ("kozel-60", 2), ("kozel-hvalenyi", 4),
-    ("kozel-nn", 4), ("kozel-kocherga", 4), ("petukh", 4), ("petukh-25", 4),
+    ("kozel", 4),
+    ("kozel", 2),
+    ("kozel-4", 4),
+    ("kozel-60", 2),
+    ("kozel-hvalenyi", 4),
+    ("kozel-nn", 4),
+    ("kozel-kocherga", 4),
+    ("petukh", 4),
+    ("petukh-25", 4),
 ]
 
 
@@ -90,23 +106,27 @@ def main() -> None:
     parser.add_argument("--search-only", action="store_true")
     parser.add_argument("--engine-only", action="store_true")
     args = parser.parse_args()
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
-          + " ".join(f"{x:.1f}" for x in os.getloadavg()), flush=True)
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        flush=True,
+    )
     if not args.search_only:
         engine_speed(args.seconds)
     if not args.engine_only:
         for preset, players in SEARCH_CASES:
             per_100ms, moves = search_speed(preset, players, args.seconds)
-            print(f"{preset:14} {players}p search {per_100ms:7.0f} playouts per 100 ms"
-                  f" ({moves} moves)", flush=True)
+            print(
+                f"{preset:14} {players}p search {per_100ms:7.0f} playouts per 100 ms ({moves} moves)",
+                flush=True,
+            )
 
 
 def engine_speed(seconds: float) -> None:
     for preset, players, options in CASES:
         dps, aps = bench(preset, players, options, seconds)
         opts = ",".join(f"{k}={v}" for k, v in options.items())
-        print(f"{preset:14} {players}p {opts:12} {dps:8.0f} deals/s {aps:9.0f} actions/s",
-              flush=True)
+        print(f"{preset:14} {players}p {opts:12} {dps:8.0f} deals/s {aps:9.0f} actions/s", flush=True)
 
 
 if __name__ == "__main__":

@@ -65,9 +65,11 @@ def machine() -> str:
         except PackageNotFoundError:
             return "not installed"
 
-    return (f"Python {platform.python_version()}, redis-py {v('redis')}, hiredis {v('hiredis')}, "
-            f"orjson {v('orjson')}; {os.cpu_count()} CPUs, load average "
-            f"{os.getloadavg()[0]:.2f} (a verdict needs <= {QUIET_LOAD})")
+    return (
+        f"Python {platform.python_version()}, redis-py {v('redis')}, hiredis {v('hiredis')}, "
+        f"orjson {v('orjson')}; {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.2f} (a verdict needs <= {QUIET_LOAD})"
+    )
 
 
 def verdict(met: bool, timed: bool = True) -> str:
@@ -107,8 +109,7 @@ def plan_room(i: int, moves: int | None, prefix: str) -> Plan:
         seat = match.to_act()[0]
         action = rng.choice(match.legal_actions(seat))
         obs = match.observe(seat)
-        tok = make_token(rid, 1, obs.deal_no, obs.moment, seat, obs.hand, action,
-                         secret=token_secret(match))
+        tok = make_token(rid, 1, obs.deal_no, obs.moment, seat, obs.hand, action, secret=token_secret(match))
         plan.clicks.append((people[seat], str(tok)))
         match.apply(seat, action)
     return plan
@@ -156,12 +157,16 @@ async def throughput(svc: GameService, plans: list[Plan], stop_at: dict[str, int
     done = sum(await asyncio.gather(*(drive(p) for p in plans)))
     el = time.perf_counter() - t0
     cpu, rcpu = time.process_time() - c0, await redis_cpu(svc.store) - r0
-    print(f"throughput: {done} moves committed in {el:.2f} s by one worker, "
-          f"{len(plans)} rooms at once: {done / el:,.0f} moves/s "
-          f"(target >= {TARGET_MOVES:,}: {verdict(done / el >= TARGET_MOVES)})")
-    print(f"  CPU a move: worker {cpu / done * 1000:.2f} ms, Redis server "
-          f"{rcpu / done * 1000:.2f} ms; the worker's CPU alone would allow "
-          f"{done / cpu:,.0f} moves/s")
+    print(
+        f"throughput: {done} moves committed in {el:.2f} s by one worker, "
+        f"{len(plans)} rooms at once: {done / el:,.0f} moves/s "
+        f"(target >= {TARGET_MOVES:,}: {verdict(done / el >= TARGET_MOVES)})"
+    )
+    print(
+        f"  CPU a move: worker {cpu / done * 1000:.2f} ms, Redis server "
+        f"{rcpu / done * 1000:.2f} ms; the worker's CPU alone would allow "
+        f"{done / cpu:,.0f} moves/s"
+    )
 
 
 async def memory(store: Store, rids: list[str]) -> tuple[float, float, float, int]:
@@ -177,12 +182,12 @@ async def memory(store: Store, rids: list[str]) -> tuple[float, float, float, in
         sizes.append(total)
         docs.append(doc)
         claims.append(await store.redis.zcard(keys.update_claims(rid)))
-    return (statistics.mean(sizes), statistics.mean(docs), statistics.mean(claims),
-            max(sizes))
+    return (statistics.mean(sizes), statistics.mean(docs), statistics.mean(claims), max(sizes))
 
 
-async def latency(svc: GameService, plans: list[Plan], cursor: dict[str, int], rate: float,
-                  seconds: float, broken: set[str]) -> None:
+async def latency(
+    svc: GameService, plans: list[Plan], cursor: dict[str, int], rate: float, seconds: float, broken: set[str]
+) -> None:
     """Moves paced at ``rate``, the rooms in turn; a room's next move waits for its last."""
     total = int(rate * seconds)
     queue: list[tuple[Plan, int]] = []
@@ -228,26 +233,34 @@ async def latency(svc: GameService, plans: list[Plan], cursor: dict[str, int], r
     el = loop.time() - start
     ms = [x * 1000 for x in lat]
     sv = [x * 1000 for x in service_time]
-    print(f"latency at {rate:.0f} moves/s: {len(lat)} moves over {len(plans)} rooms in "
-          f"{el:.1f} s ({len(lat) / el:.0f}/s achieved), failed {failed or 0}")
-    print(f"  act from its scheduled time: p50 {pct(ms, 0.5):.1f} ms, p99 {pct(ms, 0.99):.1f} "
-          f"ms, max {max(ms):.1f} ms (target p99 < {TARGET_P99_MS:.0f} ms: "
-          f"{verdict(pct(ms, 0.99) < TARGET_P99_MS)})")
-    print(f"  act from its call:           p50 {pct(sv, 0.5):.1f} ms, p99 {pct(sv, 0.99):.1f} "
-          f"ms, max {max(sv):.1f} ms")
+    print(
+        f"latency at {rate:.0f} moves/s: {len(lat)} moves over {len(plans)} rooms in "
+        f"{el:.1f} s ({len(lat) / el:.0f}/s achieved), failed {failed or 0}"
+    )
+    print(
+        f"  act from its scheduled time: p50 {pct(ms, 0.5):.1f} ms, p99 {pct(ms, 0.99):.1f} "
+        f"ms, max {max(ms):.1f} ms (target p99 < {TARGET_P99_MS:.0f} ms: "
+        f"{verdict(pct(ms, 0.99) < TARGET_P99_MS)})"
+    )
+    print(
+        f"  act from its call:           p50 {pct(sv, 0.5):.1f} ms, p99 {pct(sv, 0.99):.1f} "
+        f"ms, max {max(sv):.1f} ms"
+    )
 
 
 async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rooms", type=int, default=60, help="rooms in the throughput run")
-    ap.add_argument("--rate", default="500",
-                    help="moves/s of the latency run; several: 500,150 (one run each)")
+    ap.add_argument(
+        "--rate", default="500", help="moves/s of the latency run; several: 500,150 (one run each)"
+    )
     ap.add_argument("--latency-rooms", type=int, default=2000)
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--preset", default="kozel")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--profile", action="store_true",
-                    help="cProfile the throughput run: where a move's CPU goes")
+    ap.add_argument(
+        "--profile", action="store_true", help="cProfile the throughput run: where a move's CPU goes"
+    )
     args = ap.parse_args()
     global PRESET, PLAYERS
     PRESET, PLAYERS = args.preset, args.players
@@ -283,12 +296,14 @@ async def main() -> None:
             await throughput(svc, plans, stop_at)
         # 3. memory
         mid = await memory(store, [p.rid for p in half])
-        end = await memory(store, [p.rid for p in plans[len(half):]])
+        end = await memory(store, [p.rid for p in plans[len(half) :]])
         for what, (avg, doc, claims, top) in (("mid-match", mid), ("match over", end)):
-            print(f"memory per room, {what:10}: {avg / 1024:5.1f} KB on average "
-                  f"(room hash {doc / 1024:.1f} KB + {claims:.0f} update claims), "
-                  f"max {top / 1024:.1f} KB (target <= {TARGET_BYTES // 1024} KB: "
-                  f"{verdict(top <= TARGET_BYTES, timed=False)})")
+            print(
+                f"memory per room, {what:10}: {avg / 1024:5.1f} KB on average "
+                f"(room hash {doc / 1024:.1f} KB + {claims:.0f} update claims), "
+                f"max {top / 1024:.1f} KB (target <= {TARGET_BYTES // 1024} KB: "
+                f"{verdict(top <= TARGET_BYTES, timed=False)})"
+            )
         # 2. latency
         await redis.flushdb()
         rates = [float(r) for r in str(args.rate).split(",")]

@@ -51,8 +51,15 @@ def play(url: str) -> float:
         r.delete(keys.room("cn:local"), keys.platform_data("cn:local"))
     env = {**os.environ, "REDIS_URL": url, "PYTHONIOENCODING": "utf-8"}
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "bot", "play", "--seed", "1"], cwd=ROOT,
-                          env=env, input="q\n", capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "--seed", "1"],
+        cwd=ROOT,
+        env=env,
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-500:]
     return time.perf_counter() - t
 
@@ -62,12 +69,18 @@ async def telegram(url: str) -> float:
 
     token = "123456:BENCH-token"
     async with FakeTelegram(token, max_poll_seconds=0.2) as fake:
-        env = {**os.environ, "REDIS_URL": url, "BOT_TOKEN": token,
-               "TELEGRAM_API_URL": fake.base_url}
+        env = {**os.environ, "REDIS_URL": url, "BOT_TOKEN": token, "TELEGRAM_API_URL": fake.base_url}
         t = time.perf_counter()
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "telegram", cwd=ROOT, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+            sys.executable,
+            "-m",
+            "bot",
+            "telegram",
+            cwd=ROOT,
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
         try:
             await fake.wait_for_call("getUpdates", timeout=120)
             ready = time.perf_counter() - t
@@ -93,12 +106,23 @@ async def discord(url: str) -> float:
     from tests.fakes.discord_api import FakeDiscord
 
     async with FakeDiscord() as fake:
-        env = {**os.environ, "REDIS_URL": url, "DISCORD_TOKEN": fake.token,
-               "BENCH_DISCORD_API": fake.api_base, "BENCH_DISCORD_GATEWAY": fake.gateway_url}
+        env = {
+            **os.environ,
+            "REDIS_URL": url,
+            "DISCORD_TOKEN": fake.token,
+            "BENCH_DISCORD_API": fake.api_base,
+            "BENCH_DISCORD_GATEWAY": fake.gateway_url,
+        }
         t = time.perf_counter()
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", DISCORD, cwd=ROOT, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+            sys.executable,
+            "-c",
+            DISCORD,
+            cwd=ROOT,
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
         try:
             await fake.wait_until_connected(timeout=120)
             ready = time.perf_counter() - t

@@ -32,8 +32,15 @@ from engine.presets import PRESETS, Rules, make_rules  # noqa: E402
 from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
 
 CASES = [
-    ("kozel", 4), ("kozel", 2), ("kozel-4", 4), ("kozel-60", 2), ("kozel-hvalenyi", 4),
-    ("kozel-nn", 4), ("kozel-kocherga", 4), ("petukh", 4), ("petukh-25", 4),
+    ("kozel", 4),
+    ("kozel", 2),
+    ("kozel-4", 4),
+    ("kozel-60", 2),
+    ("kozel-hvalenyi", 4),
+    ("kozel-nn", 4),
+    ("kozel-kocherga", 4),
+    ("petukh", 4),
+    ("petukh-25", 4),
 ]
 
 
@@ -97,9 +104,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.iterations is None and args.think_ms is None:
         args.think_ms = 100.0
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
-          + " ".join(f"{x:.1f}" for x in os.getloadavg())
-          + f" · budget {args.iterations or ''} playouts {args.think_ms or ''} ms", flush=True)
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg())
+        + f" · budget {args.iterations or ''} playouts {args.think_ms or ''} ms",
+        flush=True,
+    )
     for preset, players in CASES:
         if args.presets and preset not in args.presets:
             continue

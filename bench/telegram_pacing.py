@@ -63,23 +63,28 @@ async def main() -> None:
     args = ap.parse_args()
     redis = Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/13"))
     rows = []
-    print(f"{args.game}, {args.people} people + {args.bots} computer players, "
-          "20 group writes a minute enforced; load average "
-          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print(
+        f"{args.game}, {args.people} people + {args.bots} computer players, "
+        "20 group writes a minute enforced; load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
     print("seed  moves  min   worst wait  longest gap  result after  writes/min  429s")
     try:
         for seed in seeds_of(args.seeds):
             r = await one(redis, seed, args.game, args.people, args.bots)
             rows.append(r)
-            print(f"{seed:4}  {r['moves']:5.0f}  {r['minutes']:4.1f}  {r['worst_wait']:9.2f}s"
-                  f"  {r['longest_gap']:10.2f}s  {r['result_delay']:11.2f}s"
-                  f"  {r['per_minute']:10.0f}  {r['refused']:4.0f}")
+            print(
+                f"{seed:4}  {r['moves']:5.0f}  {r['minutes']:4.1f}  {r['worst_wait']:9.2f}s"
+                f"  {r['longest_gap']:10.2f}s  {r['result_delay']:11.2f}s"
+                f"  {r['per_minute']:10.0f}  {r['refused']:4.0f}"
+            )
     finally:
         await redis.aclose()
-    print(f"all   {sum(r['moves'] for r in rows):5.0f}        "
-          f"{max(r['worst_wait'] for r in rows):9.2f}s  {max(r['longest_gap'] for r in rows):10.2f}s"
-          f"  {max(r['result_delay'] for r in rows):11.2f}s"
-          f"  {max(r['per_minute'] for r in rows):10.0f}  {sum(r['refused'] for r in rows):4.0f}")
+    print(
+        f"all   {sum(r['moves'] for r in rows):5.0f}        "
+        f"{max(r['worst_wait'] for r in rows):9.2f}s  {max(r['longest_gap'] for r in rows):10.2f}s"
+        f"  {max(r['result_delay'] for r in rows):11.2f}s"
+        f"  {max(r['per_minute'] for r in rows):10.0f}  {sum(r['refused'] for r in rows):4.0f}"
+    )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,7 @@ def positions(count: int) -> list[tuple[Game, int]]:
         for _ in range(rng.randrange(0, 8)):
             seat = match.to_act()[0]
             legal = match.legal_actions(seat)
-            match.apply(seat, RulesBot().choose(match.observe(seat), legal, rng, True)
-                        or legal[0])
+            match.apply(seat, RulesBot().choose(match.observe(seat), legal, rng, True) or legal[0])
         out.append((match, match.to_act()[0]))
     return out
 
@@ -78,10 +77,12 @@ async def measure(players: int, ms: float, workers: int, seconds: float) -> str:
         thinker.close()
     lags.sort()
     p99 = lags[int(len(lags) * 0.99)] * 1000
-    return (f"{players} hard players, SEARCH_MS {ms:.0f}, {workers} worker processes: "
-            f"loop lag p50 {statistics.median(lags) * 1000:.2f} ms, p99 {p99:.2f} ms, "
-            f"max {lags[-1] * 1000:.1f} ms; {done} searches, {playouts / max(1, done):.0f} "
-            f"playouts each")
+    return (
+        f"{players} hard players, SEARCH_MS {ms:.0f}, {workers} worker processes: "
+        f"loop lag p50 {statistics.median(lags) * 1000:.2f} ms, p99 {p99:.2f} ms, "
+        f"max {lags[-1] * 1000:.1f} ms; {done} searches, {playouts / max(1, done):.0f} "
+        f"playouts each"
+    )
 
 
 def main() -> None:
@@ -91,8 +92,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=10.0)
     args = parser.parse_args()
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
-          + " ".join(f"{x:.1f}" for x in os.getloadavg()), flush=True)
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        flush=True,
+    )
     print(asyncio.run(measure(args.players, args.ms, args.workers, args.seconds)))
 
 

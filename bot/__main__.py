@@ -37,13 +37,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--lang", default=None, help="ru, en, uk or hr (default: DEFAULT_LANGUAGE)")
     p.add_argument("--options", default="", help='preset options as JSON, e.g. {"tie":"eggs"}')
-    p.add_argument("--bots", default="normal",
-                   help="the computer players' level: easy, normal or hard (or one each, "
-                        "comma-separated)")
+    p.add_argument(
+        "--bots",
+        default="normal",
+        help="the computer players' level: easy, normal or hard (or one each, comma-separated)",
+    )
     tg = sub.add_parser("telegram", help="run the Telegram bot (BOT_TOKEN)")
-    tg.add_argument("--webhook", action="store_true",
-                    help="a webhook worker: refuse to start without WEBHOOK_URL (long polling "
-                         "allows one process a token)")
+    tg.add_argument(
+        "--webhook",
+        action="store_true",
+        help="a webhook worker: refuse to start without WEBHOOK_URL (long polling "
+        "allows one process a token)",
+    )
     sub.add_parser("discord", help="run the Discord bot (DISCORD_TOKEN)")
     sub.add_parser("all", help="run both bots in one process")
     sub.add_parser("health", help="exit 0 when the running bot is alive and Redis answers")
@@ -55,16 +60,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from bot import logs
 
-    logs.setup(settings.log_level, settings.log_format,
-               secrets=[settings.bot_token or "", settings.discord_token or "",
-                        settings.webhook_secret or ""])
+    logs.setup(
+        settings.log_level,
+        settings.log_format,
+        secrets=[settings.bot_token or "", settings.discord_token or "", settings.webhook_secret or ""],
+    )
     if args.command == "play":
         return _play(settings, args)
     if args.command == "health":
         return _health(settings)
     if getattr(args, "webhook", False) and not settings.webhook_url:
-        print("error: WEBHOOK_URL is not set: a --webhook worker takes updates by webhook "
-              "only", file=sys.stderr)
+        print(
+            "error: WEBHOOK_URL is not set: a --webhook worker takes updates by webhook only", file=sys.stderr
+        )
         return 2
     try:
         return asyncio.run(_serve(settings, args.command))
@@ -85,8 +93,18 @@ def _play(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     lang = args.lang or settings.default_language
     try:
-        return asyncio.run(play(settings, args.preset, args.players, args.seed, lang, options,
-                                metrics=_metrics(settings), bots=args.bots.split(",")))
+        return asyncio.run(
+            play(
+                settings,
+                args.preset,
+                args.players,
+                args.seed,
+                lang,
+                options,
+                metrics=_metrics(settings),
+                bots=args.bots.split(","),
+            )
+        )
     except KeyboardInterrupt:
         return 130
     except ConfigError as e:

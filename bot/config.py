@@ -19,10 +19,12 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = Field(1.0, ge=0, description="pause before a computer move")
     missed_turns_to_bot: int = Field(2, ge=1, description="missed turns before a bot takes over")
     search_ms: float = Field(300.0, gt=0, description="a hard computer player's time a move, ms")
-    search_workers: int = Field(2, ge=0, le=64,
-                                description="processes hard computer players think in; 0: a thread")
+    search_workers: int = Field(
+        2, ge=0, le=64, description="processes hard computer players think in; 0: a thread"
+    )
     search_iterations: int | None = Field(
-        None, gt=0, description="playouts a hard move (exact for a seed); unset: SEARCH_MS")
+        None, gt=0, description="playouts a hard move (exact for a seed); unset: SEARCH_MS"
+    )
     idle_seconds: int = Field(6 * 3600, gt=0, description="lobby/finished rooms expire after")
     update_ttl_seconds: int = Field(24 * 3600, gt=0, description="how long update ids are kept")
     default_language: str = Field("ru", description="language of a new chat")
@@ -34,16 +36,21 @@ class Settings(BaseSettings):
     webhook_port: int = Field(8080, gt=0, lt=65536)
     discord_token: str | None = Field(None, description="Discord bot token")
     discord_shard_count: int | None = Field(
-        None, gt=0, description="shards in all (several processes split them); unset: Discord's")
+        None, gt=0, description="shards in all (several processes split them); unset: Discord's"
+    )
     discord_shard_ids: list[int] | None = Field(
-        None, description="the shards this process runs (JSON list, e.g. [0,1]); unset: all")
+        None, description="the shards this process runs (JSON list, e.g. [0,1]); unset: all"
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
-        "WARNING", description="how much the bot logs")
+        "WARNING", description="how much the bot logs"
+    )
     log_format: Literal["text", "json"] = Field("text", description="json: one JSON object a line")
-    metrics_port: int | None = Field(None, gt=0, lt=65536,
-                                     description="serve Prometheus metrics on this port")
-    heartbeat_file: Path = Field(Path("/tmp/kozel-bot.heartbeat"),
-                                 description="touched by the running bot; read by `health`")
+    metrics_port: int | None = Field(
+        None, gt=0, lt=65536, description="serve Prometheus metrics on this port"
+    )
+    heartbeat_file: Path = Field(
+        Path("/tmp/kozel-bot.heartbeat"), description="touched by the running bot; read by `health`"
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -317,9 +317,7 @@ def _read_lock_pid(lock_path: Path) -> str:
 
 async def _check_dir(socket_path: Path, data_dir: Path) -> int | None:
     pid, server_dir = await _server_pid_and_dir(socket_path)
-    if server_dir is not None and not (
-        Path(server_dir).exists() and os.path.samefile(server_dir, data_dir)
-    ):
+    if server_dir is not None and not (Path(server_dir).exists() and os.path.samefile(server_dir, data_dir)):
         raise EmbeddedRedisError(
             f"the server on {socket_path} keeps its data in {server_dir}, not in {data_dir}"
         )
@@ -408,30 +406,41 @@ async def start_embedded_redis(
     deadline = time.monotonic() + timeout
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        shared = await _wait_for_lock(fd, data_dir, socket_path, log_path, lock_path, deadline,
-                                      timeout)
+        shared = await _wait_for_lock(fd, data_dir, socket_path, log_path, lock_path, deadline, timeout)
         if shared is not None:
             os.close(fd)
             return shared
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
-        return await _own_server(fd, data_dir, socket_path, log_path, deadline, timeout,
-                                 server_binary)
+        return await _own_server(fd, data_dir, socket_path, log_path, deadline, timeout, server_binary)
     except BaseException:
         with contextlib.suppress(OSError):
             os.close(fd)
         raise
 
 
-async def _wait_for_lock(fd: int, data_dir: Path, socket_path: Path, log_path: Path,
-                         lock_path: Path, deadline: float, timeout: float) -> EmbeddedRedis | None:
+async def _wait_for_lock(
+    fd: int,
+    data_dir: Path,
+    socket_path: Path,
+    log_path: Path,
+    lock_path: Path,
+    deadline: float,
+    timeout: float,
+) -> EmbeddedRedis | None:
     """Take the data dir's lock (None), or share the server of the live process that owns
     it once that server answers."""
     while not _try_lock(fd):
         if await _ping(socket_path):
             pid = await _check_dir(socket_path, data_dir)
-            return EmbeddedRedis(data_dir=data_dir, socket_path=socket_path, log_path=log_path,
-                                 pid=pid, process=None, lock_file=None)
+            return EmbeddedRedis(
+                data_dir=data_dir,
+                socket_path=socket_path,
+                log_path=log_path,
+                pid=pid,
+                process=None,
+                lock_file=None,
+            )
         if time.monotonic() >= deadline:
             raise EmbeddedRedisError(
                 f"{data_dir} is locked by process {_read_lock_pid(lock_path)} but no server "
@@ -441,9 +450,15 @@ async def _wait_for_lock(fd: int, data_dir: Path, socket_path: Path, log_path: P
     return None
 
 
-async def _own_server(fd: int, data_dir: Path, socket_path: Path, log_path: Path,
-                      deadline: float, timeout: float,
-                      server_binary: Path | None) -> EmbeddedRedis:
+async def _own_server(
+    fd: int,
+    data_dir: Path,
+    socket_path: Path,
+    log_path: Path,
+    deadline: float,
+    timeout: float,
+    server_binary: Path | None,
+) -> EmbeddedRedis:
     """With the lock held: adopt a server whose owner died, or start one."""
     state = _socket_state(socket_path)
     if state == "listening":
@@ -457,19 +472,25 @@ async def _own_server(fd: int, data_dir: Path, socket_path: Path, log_path: Path
                 )
             await asyncio.sleep(_POLL_INTERVAL)
         pid = await _check_dir(socket_path, data_dir)
-        return EmbeddedRedis(data_dir=data_dir, socket_path=socket_path, log_path=log_path,
-                             pid=pid, process=None, lock_file=fd)
+        return EmbeddedRedis(
+            data_dir=data_dir, socket_path=socket_path, log_path=log_path, pid=pid, process=None, lock_file=fd
+        )
     if state == "stale":
         socket_path.unlink(missing_ok=True)
     binary = server_binary if server_binary is not None else default_server_binary()
     process, log_offset = _launch(binary, data_dir, socket_path, log_path)
     try:
-        await _wait_ready(process, binary, socket_path, log_path, log_offset,
-                          deadline - time.monotonic())
+        await _wait_ready(process, binary, socket_path, log_path, log_offset, deadline - time.monotonic())
     except BaseException:
         if process.poll() is None:
             process.kill()
             process.wait()
         raise
-    return EmbeddedRedis(data_dir=data_dir, socket_path=socket_path, log_path=log_path,
-                         pid=process.pid, process=process, lock_file=fd)
+    return EmbeddedRedis(
+        data_dir=data_dir,
+        socket_path=socket_path,
+        log_path=log_path,
+        pid=process.pid,
+        process=process,
+        lock_file=fd,
+    )

@@ -31,23 +31,41 @@ def lobby_of(room: Room | None) -> Room:
     return room
 
 
-def create(room: Room | None, rid: str, platform: str, chat: str, thread: str | None,
-           user: User, preset: str, options: dict[str, Any], size: int, lang: str,
-           now: Now) -> Change:
+def create(
+    room: Room | None,
+    rid: str,
+    platform: str,
+    chat: str,
+    thread: str | None,
+    user: User,
+    preset: str,
+    options: dict[str, Any],
+    size: int,
+    lang: str,
+    now: Now,
+) -> Change:
     """A new lobby in this chat (topic), with the creator seated."""
     if room is not None and room.state != FINISHED:
         raise Refused(Reason.ROOM_EXISTS)
     seats: list[Seat | None] = [None] * size
     seats[0] = Seat(user.id, user.name)
     new = Room(
-        id=rid, platform=platform, chat=chat, thread=thread, preset=preset, options=options,
-        size=size, seats=seats, creator=user.id, created=now.t,
-        gen=(room.gen + 1) if room else 1, lang=lang,
+        id=rid,
+        platform=platform,
+        chat=chat,
+        thread=thread,
+        preset=preset,
+        options=options,
+        size=size,
+        seats=seats,
+        creator=user.id,
+        created=now.t,
+        gen=(room.gen + 1) if room else 1,
+        lang=lang,
         bot_level=room.bot_level if room else "normal",
     )
     new.version = room.version if room else 0
-    return Change(new, [Line("room_created", {"name": user.name, "preset": preset})],
-                  seated=[user.id])
+    return Change(new, [Line("room_created", {"name": user.name, "preset": preset})], seated=[user.id])
 
 
 def join(room: Room | None, user: User, seat: int | None) -> Change:
@@ -130,8 +148,7 @@ def kick(room: Room | None, user: User, target: str | int, is_admin: bool) -> Ch
     if gone.user == user.id:
         raise Refused(Reason.KICK_SELF)
     room.seats[at] = None
-    change = Change(room, [Line("kicked", {"name": gone.name})],
-                    unseated=[gone.user] if gone.user else [])
+    change = Change(room, [Line("kicked", {"name": gone.name})], unseated=[gone.user] if gone.user else [])
     seat_waiting(change)
     return change
 
@@ -212,8 +229,11 @@ def rematch(room: Room | None, user: User, seed: int | str | None, now: Now) -> 
     change = Change(room)
     # people queued after the match ended: the rooster gives his seat now (the match that
     # ended was recorded when it ended)
-    if room.options.get("elimination") and room.queue and \
-            eliminate(change, room.load_match(), now, record=False):
+    if (
+        room.options.get("elimination")
+        and room.queue
+        and eliminate(change, room.load_match(), now, record=False)
+    ):
         return change
     room.gen += 1
     change.lines = begin(room, seed)

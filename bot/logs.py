@@ -64,10 +64,10 @@ def setup(level: str = "WARNING", fmt: str = "text", secrets: Iterable[str] = ()
 
         inner = JsonFormatter(
             "%(asctime)s %(levelname)s %(name)s %(message)s %(room)s %(update)s",
-            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"})
+            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+        )
     else:
-        inner = logging.Formatter(
-            "%(asctime)s %(levelname)s %(name)s [%(room)s %(update)s] %(message)s")
+        inner = logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(room)s %(update)s] %(message)s")
     handler.setFormatter(Redacting(inner, secrets))
     root = logging.getLogger()
     for old in list(root.handlers):

@@ -19,22 +19,26 @@ class PrometheusMetrics(Metrics):
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
         self.registry = registry or CollectorRegistry()
         r = self.registry
-        self.moves = Counter("kozel_changes_committed", "Room changes written", ["platform"],
-                             registry=r)
-        self.refusals = Counter("kozel_refusals", "Calls refused, by reason", ["reason"],
-                                registry=r)
-        self.conflicts = Counter("kozel_cas_conflicts", "Compare-and-set conflicts (retried)",
-                                 registry=r)
-        self.lag = Histogram("kozel_timer_lag_seconds", "Due moves made after their due time",
-                             buckets=_LAG, registry=r)
-        self.think = Histogram("kozel_think_seconds", "Computer players' time to choose",
-                               ["level"], buckets=_THINK, registry=r)
-        self.limited = Counter("kozel_platform_429", "Platform rate-limit answers (429)",
-                               ["platform"], registry=r)
-        self.waits = Histogram("kozel_platform_retry_wait_seconds", "Waits a 429 asked for",
-                               ["platform"], buckets=_WAIT, registry=r)
-        self.queue = Gauge("kozel_painter_queue", "Drawings waiting for their turn",
-                           ["platform"], registry=r)
+        self.moves = Counter("kozel_changes_committed", "Room changes written", ["platform"], registry=r)
+        self.refusals = Counter("kozel_refusals", "Calls refused, by reason", ["reason"], registry=r)
+        self.conflicts = Counter("kozel_cas_conflicts", "Compare-and-set conflicts (retried)", registry=r)
+        self.lag = Histogram(
+            "kozel_timer_lag_seconds", "Due moves made after their due time", buckets=_LAG, registry=r
+        )
+        self.think = Histogram(
+            "kozel_think_seconds", "Computer players' time to choose", ["level"], buckets=_THINK, registry=r
+        )
+        self.limited = Counter(
+            "kozel_platform_429", "Platform rate-limit answers (429)", ["platform"], registry=r
+        )
+        self.waits = Histogram(
+            "kozel_platform_retry_wait_seconds",
+            "Waits a 429 asked for",
+            ["platform"],
+            buckets=_WAIT,
+            registry=r,
+        )
+        self.queue = Gauge("kozel_painter_queue", "Drawings waiting for their turn", ["platform"], registry=r)
 
     def move_committed(self, platform: str) -> None:
         self.moves.labels(platform).inc()

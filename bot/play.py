@@ -207,14 +207,14 @@ def eliminate(change: Change, match: Game, now: Now | None, record: bool = True)
     if old is not None and old.user == room.creator:
         # the table's creator left it: the first person seated takes his rights
         room.creator = next(s.user for s in room.seats if s is not None and s.user)
-    change.lines.append(Line("eliminated", {"name": old.name if old else "?", "seat": seat,
-                                            "comer": comer["name"]}))
+    change.lines.append(
+        Line("eliminated", {"name": old.name if old else "?", "seat": seat, "comer": comer["name"]})
+    )
     for s in room.seats:
         if s is not None:
             s.auto, s.missed = False, 0
     room.gen += 1
-    seed = int.from_bytes(hashlib.blake2s(f"{match.seed}:{room.gen}".encode(),
-                                          digest_size=8).digest(), "big")
+    seed = int.from_bytes(hashlib.blake2s(f"{match.seed}:{room.gen}".encode(), digest_size=8).digest(), "big")
     ended = room.progress
     change.lines.extend(begin(room, seed))
     room.last_progress = ended  # the ended match's chart, drawn with its result
@@ -283,8 +283,7 @@ def due(room: Room | None, now: Now) -> Due:
     return Due(room.version, ask, mover, True)
 
 
-def make_due(room: Room | None, now: Now, plan: Due,
-             choices: dict[int, Action | None]) -> Change:
+def make_due(room: Room | None, now: Now, plan: Due, choices: dict[int, Action | None]) -> Change:
     """Carry out ``plan`` with the computer players' ``choices`` (seat -> action; None: not
     now), on the room it was made for (else Refused(Reason.MOVED): decide again)."""
     if room is None or room.version != plan.version or room.match is None:

@@ -31,8 +31,9 @@ def ranks(record: Mapping[str, Any], lower_is_better: bool) -> list[int]:
     """Each side's place (1 best): the winners first, then by score."""
     winners = set(record["winning_sides"])
     scores = record["score"]
-    order = sorted(range(len(scores)),
-                   key=lambda s: (s not in winners, scores[s] if lower_is_better else -scores[s]))
+    order = sorted(
+        range(len(scores)), key=lambda s: (s not in winners, scores[s] if lower_is_better else -scores[s])
+    )
     out = [0] * len(scores)
     place, last = 0, None
     for i, side in enumerate(order):
@@ -43,19 +44,21 @@ def ranks(record: Mapping[str, Any], lower_is_better: bool) -> list[int]:
     return out
 
 
-def rate(sides: Sequence[Sequence[str]], places: Sequence[int],
-         current: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+def rate(
+    sides: Sequence[Sequence[str]], places: Sequence[int], current: Mapping[str, tuple[float, float]]
+) -> dict[str, tuple[float, float]]:
     """New (mu, sigma) of everyone in the match. A level that sat several times (two
     computer players of one level) moves by the mean of its seats."""
-    teams = [[MODEL.create_rating(list(current.get(rated(m), (MU, SIGMA))), name=rated(m))
-              for m in side] for side in sides]
+    teams = [
+        [MODEL.create_rating(list(current.get(rated(m), (MU, SIGMA))), name=rated(m)) for m in side]
+        for side in sides
+    ]
     result = MODEL.rate(teams, ranks=[float(p) for p in places])
     seen: dict[str, list[tuple[float, float]]] = {}
     for team in result:
         for r in team:
             seen.setdefault(str(r.name), []).append((r.mu, r.sigma))
-    return {name: (sum(m for m, _ in v) / len(v), sum(s for _, s in v) / len(v))
-            for name, v in seen.items()}
+    return {name: (sum(m for m, _ in v) / len(v), sum(s for _, s in v) / len(v)) for name, v in seen.items()}
 
 
 def ordinal(mu: float, sigma: float) -> float:

@@ -110,7 +110,9 @@ return 1
 
 # KEYS: 1 room, 2 platform data; ARGV: field, value ('\\0' deletes), field, value, ...
 # Only for a room that exists; the platform data expires with the room.
-SET_DATA = SYNC_TTL + """
+SET_DATA = (
+    SYNC_TTL
+    + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 for i = 1, #ARGV, 2 do
   if ARGV[i + 1] == '\\0' then
@@ -122,6 +124,7 @@ end
 sync_ttl(KEYS[1], KEYS[2])
 return 1
 """
+)
 
 # KEYS: 1 paint lease, 2 platform data, 3 room; ARGV: owner, lease ms, what
 # {-1}: another worker paints it now; {0}: nothing newer than drawn (or no room);
@@ -139,7 +142,9 @@ return {1, v[1], v[2], redis.call('HGETALL', KEYS[2])}
 
 # KEYS: 1 paint lease, 2 platform data, 3 room; ARGV: owner, what, version drawn
 # 1 when the room has moved past the version drawn (paint again), else 0
-END_PAINT = SYNC_TTL + """
+END_PAINT = (
+    SYNC_TTL
+    + """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 local v = tonumber(redis.call('HGET', KEYS[3], 'v') or '0')
 if v == 0 then return 0 end
@@ -152,6 +157,7 @@ end
 if v > tonumber(ARGV[3]) then return 1 end
 return 0
 """
+)
 
 # KEYS: 1 write times (sorted set), 2 blocked-until; ARGV: now, limit, window, gap, reserve,
 # a unique member. Returns '0' when the write is allowed now (and counted), else the seconds

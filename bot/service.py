@@ -41,8 +41,9 @@ Listener = Callable[[Room, list[Line]], Awaitable[None]]
 
 
 class GameService(Timers):
-    def __init__(self, store: Store, settings: Settings, clock: Clock | None = None,
-                 metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, clock: Clock | None = None, metrics: Metrics | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
@@ -53,8 +54,9 @@ class GameService(Timers):
         self._in_flight: set[asyncio.Task[Any]] = set()
 
     @classmethod
-    async def open(cls, settings: Settings, clock: Clock | None = None,
-                   metrics: Metrics | None = None) -> GameService:
+    async def open(
+        cls, settings: Settings, clock: Clock | None = None, metrics: Metrics | None = None
+    ) -> GameService:
         """A service on the store ``settings`` name (one clear ConfigError if Redis does
         not answer); ``close()`` closes the store."""
         return cls(await open_store(settings), settings, clock, metrics)
@@ -65,13 +67,19 @@ class GameService(Timers):
 
     def now(self) -> Now:
         s = self.settings
-        return Now(self.clock.now(), s.turn_seconds, s.bot_delay_seconds, s.missed_turns_to_bot,
-                   float(s.idle_seconds))
+        return Now(
+            self.clock.now(),
+            s.turn_seconds,
+            s.bot_delay_seconds,
+            s.missed_turns_to_bot,
+            float(s.idle_seconds),
+        )
 
     # --- the one write path -------------------------------------------------------------
 
-    async def _mutate(self, room_id: str, transition: Transition, update_id: str | None = None,
-                      notify: bool = True) -> Outcome:
+    async def _mutate(
+        self, room_id: str, transition: Transition, update_id: str | None = None, notify: bool = True
+    ) -> Outcome:
         """Load, change, compare-and-set (room, update claim, deadline entry and the chat's
         record of an ended match, in one script); on a conflict, again on the room the
         script answered with. ``transition`` raises ``Refused`` or ``Repeat``."""
@@ -97,8 +105,7 @@ class GameService(Timers):
             now = self.now()
             new.updated = now.t
             if change.lines:
-                new.events = [{"key": ln.key, "params": ln.params}
-                              for ln in change.lines][-MAX_LINES:]
+                new.events = [{"key": ln.key, "params": ln.params} for ln in change.lines][-MAX_LINES:]
             play.schedule(new, now)
             # a lobby closes by its own deadline (its table is told); the key's expiry is a
             # backstop a little later
@@ -107,8 +114,7 @@ class GameService(Timers):
             if change.record is not None:
                 change.record["date"] = now.t
                 record = await self._match_record(keys.chat_of(new.id), change.record)
-            written = await self.store.cas(new, claim, self.settings.update_ttl_seconds, ttl,
-                                           now.t, record)
+            written = await self.store.cas(new, claim, self.settings.update_ttl_seconds, ttl, now.t, record)
             if written.version:
                 self.metrics.move_committed(new.platform)
                 new.version = written.version
@@ -124,8 +130,9 @@ class GameService(Timers):
             await asyncio.sleep(0)
         return Outcome(False, Reason.BUSY, room)
 
-    async def _after_commit(self, new: Room, change: Change, record: MatchRecord | None,
-                            notify: bool) -> None:
+    async def _after_commit(
+        self, new: Room, change: Change, record: MatchRecord | None, notify: bool
+    ) -> None:
         for user in change.seated:
             await self.store.add_user_room(user, new.id)
         for user in change.unseated:
@@ -157,8 +164,14 @@ class GameService(Timers):
     # --- lobby ----------------------------------------------------------------------------
 
     async def create(
-        self, platform: str, chat: str, thread: str | None, user: User, preset: str,
-        options: dict[str, Any] | None = None, size: int | None = None,
+        self,
+        platform: str,
+        chat: str,
+        thread: str | None,
+        user: User,
+        preset: str,
+        options: dict[str, Any] | None = None,
+        size: int | None = None,
         update_id: str | None = None,
     ) -> Outcome:
         """A new lobby in this chat (topic), with the creator seated."""
@@ -171,71 +184,89 @@ class GameService(Timers):
         if size not in spec.players:
             return Outcome(False, Reason.BAD_SIZE, data={"allowed": list(spec.players)})
         rid = room_id_for(platform, chat, thread)
-        lang = await self.store.chat_pref(chat_key(platform, chat), "lang") or \
-            self.settings.default_language
+        lang = await self.store.chat_pref(chat_key(platform, chat), "lang") or self.settings.default_language
         now = self.now()
-        return await self._mutate(rid, lambda room: lobby.create(
-            room, rid, platform, chat, thread, user, preset, opts, size, lang, now), update_id)
+        return await self._mutate(
+            rid,
+            lambda room: lobby.create(room, rid, platform, chat, thread, user, preset, opts, size, lang, now),
+            update_id,
+        )
 
-    async def join(self, room_id: str, user: User, seat: int | None = None,
-                   update_id: str | None = None) -> Outcome:
+    async def join(
+        self, room_id: str, user: User, seat: int | None = None, update_id: str | None = None
+    ) -> Outcome:
         return await self._mutate(room_id, lambda room: lobby.join(room, user, seat), update_id)
 
     async def leave(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
         return await self._mutate(room_id, lambda room: lobby.leave(room, user), update_id)
 
-    async def add_bot(self, room_id: str, user: User, level: str | None = None,
-                      names: Sequence[str] = (), update_id: str | None = None) -> Outcome:
+    async def add_bot(
+        self,
+        room_id: str,
+        user: User,
+        level: str | None = None,
+        names: Sequence[str] = (),
+        update_id: str | None = None,
+    ) -> Outcome:
         """Seat a computer player; ``names``: names in the chat's language, the first one
         unused at the table is taken (else "Bot N")."""
         if level is not None and level not in BOT_LEVELS:
             return Outcome(False, Reason.BAD_LEVEL, data={"allowed": list(lobby.LEVELS)})
-        return await self._mutate(room_id, lambda room: lobby.add_bot(room, user, level, names),
-                                  update_id)
+        return await self._mutate(room_id, lambda room: lobby.add_bot(room, user, level, names), update_id)
 
-    async def remove_bot(self, room_id: str, user: User, seat: int | None = None,
-                         update_id: str | None = None) -> Outcome:
-        return await self._mutate(room_id, lambda room: lobby.remove_bot(room, user, seat),
-                                  update_id)
+    async def remove_bot(
+        self, room_id: str, user: User, seat: int | None = None, update_id: str | None = None
+    ) -> Outcome:
+        return await self._mutate(room_id, lambda room: lobby.remove_bot(room, user, seat), update_id)
 
-    async def kick(self, room_id: str, user: User, target: str | int, is_admin: bool,
-                   update_id: str | None = None) -> Outcome:
+    async def kick(
+        self, room_id: str, user: User, target: str | int, is_admin: bool, update_id: str | None = None
+    ) -> Outcome:
         """Remove a person (user id) or a seat (index) from the lobby: creator or chat admin."""
-        return await self._mutate(room_id, lambda room: lobby.kick(room, user, target, is_admin),
-                                  update_id)
+        return await self._mutate(room_id, lambda room: lobby.kick(room, user, target, is_admin), update_id)
 
-    async def set_option(self, room_id: str, user: User, name: str, value: Any,
-                         is_admin: bool = False, update_id: str | None = None) -> Outcome:
+    async def set_option(
+        self,
+        room_id: str,
+        user: User,
+        name: str,
+        value: Any,
+        is_admin: bool = False,
+        update_id: str | None = None,
+    ) -> Outcome:
         return await self._mutate(
-            room_id, lambda room: lobby.set_option(room, user, name, value, is_admin), update_id)
+            room_id, lambda room: lobby.set_option(room, user, name, value, is_admin), update_id
+        )
 
-    async def set_size(self, room_id: str, user: User, size: int, is_admin: bool = False,
-                       update_id: str | None = None) -> Outcome:
-        return await self._mutate(room_id, lambda room: lobby.set_size(room, user, size, is_admin),
-                                  update_id)
+    async def set_size(
+        self, room_id: str, user: User, size: int, is_admin: bool = False, update_id: str | None = None
+    ) -> Outcome:
+        return await self._mutate(room_id, lambda room: lobby.set_size(room, user, size, is_admin), update_id)
 
-    async def swap_seats(self, room_id: str, user: User, a: int, b: int, is_admin: bool = False,
-                         update_id: str | None = None) -> Outcome:
+    async def swap_seats(
+        self, room_id: str, user: User, a: int, b: int, is_admin: bool = False, update_id: str | None = None
+    ) -> Outcome:
         return await self._mutate(
-            room_id, lambda room: lobby.swap_seats(room, user, a, b, is_admin), update_id)
+            room_id, lambda room: lobby.swap_seats(room, user, a, b, is_admin), update_id
+        )
 
-    async def start(self, room_id: str, user: User, seed: int | str | None = None,
-                    update_id: str | None = None) -> Outcome:
+    async def start(
+        self, room_id: str, user: User, seed: int | str | None = None, update_id: str | None = None
+    ) -> Outcome:
         now = self.now()
-        return await self._mutate(room_id, lambda room: lobby.start(room, user, seed, now),
-                                  update_id)
+        return await self._mutate(room_id, lambda room: lobby.start(room, user, seed, now), update_id)
 
-    async def rematch(self, room_id: str, user: User, seed: int | str | None = None,
-                      update_id: str | None = None) -> Outcome:
+    async def rematch(
+        self, room_id: str, user: User, seed: int | str | None = None, update_id: str | None = None
+    ) -> Outcome:
         """Another match with the same seats (from a finished room)."""
         now = self.now()
-        return await self._mutate(room_id, lambda room: lobby.rematch(room, user, seed, now),
-                                  update_id)
+        return await self._mutate(room_id, lambda room: lobby.rematch(room, user, seed, now), update_id)
 
-    async def cancel(self, room_id: str, user: User, is_admin: bool = False,
-                     update_id: str | None = None) -> Outcome:
-        return await self._mutate(room_id, lambda room: lobby.cancel(room, user, is_admin),
-                                  update_id)
+    async def cancel(
+        self, room_id: str, user: User, is_admin: bool = False, update_id: str | None = None
+    ) -> Outcome:
+        return await self._mutate(room_id, lambda room: lobby.cancel(room, user, is_admin), update_id)
 
     async def wait(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
         """Join the room's queue for a seat (RULES.md 5 ``elimination``)."""
@@ -246,8 +277,9 @@ class GameService(Timers):
 
     # --- moves ----------------------------------------------------------------------------
 
-    async def act(self, token: str, user: User, update_id: str | None = None,
-                  room_id: str | None = None) -> Outcome:
+    async def act(
+        self, token: str, user: User, update_id: str | None = None, room_id: str | None = None
+    ) -> Outcome:
         """A person's move from a button. ``room_id``: the chat's room, when the button was
         pressed in a group (a token of another room is then refused)."""
         try:
@@ -255,14 +287,12 @@ class GameService(Timers):
         except Refused as r:
             return Outcome(False, r.reason)
         mark = play.token_mark(token)
-        return await self._mutate(tok.room, lambda room: play.act(room, user.id, tok, mark),
-                                  update_id)
+        return await self._mutate(tok.room, lambda room: play.act(room, user.id, tok, mark), update_id)
 
     async def come_back(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
-        """"I'm back": a person takes his seat back from the computer player at once."""
+        """ "I'm back": a person takes his seat back from the computer player at once."""
         now = self.now()
-        return await self._mutate(room_id, lambda room: play.come_back(room, user.id, now),
-                                  update_id)
+        return await self._mutate(room_id, lambda room: play.come_back(room, user.id, now), update_id)
 
     # --- views ----------------------------------------------------------------------------
 
@@ -340,8 +370,7 @@ class GameService(Timers):
 
     async def set_seat_data(self, room_id: str, user_id: str, **values: Any) -> Outcome:
         """Adapters' per-person records in a room (hand messages, delivery choice)."""
-        ok = await self.store.set_platform_data(
-            room_id, {f"s:{user_id}:{k}": v for k, v in values.items()})
+        ok = await self.store.set_platform_data(room_id, {f"s:{user_id}:{k}": v for k, v in values.items()})
         return Outcome(ok, None if ok else Reason.NO_ROOM)
 
     async def platform_data(self, room_id: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -352,14 +381,14 @@ class GameService(Timers):
 
     # --- painting across workers ------------------------------------------------------------
 
-    async def begin_paint(self, room_id: str, what: str, owner: str | None = None,
-                          ttl: float = 15.0) -> PaintClaim:
+    async def begin_paint(
+        self, room_id: str, what: str, owner: str | None = None, ttl: float = 15.0
+    ) -> PaintClaim:
         """Take the lease to draw ``what`` ("table", "hand:<user>") of the room: the
         freshest room when it is newer than the version last drawn (by any worker)."""
         return await self.store.begin_paint(room_id, what, owner or self.worker_id, ttl)
 
-    async def end_paint(self, room_id: str, what: str, version: int,
-                        owner: str | None = None) -> bool:
+    async def end_paint(self, room_id: str, what: str, version: int, owner: str | None = None) -> bool:
         """``version`` of ``what`` is on screen; True: the room has moved on, paint again."""
         return await self.store.end_paint(room_id, what, owner or self.worker_id, version)
 
@@ -372,15 +401,19 @@ class GameService(Timers):
         ids = [rid for rid in await self.store.playing() if rid.startswith(f"{platform}:")]
         out = []
         for room in await self.store.rooms(ids):
-            if room is not None and room.state == PLAYING and \
-                    await self.store.drawn_version(room.id, "table") < room.version:
+            if (
+                room is not None
+                and room.state == PLAYING
+                and await self.store.drawn_version(room.id, "table") < room.version
+            ):
                 out.append(room)
         return out
 
     # --- flood budgets ----------------------------------------------------------------------
 
-    async def flood_take(self, key: str, *, limit: int, window: float, gap: float = 0.0,
-                         reserve: int = 0) -> float:
+    async def flood_take(
+        self, key: str, *, limit: int, window: float, gap: float = 0.0, reserve: int = 0
+    ) -> float:
         """One write under ``key``'s budget, shared by every worker: 0.0 when allowed now
         (and counted), else the seconds to wait (nothing counted)."""
         return await self.store.flood_take(key, self.clock.now(), limit, window, gap, reserve)
@@ -395,8 +428,7 @@ class GameService(Timers):
         await self.store.set_chat_pref(chat_key(platform, chat), "lang", lang)
 
     async def chat_language(self, platform: str, chat: str) -> str:
-        return await self.store.chat_pref(chat_key(platform, chat), "lang") or \
-            self.settings.default_language
+        return await self.store.chat_pref(chat_key(platform, chat), "lang") or self.settings.default_language
 
     async def chat_setting(self, platform: str, chat: str, name: str) -> str | None:
         """A chat's own setting (``chart``: "on"/"off", ...); None: never set."""
@@ -417,8 +449,7 @@ class GameService(Timers):
         _players, names = await self.store.players(chat_key(platform, chat))
         return series_rows(counters, names)
 
-    async def leaderboard(self, platform: str, chat: str,
-                          computers: bool = False) -> list[dict[str, Any]]:
+    async def leaderboard(self, platform: str, chat: str, computers: bool = False) -> list[dict[str, Any]]:
         """The chat's people by rating: each with matches, wins, win rate, rating, and
         ``ranked`` once they played ``MIN_MATCHES``; ``computers``: the computer levels that
         played here too (``computer``: True, their wins not counted)."""

@@ -24,21 +24,24 @@ def record_of(room: Room) -> dict[str, Any] | None:
         return None
     rules = room.rules
     people = {s.user: s.name for s in room.seats if s is not None and s.user}
-    sides = [[member(room, seat) for seat in rules.side_seats(side)]
-             for side in range(rules.sides)]
+    sides = [[member(room, seat) for seat in rules.side_seats(side)] for side in range(rules.sides)]
     winners_seats = room.result["winners"]
     winning_sides = sorted({rules.side_of(s) for s in winners_seats})
     lineup, order = lineup_of(room.preset, sides)
     # each side's place (1 best), in the order of "members": for the ratings
-    places = ranks({"winning_sides": winning_sides, "score": room.result["score"]},
-                   lower_is_better=rules.scoring in ("penalty", "record"))
+    places = ranks(
+        {"winning_sides": winning_sides, "score": room.result["score"]},
+        lower_is_better=rules.scoring in ("penalty", "record"),
+    )
     return {
         # the room's creation time too: a room that expired and was made again starts
         # again at generation 1, and its matches are new ones
         "id": f"{room.id}#{room.gen}#{room.created:.3f}",
         "preset": room.preset,
-        "sides": [[room.seats[s].name for s in rules.side_seats(side)]  # type: ignore[union-attr]
-                  for side in range(rules.sides)],
+        "sides": [
+            [room.seats[s].name for s in rules.side_seats(side)]  # type: ignore[union-attr]
+            for side in range(rules.sides)
+        ],
         "members": sides,
         "score": room.result["score"],
         "winners": [m for s in winners_seats if (m := member(room, s))],
@@ -53,8 +56,9 @@ def record_of(room: Room) -> dict[str, Any] | None:
 _SERIES, _PLAYERS, _NAMES, _RATINGS = 6, 7, 8, 10
 
 
-def match_record(chat: str, record: dict[str, Any], chat_ratings: Ratings,
-                 overall: dict[str, tuple[float, float]]) -> MatchRecord:
+def match_record(
+    chat: str, record: dict[str, Any], chat_ratings: Ratings, overall: dict[str, tuple[float, float]]
+) -> MatchRecord:
     """What writing ``record`` adds: the chat's counters and ratings (``chat_ratings`` as
     read, its version checked by the write), each person's counters and overall rating (a
     move of ``overall``, each person's rating as read)."""
@@ -136,41 +140,54 @@ def series_rows(counters: dict[str, int], names: dict[str, str]) -> list[dict[st
     for lineup, entry in out.items():
         preset, _, sides_text = lineup.partition(":")
         sides = [side.split("+") for side in sides_text.split(" vs ")]
-        result.append({
-            "preset": preset,
-            "sides": [[names.get(m, "🤖" if m.startswith("bot") else m) for m in side]
-                      for side in sides],
-            "wins": [entry["wins"].get(i, 0) for i in range(len(sides))],
-            "played": entry["played"],
-        })
+        result.append(
+            {
+                "preset": preset,
+                "sides": [[names.get(m, "🤖" if m.startswith("bot") else m) for m in side] for side in sides],
+                "wins": [entry["wins"].get(i, 0) for i in range(len(sides))],
+                "played": entry["played"],
+            }
+        )
     result.sort(key=lambda e: -e["played"])
     return result
 
 
-def leaderboard_rows(counters: dict[str, int], names: dict[str, str],
-                     ratings: Ratings | None = None,
-                     computers: bool = False) -> list[dict[str, Any]]:
+def leaderboard_rows(
+    counters: dict[str, int], names: dict[str, str], ratings: Ratings | None = None, computers: bool = False
+) -> list[dict[str, Any]]:
     """People of the chat (and the computer levels that played there) by rating: the ranked
     ones (``MIN_MATCHES`` played) first, by a cautious rating, then the rest by wins."""
     people: dict[str, dict[str, Any]] = {}
     for key, value in counters.items():
         user, _, what = key.rpartition("|")
-        people.setdefault(user, {"user": user, "name": names.get(user, user),
-                                 "played": 0, "won": 0, "computer": False})[what] = value
+        people.setdefault(
+            user, {"user": user, "name": names.get(user, user), "played": 0, "won": 0, "computer": False}
+        )[what] = value
     values = ratings.values if ratings is not None else {}
     if ratings is not None and computers:
         for name, n in ratings.played.items():
             if name.startswith("bot:"):
-                people[name] = {"user": name, "name": name.split(":", 1)[1], "played": n,
-                                "won": None, "computer": True}
+                people[name] = {
+                    "user": name,
+                    "name": name.split(":", 1)[1],
+                    "played": n,
+                    "won": None,
+                    "computer": True,
+                }
     rows = list(people.values())
     for r in rows:
         r["rate"] = r["won"] / r["played"] if r["played"] and r["won"] is not None else None
         mu_sigma = values.get(r["user"])
         r["rating"] = None if mu_sigma is None else round(ordinal(*mu_sigma), 1)
         r["ranked"] = r["rating"] is not None and r["played"] >= MIN_MATCHES
-    rows.sort(key=lambda r: (not r["ranked"], -(r["rating"] or 0.0) if r["ranked"] else 0.0,
-                             -(r["won"] or 0), r["name"]))
+    rows.sort(
+        key=lambda r: (
+            not r["ranked"],
+            -(r["rating"] or 0.0) if r["ranked"] else 0.0,
+            -(r["won"] or 0),
+            r["name"],
+        )
+    )
     return rows
 
 
@@ -179,9 +196,12 @@ def profile_of(raw: dict[str, float], chat_rating: tuple[float, float] | None) -
     games = {k.split(":", 1)[1]: int(v) for k, v in raw.items() if k.startswith("played:")}
     mu, sigma = raw.get("mu"), raw.get("sigma")
     return {
-        "played": played, "won": won, "rate": won / played if played else 0.0,
+        "played": played,
+        "won": won,
+        "rate": won / played if played else 0.0,
         "rating": None if mu is None or sigma is None else round(ordinal(mu, sigma), 1),
         "chat_rating": None if chat_rating is None else round(ordinal(*chat_rating), 1),
         "favourite": max(sorted(games), key=lambda g: games[g]) if games else None,
-        "best_streak": int(raw.get("best_streak", 0)), "streak": int(raw.get("streak", 0)),
+        "best_streak": int(raw.get("best_streak", 0)),
+        "streak": int(raw.get("streak", 0)),
     }

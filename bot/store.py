@@ -70,8 +70,9 @@ class MatchRecord:
 
     def todo(self) -> str:
         """What each person's own statistics get from the match, once."""
-        return json.dumps({"id": self.id, "people": self.people, "moved": self.moved},
-                          ensure_ascii=False, sort_keys=True)
+        return json.dumps(
+            {"id": self.id, "people": self.people, "moved": self.moved}, ensure_ascii=False, sort_keys=True
+        )
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,8 @@ class Store:
         command."""
         seen, version, doc, flat = await self._load(
             keys=[keys.update_claims(room_id), keys.room(room_id), keys.platform_data(room_id)],
-            args=[claim or ""])
+            args=[claim or ""],
+        )
         if not doc:
             return Loaded(None, bool(seen))
         data = {flat[i]: flat[i + 1] for i in range(0, len(flat), 2)}
@@ -164,27 +166,53 @@ class Store:
         return out
 
     async def cas(
-        self, room: Room, claim: str | None, claim_ttl: int, room_ttl: int, now: float,
+        self,
+        room: Room,
+        claim: str | None,
+        claim_ttl: int,
+        room_ttl: int,
+        now: float,
         record: MatchRecord | None = None,
     ) -> Written:
         """Write ``room`` if its stored version is still ``room.version``; in the same step
         claim ``claim``, set the room's deadline entry (``room.deadline``) and write
         ``record`` to the chat's statistics."""
         chat = keys.chat_of(room.id)
-        ks = [keys.room(room.id), keys.update_claims(room.id), keys.deadlines_of(room.id),
-              keys.platform_data(room.id)]
+        ks = [
+            keys.room(room.id),
+            keys.update_claims(room.id),
+            keys.deadlines_of(room.id),
+            keys.platform_data(room.id),
+        ]
         write = secrets.token_hex(4)
-        args: list[str | int | bytes] = [room.version, pack_doc(room), claim_ttl, room_ttl, claim or "",
-                                 repr(float(now)), KEEP_CLAIMS,
-                                 "" if room.deadline is None else repr(float(room.deadline)),
-                                 room.id, write]
+        args: list[str | int | bytes] = [
+            room.version,
+            pack_doc(room),
+            claim_ttl,
+            room_ttl,
+            claim or "",
+            repr(float(now)),
+            KEEP_CLAIMS,
+            "" if room.deadline is None else repr(float(room.deadline)),
+            room.id,
+            write,
+        ]
         if record is not None:  # the chat's statistics too: keys of the same shard
-            ks += [keys.chat_matches(chat), keys.chat_series(chat), keys.chat_players(chat),
-                   keys.chat_names(chat), keys.user_stats_todo(keys.shard_of(chat)),
-                   keys.chat_ratings(chat)]
-            args += [json.dumps(record.record, ensure_ascii=False),
-                     json.dumps(record.chat_ops, ensure_ascii=False), KEEP_MATCHES,
-                     record.todo(), record.ratings_version]
+            ks += [
+                keys.chat_matches(chat),
+                keys.chat_series(chat),
+                keys.chat_players(chat),
+                keys.chat_names(chat),
+                keys.user_stats_todo(keys.shard_of(chat)),
+                keys.chat_ratings(chat),
+            ]
+            args += [
+                json.dumps(record.record, ensure_ascii=False),
+                json.dumps(record.chat_ops, ensure_ascii=False),
+                KEEP_MATCHES,
+                record.todo(),
+                record.ratings_version,
+            ]
         res = await self._cas(keys=ks, args=args)
         status = int(res[0])
         if status == 1:
@@ -202,8 +230,12 @@ class Store:
 
     async def room_keys(self, room_id: str) -> list[str]:
         """Every key that belongs to one room (for memory accounting)."""
-        candidates = [keys.room(room_id), keys.update_claims(room_id),
-                      keys.platform_data(room_id), keys.paint_lease(room_id, "table")]
+        candidates = [
+            keys.room(room_id),
+            keys.update_claims(room_id),
+            keys.platform_data(room_id),
+            keys.paint_lease(room_id, "table"),
+        ]
         pipe = self.redis.pipeline(transaction=False)
         for k in candidates:
             pipe.exists(k)
@@ -217,8 +249,7 @@ class Store:
         args: list[str] = []
         for name, value in fields.items():
             args += [name, _DELETE if value is None else json.dumps(value, ensure_ascii=False)]
-        return bool(await self._set_data(
-            keys=[keys.room(room_id), keys.platform_data(room_id)], args=args))
+        return bool(await self._set_data(keys=[keys.room(room_id), keys.platform_data(room_id)], args=args))
 
     async def platform_data(self, room_id: str) -> dict[str, Any]:
         raw = await self.redis.hgetall(keys.platform_data(room_id))
@@ -228,9 +259,9 @@ class Store:
 
     async def begin_paint(self, room_id: str, what: str, owner: str, ttl: float) -> PaintClaim:
         res = await self._begin_paint(
-            keys=[keys.paint_lease(room_id, what), keys.platform_data(room_id),
-                  keys.room(room_id)],
-            args=[owner, max(1, int(ttl * 1000)), what])
+            keys=[keys.paint_lease(room_id, what), keys.platform_data(room_id), keys.room(room_id)],
+            args=[owner, max(1, int(ttl * 1000)), what],
+        )
         status = int(res[0])
         if status != 1:
             return PaintClaim(None, busy=status == -1)
@@ -240,9 +271,9 @@ class Store:
 
     async def end_paint(self, room_id: str, what: str, owner: str, version: int) -> bool:
         res = await self._end_paint(
-            keys=[keys.paint_lease(room_id, what), keys.platform_data(room_id),
-                  keys.room(room_id)],
-            args=[owner, what, version])
+            keys=[keys.paint_lease(room_id, what), keys.platform_data(room_id), keys.room(room_id)],
+            args=[owner, what, version],
+        )
         return bool(res)
 
     async def drawn_version(self, room_id: str, what: str) -> int:
@@ -251,18 +282,18 @@ class Store:
 
     # --- flood budgets -------------------------------------------------------------------
 
-    async def flood_take(self, key: str, now: float, limit: int, window: float, gap: float,
-                         reserve: int) -> float:
+    async def flood_take(
+        self, key: str, now: float, limit: int, window: float, gap: float, reserve: int
+    ) -> float:
         member = f"{now!r}:{secrets.token_hex(4)}"
         res = await self._flood_take(
             keys=[keys.flood(key), keys.flood_block(key)],
-            args=[repr(float(now)), limit, repr(float(window)), repr(float(gap)), reserve,
-                  member])
+            args=[repr(float(now)), limit, repr(float(window)), repr(float(gap)), reserve, member],
+        )
         return max(0.0, float(_s(res)))
 
     async def flood_block(self, key: str, until: float, seconds: float) -> None:
-        await self._flood_block(keys=[keys.flood_block(key)],
-                                args=[repr(float(until)), repr(float(seconds))])
+        await self._flood_block(keys=[keys.flood_block(key)], args=[repr(float(until)), repr(float(seconds))])
 
     # --- deadlines ------------------------------------------------------------------------
     # Each room's document holds its deadline; the index holds the same time, written by
@@ -280,8 +311,9 @@ class Store:
         """Move the entry to ``at`` (None: drop it), but only while it still holds this
         worker's lease."""
         arg = "" if at is None else repr(float(at))
-        return bool(await self._settle(keys=[keys.deadlines_of(room_id)],
-                                       args=[room_id, repr(float(lease)), arg]))
+        return bool(
+            await self._settle(keys=[keys.deadlines_of(room_id)], args=[room_id, repr(float(lease)), arg])
+        )
 
     async def due(self, now: float, limit: int = 50) -> list[str]:
         """Due room ids of every shard, soonest first (one round trip)."""
@@ -305,8 +337,9 @@ class Store:
         """Lease a due entry to this worker until about ``now + lease``: that score, or
         None."""
         until = lease_until(now, lease)
-        ok = await self._claim(keys=[keys.deadlines_of(room_id)],
-                               args=[room_id, repr(float(now)), repr(float(until))])
+        ok = await self._claim(
+            keys=[keys.deadlines_of(room_id)], args=[room_id, repr(float(now)), repr(float(until))]
+        )
         return until if ok else None
 
     # --- people's rooms -------------------------------------------------------------------
@@ -339,14 +372,18 @@ class Store:
         moved = todo.get("moved", {})
         for user in sorted(set(todo["people"]) | set(moved)):
             move = moved.get(user)
-            args: list[Any] = [ttl, int(move is not None),
-                               repr(move["mu"]) if move else "0",
-                               repr(move["sigma"]) if move else "0",
-                               int(bool(move and move["won"]))]
+            args: list[Any] = [
+                ttl,
+                int(move is not None),
+                repr(move["mu"]) if move else "0",
+                repr(move["sigma"]) if move else "0",
+                int(bool(move and move["won"])),
+            ]
             for name, n in todo["people"].get(user, {}).items():
                 args += [name, n]
-            await self._user_stats(keys=[keys.user_stats(user),
-                                         keys.user_stats_done(user, todo["id"])], args=args)
+            await self._user_stats(
+                keys=[keys.user_stats(user), keys.user_stats_done(user, todo["id"])], args=args
+            )
 
     async def finish_user_stats(self, shard: int, item: str) -> None:
         await self.apply_user_stats(item)
@@ -400,8 +437,7 @@ async def open_store(settings: Any) -> Store:
     try:
         if settings.redis_url and not settings.redis_cluster:
             # once, without the retries a running bot uses to ride out a restart
-            probe = Redis.from_url(settings.redis_url, socket_connect_timeout=5,
-                                   retry=Retry(NoBackoff(), 0))
+            probe = Redis.from_url(settings.redis_url, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
             try:
                 await asyncio.wait_for(probe.ping(), 10.0)
             finally:
@@ -432,8 +468,11 @@ def _first_line(e: BaseException) -> str:
 def _retry() -> Retry:
     # about 4-9 s of tries in all: a Redis restart (AOF loaded) is back well within that;
     # at most half a second between tries, so a worker is back soon after Redis is
-    return Retry(EqualJitterBackoff(cap=0.5, base=0.05), retries=20,
-                 supported_errors=(ConnectionError, TimeoutError, BusyLoadingError))
+    return Retry(
+        EqualJitterBackoff(cap=0.5, base=0.05),
+        retries=20,
+        supported_errors=(ConnectionError, TimeoutError, BusyLoadingError),
+    )
 
 
 class _Pool(ConnectionPool):
@@ -462,8 +501,7 @@ class _Pool(ConnectionPool):
 
 def client(url: str, max_connections: int = 64) -> Redis:
     """A client that retries a command on a fresh connection after a connection error."""
-    pool = _Pool.from_url(url, max_connections=max_connections, retry=_retry(),
-                          health_check_interval=0)
+    pool = _Pool.from_url(url, max_connections=max_connections, retry=_retry(), health_check_interval=0)
     return Redis.from_pool(pool)
 
 

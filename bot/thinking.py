@@ -55,17 +55,23 @@ def trail_from_log(entry: str) -> list[tuple[int, Action]]:
     return [unpack_action(p) for p in entry.split(",") if p]
 
 
-def think_in_worker(preset: str, players: int, options_json: str, state: dict[str, Any],
-                    log_entry: str, seat: int, seed: str, ms: float | None,
-                    iterations: int | None) -> Idea:
+def think_in_worker(
+    preset: str,
+    players: int,
+    options_json: str,
+    state: dict[str, Any],
+    log_entry: str,
+    seat: int,
+    seed: str,
+    ms: float | None,
+    iterations: int | None,
+) -> Idea:
     """One search, in a worker process: plain values in, plain values out."""
     rules = _rules(preset, players, options_json)
     match = match_from_state(rules, state)
     trail = trail_from_log(log_entry) or None
-    thought = think(match, seat, random.Random(seed), iterations=iterations, ms=ms,
-                    trail=trail)
-    return Idea(str(thought.action), thought.value, thought.runner_up, thought.playouts,
-                thought.reason)
+    thought = think(match, seat, random.Random(seed), iterations=iterations, ms=ms, trail=trail)
+    return Idea(str(thought.action), thought.value, thought.runner_up, thought.playouts, thought.reason)
 
 
 class Thinker:
@@ -88,14 +94,21 @@ class Thinker:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="search")
         return self._pool
 
-    async def think(self, rules: Rules, state: dict[str, Any], log_entry: str, seat: int,
-                    seed: str) -> Idea:
+    async def think(self, rules: Rules, state: dict[str, Any], log_entry: str, seat: int, seed: str) -> Idea:
         import json
 
         loop = asyncio.get_running_loop()
-        args = (rules.preset, rules.players, json.dumps(dict(rules.options), sort_keys=True),
-                state, log_entry, seat, seed, None if self.iterations else self.ms,
-                self.iterations)
+        args = (
+            rules.preset,
+            rules.players,
+            json.dumps(dict(rules.options), sort_keys=True),
+            state,
+            log_entry,
+            seat,
+            seed,
+            None if self.iterations else self.ms,
+            self.iterations,
+        )
         try:
             return await loop.run_in_executor(self._executor(), think_in_worker, *args)
         except BrokenProcessPool:

@@ -172,16 +172,15 @@ class Timers:
         found: Thinker | None = self.__dict__.get("_thinker")
         if found is None:
             s = self.settings
-            found = self.__dict__["_thinker"] = Thinker(
-                s.search_workers, s.search_ms, s.search_iterations)
+            found = self.__dict__["_thinker"] = Thinker(s.search_workers, s.search_ms, s.search_iterations)
         return found
 
     async def idea(self, room: Room, seat: int) -> Idea:
         """What the search plays for ``seat`` on its move, thought off the event loop."""
         assert room.match is not None
-        return await self.thinker().think(room.rules, room.match,
-                                          room.log[-1] if room.log else "", seat,
-                                          play.bot_seed(room, seat))
+        return await self.thinker().think(
+            room.rules, room.match, room.log[-1] if room.log else "", seat, play.bot_seed(room, seat)
+        )
 
     async def _hard_choice(self, room: Room, match: Game, seat: int, level: str) -> Action:
         started = time.perf_counter()
@@ -229,5 +228,3 @@ def engine_level(level: str) -> str:
     except (KeyError, ValueError):
         return "rules"
     return name
-
-

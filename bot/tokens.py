@@ -53,8 +53,9 @@ class Token:
         return f"{self.room}|{self.gen}.{self.deal}.{self.trick}.{self.hand}.{_KIND[self.kind]}{mask}"
 
 
-def hand_fingerprint(room: str, gen: int, seat: int, hand: list[Card] | tuple[Card, ...],
-                     secret: str = "") -> str:
+def hand_fingerprint(
+    room: str, gen: int, seat: int, hand: list[Card] | tuple[Card, ...], secret: str = ""
+) -> str:
     # keyed with a secret of the match (its seed): the room, generation and seat are
     # public, and a key made of them alone lets anyone try every hand against the token
     key = hashlib.blake2s(f"{room}|{gen}|{seat}|{secret}".encode()).digest()
@@ -62,8 +63,16 @@ def hand_fingerprint(room: str, gen: int, seat: int, hand: list[Card] | tuple[Ca
     return _base36(int.from_bytes(h.digest(), "big"))
 
 
-def make_token(room: str, gen: int, deal: int, trick: int, seat: int,
-               hand: tuple[Card, ...], action: Action, secret: str = "") -> Token:
+def make_token(
+    room: str,
+    gen: int,
+    deal: int,
+    trick: int,
+    seat: int,
+    hand: tuple[Card, ...],
+    action: Action,
+    secret: str = "",
+) -> Token:
     """The token for ``action`` of the seat holding the sorted ``hand``."""
     if action.kind in _BARE_KINDS:
         return Token(room, gen, deal, trick, "-", action.kind, 0)

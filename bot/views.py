@@ -135,13 +135,10 @@ class Hint:
 
 
 def _plays(ps: tuple[SeenPlay, ...]) -> list[PlayView]:
-    return [
-        PlayView(s, k, None if cs is None else [CARD_TEXT[c] for c in cs], n) for s, k, cs, n in ps
-    ]
+    return [PlayView(s, k, None if cs is None else [CARD_TEXT[c] for c in cs], n) for s, k, cs, n in ps]
 
 
-def table_view(room: Room, match: Game | None, now: float,
-               deadline: float | None = None) -> TableView:
+def table_view(room: Room, match: Game | None, now: float, deadline: float | None = None) -> TableView:
     """``deadline``: the countdown to show (the service's: the person on move's own time,
     not the moment a computer player may act out of turn, which would tell of its hand)."""
     spec = PRESETS[room.preset]
@@ -149,32 +146,47 @@ def table_view(room: Room, match: Game | None, now: float,
     rules = room.rules  # the lobby's too: for its size, the teams it will play in
     seats = _seat_views(room, obs)
     base: dict[str, Any] = {
-        "room": room.id, "preset": room.preset, "options": room.options, "state": room.state,
-        "size": room.size, "seats": seats, "creator": room.creator,
+        "room": room.id,
+        "preset": room.preset,
+        "options": room.options,
+        "state": room.state,
+        "size": room.size,
+        "seats": seats,
+        "creator": room.creator,
         "min_players": min(spec.players),
         "can_start": room.state == LOBBY and room.valid_count(room.occupied),
         "lines": [Line(e["key"], e.get("params", {})) for e in room.events],
-        "gen": room.gen, "queue": [q["name"] for q in room.queue],
+        "gen": room.gen,
+        "queue": [q["name"] for q in room.queue],
         "sides": [list(rules.side_seats(s)) for s in range(rules.sides)],
-        "partnership": rules.partnership, "multi_lead": rules.multi,
+        "partnership": rules.partnership,
+        "multi_lead": rules.multi,
         "players_allowed": list(players_allowed(room.preset, room.options)),
-        "bot_level": room.bot_level, "trump_mode": rules.trump_mode,
+        "bot_level": room.bot_level,
+        "trump_mode": rules.trump_mode,
     }
     if obs is None:
         return TableView(**base)
     target = {"sixty": 60, "halves": 60, "record": 0}.get(rules.scoring, 12)
     return TableView(
         **base,
-        deal_no=obs.deal_no, dealer=obs.dealer, trump=SUIT_LETTERS[obs.trump],
+        deal_no=obs.deal_no,
+        dealer=obs.dealer,
+        trump=SUIT_LETTERS[obs.trump],
         trump_card=None if obs.trump_card is None else CARD_TEXT[obs.trump_card],
-        stock=obs.stock, trick=_plays(obs.trick),
-        winning_seat=obs.win_seat if obs.trick else None, declared=obs.declared,
-        scores=list(obs.scores), target=target,
-        last_trick=None if obs.last_trick is None else (obs.last_trick[0],
-                                                        _plays(obs.last_trick[1])),
+        stock=obs.stock,
+        trick=_plays(obs.trick),
+        winning_seat=obs.win_seat if obs.trick else None,
+        declared=obs.declared,
+        scores=list(obs.scores),
+        target=target,
+        last_trick=None if obs.last_trick is None else (obs.last_trick[0], _plays(obs.last_trick[1])),
         deadline=deadline if deadline is not None else room.deadline,
         to_move=None if obs.finished else obs.to_move,
-        finished=obs.finished, winners=list(obs.winners), phase=obs.phase, extras=obs.extras,
+        finished=obs.finished,
+        winners=list(obs.winners),
+        phase=obs.phase,
+        extras=obs.extras,
         score_start=0 if obs.extras is None else obs.extras.score_start,
     )
 
@@ -184,14 +196,25 @@ def _seat_views(room: Room, obs: Observation | None) -> list[SeatView | None]:
 
 
 def _seat_view(room: Room, i: int, s: Seat, obs: Observation | None) -> SeatView:
-    seat = SeatView(index=i, name=s.name, user=s.user, computer=s.computer, auto=s.auto,
-                    hand_size=0, on_move=False, may_act=False, out=False,
-                    level=s.level if s.computer else None)
+    seat = SeatView(
+        index=i,
+        name=s.name,
+        user=s.user,
+        computer=s.computer,
+        auto=s.auto,
+        hand_size=0,
+        on_move=False,
+        may_act=False,
+        out=False,
+        level=s.level if s.computer else None,
+    )
     if obs is None:  # the lobby
         return seat
     return replace(
-        seat, hand_size=obs.hand_sizes[i] if i < len(obs.hand_sizes) else 0,
-        on_move=not obs.finished and obs.to_move == i, may_act=i in obs.to_act,
+        seat,
+        hand_size=obs.hand_sizes[i] if i < len(obs.hand_sizes) else 0,
+        on_move=not obs.finished and obs.to_move == i,
+        may_act=i in obs.to_act,
         out=obs.out[room.rules.side_of(i)],
     )
 
@@ -209,16 +232,19 @@ CUT_CHOICES = 3
 # first kind of this table it may make): a family's phase shows in what the engine allows,
 # never by its name here.
 _DECISION_PROMPTS = (
-    ("cut", "cut"), ("exchange", "exchange"), ("swap", "swap"),
+    ("cut", "cut"),
+    ("exchange", "exchange"),
+    ("swap", "swap"),
     ("reboast", "choose"),  # boast again or keep
-    ("lay", "lay"), ("cover", "cover"),
+    ("lay", "lay"),
+    ("cover", "cover"),
     # the exchange without one (six players, or a record of 1 at the table)
-    ("keep", "keep_or_pass"), ("pass", "keep_or_pass"),
+    ("keep", "keep_or_pass"),
+    ("pass", "keep_or_pass"),
 )
 
 
-def hand_view(room: Room, match: Game, seat: int, now: float,
-              deadline: float | None = None) -> HandView:
+def hand_view(room: Room, match: Game, seat: int, now: float, deadline: float | None = None) -> HandView:
     """The seat's hand with its legal actions as choices (tokens)."""
     obs = observe(match, seat)
     hand = obs.hand
@@ -228,9 +254,16 @@ def hand_view(room: Room, match: Game, seat: int, now: float,
     prompt, need = _prompt(room, obs, seat, on_move, {c.kind for c in choices})
     others = [s for i, s in enumerate(room.seats) if i != seat]
     return HandView(
-        room=room.id, seat=seat, cards=[CARD_TEXT[c] for c in hand],
-        trump=SUIT_LETTERS[obs.trump], on_move=on_move, prompt=prompt, need=need,
-        choices=choices, table=table_view(room, match, now, deadline), trick=obs.moment,
+        room=room.id,
+        seat=seat,
+        cards=[CARD_TEXT[c] for c in hand],
+        trump=SUIT_LETTERS[obs.trump],
+        on_move=on_move,
+        prompt=prompt,
+        need=need,
+        choices=choices,
+        table=table_view(room, match, now, deadline),
+        trick=obs.moment,
         why_not=_why_not(match, seat, hand, legal) if on_move else {},
         single=choices[0] if len(choices) == 1 else None,
         hint_allowed=bool(others) and all(s is not None and s.bot is not None for s in others),
@@ -247,13 +280,11 @@ def _shown_actions(legal: list[Action]) -> list[Action]:
     return [a for a in legal if a.kind != "cut" or a in keep]
 
 
-def _choices(room: Room, match: Game, obs: Observation, seat: int,
-             legal: list[Action]) -> list[Choice]:
+def _choices(room: Room, match: Game, obs: Observation, seat: int, legal: list[Action]) -> list[Choice]:
     choices = []
     secret = token_secret(match)
     for a in legal:
-        tok = make_token(room.id, room.gen, obs.deal_no, obs.moment, seat, obs.hand, a,
-                         secret=secret)
+        tok = make_token(room.id, room.gen, obs.deal_no, obs.moment, seat, obs.hand, a, secret=secret)
         if a.kind == "cut":
             choices.append(Choice("cut", [], 0, str(tok), number=a.cards[0]))
             continue
@@ -262,8 +293,7 @@ def _choices(room: Room, match: Game, obs: Observation, seat: int,
     return choices
 
 
-def _prompt(room: Room, obs: Observation, seat: int, on_move: bool,
-            kinds: set[str]) -> tuple[str, int]:
+def _prompt(room: Room, obs: Observation, seat: int, on_move: bool, kinds: set[str]) -> tuple[str, int]:
     """What the hand asks for, and how many cards it needs (answering, covering)."""
     if obs.finished:
         return "over", 0
@@ -316,5 +346,4 @@ def event_lines(room: Room, events: list[Event]) -> list[Line]:
 
 
 # lines about a deal's or match's end, worded with the names of the seats at that moment
-NAMED_AT_THE_TIME = frozenset({"deal_ended", "deal_scored", "match_ended", "rooster_chosen",
-                               "side_out"})
+NAMED_AT_THE_TIME = frozenset({"deal_ended", "deal_scored", "match_ended", "rooster_chosen", "side_out"})

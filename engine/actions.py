@@ -26,15 +26,22 @@ class KindSpec(NamedTuple):
 # The one table of action kinds (the drawing kinds keep their first letters: old logs stay
 # readable).
 ACTION_KINDS: dict[str, KindSpec] = {
-    "lead": KindSpec("l", "cards"), "beat": KindSpec("b", "cards"),
-    "throw": KindSpec("t", "cards"), "play": KindSpec("p", "cards"),
+    "lead": KindSpec("l", "cards"),
+    "beat": KindSpec("b", "cards"),
+    "throw": KindSpec("t", "cards"),
+    "play": KindSpec("p", "cards"),
     "declare": KindSpec("d", "none"),
     # permanent-trump Kozel (RULES.md 4) and Petukh (RULES.md 5)
-    "cut": KindSpec("c", "number"), "redeal": KindSpec("r", "none"),
-    "lay": KindSpec("y", "cards"), "cover": KindSpec("v", "cards"),
-    "reboast": KindSpec("a", "none"), "keep": KindSpec("k", "none"),
-    "exchange": KindSpec("x", "cards"), "pass": KindSpec("q", "none"),
-    "swap": KindSpec("s", "cards"), "finish": KindSpec("f", "none"),
+    "cut": KindSpec("c", "number"),
+    "redeal": KindSpec("r", "none"),
+    "lay": KindSpec("y", "cards"),
+    "cover": KindSpec("v", "cards"),
+    "reboast": KindSpec("a", "none"),
+    "keep": KindSpec("k", "none"),
+    "exchange": KindSpec("x", "cards"),
+    "pass": KindSpec("q", "none"),
+    "swap": KindSpec("s", "cards"),
+    "finish": KindSpec("f", "none"),
     "skip": KindSpec("n", "none"),
 }
 assert len({k.code for k in ACTION_KINDS.values()}) == len(ACTION_KINDS)

@@ -79,7 +79,10 @@ def _search() -> Bot:
 
 
 BOTS: dict[str, Callable[[], Bot]] = {
-    "random": RandomBot, "rules": RulesBot, "easy": EasyBot, "search": _search,
+    "random": RandomBot,
+    "rules": RulesBot,
+    "easy": EasyBot,
+    "search": _search,
 }
 
 

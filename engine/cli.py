@@ -36,8 +36,14 @@ def _simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         result = simulate(
-            args.preset, args.players, args.matches, args.seed, args.bots.split(","), options,
-            think_ms=args.think_ms, iterations=args.iterations,
+            args.preset,
+            args.players,
+            args.matches,
+            args.seed,
+            args.bots.split(","),
+            options,
+            think_ms=args.think_ms,
+            iterations=args.iterations,
         )
     except (PresetError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -65,14 +71,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     sp.add_argument("--players", type=int, required=True)
     sp.add_argument("--matches", type=int, default=100)
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--bots", default="random",
-                    help="one level for all, or one per seat: random, easy, rules (normal), "
-                         "search (hard)")
+    sp.add_argument(
+        "--bots",
+        default="random",
+        help="one level for all, or one per seat: random, easy, rules (normal), search (hard)",
+    )
     sp.add_argument("--options", default="", help='preset options as JSON, e.g. {"tie":"eggs"}')
-    sp.add_argument("--think-ms", type=float, default=None,
-                    help="search players' time a move, in ms")
-    sp.add_argument("--iterations", type=int, default=None,
-                    help="search players' playouts a move (exact for a seed)")
+    sp.add_argument("--think-ms", type=float, default=None, help="search players' time a move, in ms")
+    sp.add_argument(
+        "--iterations", type=int, default=None, help="search players' playouts a move (exact for a seed)"
+    )
     sp.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.command == "replay":

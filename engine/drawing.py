@@ -60,9 +60,7 @@ def beaters(trump: int, shokha: bool) -> tuple[int, ...]:
     """Per card, the bitmask of the cards that beat it (built once per trump and option)."""
     table = _BEATERS.get((trump, shokha))
     if table is None:
-        table = tuple(
-            sum(1 << b for b in range(36) if _beats(b, c, trump, shokha)) for c in range(36)
-        )
+        table = tuple(sum(1 << b for b in range(36) if _beats(b, c, trump, shokha)) for c in range(36))
         _BEATERS[(trump, shokha)] = table
     return table
 
@@ -85,10 +83,32 @@ class DrawingDeal:
     """One deal of a drawing Kozel preset."""
 
     __slots__ = (
-        "rules", "seats", "dealer", "hands", "stock", "trump", "trump_card", "trump_public",
-        "piles", "tricks", "leader", "to_move", "plays", "win_seat", "win_cards", "declared",
-        "counter", "trick_no", "last_trick", "last_winner", "finished", "reserve", "half",
-        "first_leader", "deck", "_decls",
+        "rules",
+        "seats",
+        "dealer",
+        "hands",
+        "stock",
+        "trump",
+        "trump_card",
+        "trump_public",
+        "piles",
+        "tricks",
+        "leader",
+        "to_move",
+        "plays",
+        "win_seat",
+        "win_cards",
+        "declared",
+        "counter",
+        "trick_no",
+        "last_trick",
+        "last_winner",
+        "finished",
+        "reserve",
+        "half",
+        "first_leader",
+        "deck",
+        "_decls",
     )
 
     rules: Rules
@@ -157,14 +177,14 @@ class DrawingDeal:
         hand = rules.hand_size
         if rules.trump_mode == "halves":
             dealt = list(deck[: hand * n])
-            d.reserve = list(deck[hand * n:])
+            d.reserve = list(deck[hand * n :])
             d.stock = []
             # RULES.md 3 halves: the last card dealt (the 4th of the dealer's left) is trump.
             d.trump_card = dealt[-n] if n else None
             d.trump_public = True
         else:
             dealt = list(deck[: hand * n])
-            rest = list(deck[hand * n:])
+            rest = list(deck[hand * n :])
             if rules.trump_mode == "turn":
                 # RULES.md 1, 3: the card after the deal is turned, put under the stock.
                 d.trump_card = rest[0]
@@ -205,17 +225,31 @@ class DrawingDeal:
             return [[seat, kind, pack_cards(cards)] for seat, kind, cards in ps]
 
         return {
-            "seats": list(self.seats), "dealer": self.dealer, "deck": pack_cards(self.deck),
-            "hands": [pack_cards(h) for h in self.hands], "stock": pack_cards(self.stock),
-            "trump": self.trump, "trump_card": self.trump_card, "public": self.trump_public,
-            "piles": [pack_cards(p) for p in self.piles], "tricks": self.tricks,
-            "leader": self.leader, "to_move": self.to_move, "plays": plays(self.plays),
-            "win_seat": self.win_seat, "win_cards": pack_cards(self.win_cards),
-            "declared": self.declared, "counter": self.counter, "trick_no": self.trick_no,
-            "last_trick": None if self.last_trick is None else [
-                self.last_trick[0], plays(self.last_trick[1])],
-            "last_winner": getattr(self, "last_winner", None), "finished": self.finished,
-            "reserve": pack_cards(self.reserve), "half": self.half,
+            "seats": list(self.seats),
+            "dealer": self.dealer,
+            "deck": pack_cards(self.deck),
+            "hands": [pack_cards(h) for h in self.hands],
+            "stock": pack_cards(self.stock),
+            "trump": self.trump,
+            "trump_card": self.trump_card,
+            "public": self.trump_public,
+            "piles": [pack_cards(p) for p in self.piles],
+            "tricks": self.tricks,
+            "leader": self.leader,
+            "to_move": self.to_move,
+            "plays": plays(self.plays),
+            "win_seat": self.win_seat,
+            "win_cards": pack_cards(self.win_cards),
+            "declared": self.declared,
+            "counter": self.counter,
+            "trick_no": self.trick_no,
+            "last_trick": None
+            if self.last_trick is None
+            else [self.last_trick[0], plays(self.last_trick[1])],
+            "last_winner": getattr(self, "last_winner", None),
+            "finished": self.finished,
+            "reserve": pack_cards(self.reserve),
+            "half": self.half,
             "first_leader": self.first_leader,
         }
 
@@ -291,8 +325,7 @@ class DrawingDeal:
         if not all(table[c] & hand_mask for c in target):
             return False
         return any(
-            all(table[c] >> b & 1 for b, c in zip(perm, target, strict=True))
-            for perm in permutations(cards)
+            all(table[c] >> b & 1 for b, c in zip(perm, target, strict=True)) for perm in permutations(cards)
         )
 
     def is_lead(self, cards: tuple[Card, ...]) -> bool:
@@ -359,8 +392,11 @@ class DrawingDeal:
         if decls is None:
             decls = {}
             # mid-trick only a pull or a Moscow over a just-declared Molodka may come
-            closed = bool(self.plays) and not self.rules.pull and \
-                (self.declared, len(self.plays)) != ("molodka", 1)
+            closed = (
+                bool(self.plays)
+                and not self.rules.pull
+                and (self.declared, len(self.plays)) != ("molodka", 1)
+            )
             if not self.finished and (self.rules.combos or self.rules.pull) and not closed:
                 for s in self.seats:
                     if self._may_declare(s):

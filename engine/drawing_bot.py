@@ -30,8 +30,10 @@ class DrawingPlayer:
             return self._declare_out_of_turn(obs, declares)
         if declares and self._worth_declaring(obs, declares[0]):
             return declares[0]
-        if legal[0].kind in ("lead", "play") and len(legal[0].cards) == 1 and not any(
-            len(a.cards) > 1 for a in legal
+        if (
+            legal[0].kind in ("lead", "play")
+            and len(legal[0].cards) == 1
+            and not any(len(a.cards) > 1 for a in legal)
         ):
             return self._single(obs, legal)
         if not obs.trick:
@@ -88,9 +90,12 @@ class DrawingPlayer:
         on_table = sum(POINTS[c] for _s, _k, cs, _n in obs.trick if cs for c in cs)
         if self._my_side(obs, obs.win_seat):
             # partner is winning: throw points that are not trumps
-            return max(throws, key=lambda a: sum(
-                POINTS[c] * 3 - (100 if c // 9 == obs.trump or c == SHOKHA else 0)
-                for c in a.cards))
+            return max(
+                throws,
+                key=lambda a: sum(
+                    POINTS[c] * 3 - (100 if c // 9 == obs.trump or c == SHOKHA else 0) for c in a.cards
+                ),
+            )
         cheapest_throw = min(throws, key=lambda a: sum(self._cost(obs, c) for c in a.cards))
         if beats:
             best = min(beats, key=lambda a: sum(self._cost(obs, c) for c in a.cards))
@@ -112,8 +117,9 @@ class DrawingPlayer:
         led_card = led[0]
         on_table = sum(POINTS[c] for _s, _k, cs, _n in obs.trick if cs for c in cs)
         winning = obs.win_cards[0]
-        winners = [c for c in cards if strength60(c, obs.trump, led_card) >
-                   strength60(winning, obs.trump, led_card)]
+        winners = [
+            c for c in cards if strength60(c, obs.trump, led_card) > strength60(winning, obs.trump, led_card)
+        ]
         if winners:
             best = min(winners, key=lambda c: self._cost60(obs, c))
             if on_table + POINTS[best] >= 10 or best // 9 != obs.trump and best % 9 != JACK:
@@ -132,7 +138,5 @@ class DrawingPlayer:
 _PLAYER = DrawingPlayer()
 
 
-def rules_choice(
-    obs: Observation, legal: list[Action], rng: random.Random, on_move: bool
-) -> Action | None:
+def rules_choice(obs: Observation, legal: list[Action], rng: random.Random, on_move: bool) -> Action | None:
     return _PLAYER.choose(obs, legal, rng, on_move)

@@ -151,4 +151,3 @@ class SideOut(Event):
 class MatchEnded(Event):
     winners: tuple[int, ...]  # seats
     score: tuple[int, ...]
-

@@ -29,7 +29,8 @@ class RulesFamily(NamedTuple):
 
 
 FAMILIES: dict[str, RulesFamily] = {
-    f.name: f for f in (
+    f.name: f
+    for f in (
         RulesFamily("drawing", Match, drawing_bot.rules_choice),
         RulesFamily("trump", trump.TrumpMatch, trump.rules_choice),
         RulesFamily("petukh", petukh.PetukhMatch, petukh.rules_choice),

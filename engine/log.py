@@ -120,7 +120,7 @@ def _decks(rules: Rules, deals: list[Mapping[str, Any]], seed: Any) -> DeckSourc
             trump_card = parse_card(entry["trump_card"])
         except CardError as e:
             raise LogError(f"{where}: {e}") from None
-        if trump_card not in deck[rules.hand_size * rules.players:]:
+        if trump_card not in deck[rules.hand_size * rules.players :]:
             raise LogError(f"{where}: trump_card must be a card of the stock")
         return deck, trump_card
 

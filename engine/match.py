@@ -47,7 +47,7 @@ def shuffled_deck(rules: Rules, seed: int | str, deal_no: int) -> tuple[list[Car
     trump_card = None
     if rules.trump_mode == "middle":
         # RULES.md 2: a card picked at random from the middle of the stock.
-        stock = deck[rules.hand_size * rules.players:]
+        stock = deck[rules.hand_size * rules.players :]
         trump_card = stock[rng.randrange(1, len(stock) - 1)]
     return deck, trump_card
 
@@ -180,12 +180,20 @@ class Match:
             self.scores = [a + b for a, b in zip(self.scores, scored, strict=True)]
         events: list[Event] = []
         ended = DealEnded(
-            self.deal_no, tuple(points), tuple(tricks), tuple(scored), tuple(self.scores),
-            outcome, doubled,
+            self.deal_no,
+            tuple(points),
+            tuple(tricks),
+            tuple(scored),
+            tuple(self.scores),
+            outcome,
+            doubled,
         )
         events.append(ended)
         self.history[-1].result = {
-            "points": points, "tricks": tricks, "score": list(self.scores), "outcome": outcome,
+            "points": points,
+            "tricks": tricks,
+            "score": list(self.scores),
+            "outcome": outcome,
         }
         if rules.scoring == "penalty":
             events.extend(self._penalty_end(sides))
@@ -287,10 +295,16 @@ class Match:
         Decks are not stored: they follow from (seed, deal number) unless a log gave them.
         """
         return {
-            "seed": self.seed, "dealer": self.dealer, "deal_no": self.deal_no,
-            "scores": self.scores, "out": self.out, "eggs": self.eggs,
-            "finished": self.finished, "winners": list(self.winners),
-            "next_leader": self.next_leader, "deal": self.deal.to_state(),
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "deal_no": self.deal_no,
+            "scores": self.scores,
+            "out": self.out,
+            "eggs": self.eggs,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "next_leader": self.next_leader,
+            "deal": self.deal.to_state(),
         }
 
     @classmethod
@@ -336,7 +350,9 @@ class Match:
         m.scores = self.scores[:]
         m.out = self.out[:]
         last = self.history[-1]
-        m.history = [*self.history[:-1], DealRecord(last.dealer, last.deck, last.trump_card,
-                                                    last.actions[:], last.result)]
+        m.history = [
+            *self.history[:-1],
+            DealRecord(last.dealer, last.deck, last.trump_card, last.actions[:], last.result),
+        ]
         m.deal = self.deal.copy()
         return m

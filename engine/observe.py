@@ -86,20 +86,38 @@ class Observation:
             return [{"seat": s, "kind": k, "cards": cards(cs), "count": n} for s, k, cs, n in ps]
 
         return {
-            "preset": self.preset, "players": self.players, "partnership": self.partnership,
-            "seat": self.seat, "deal_no": self.deal_no, "dealer": self.dealer,
-            "seats": list(self.seats), "trump": SUIT_LETTERS[self.trump],
+            "preset": self.preset,
+            "players": self.players,
+            "partnership": self.partnership,
+            "seat": self.seat,
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "seats": list(self.seats),
+            "trump": SUIT_LETTERS[self.trump],
             "trump_card": None if self.trump_card is None else CARD_TEXT[self.trump_card],
-            "stock": self.stock, "hand": cards(self.hand), "hand_sizes": list(self.hand_sizes),
-            "leader": self.leader, "to_move": self.to_move, "to_act": list(self.to_act),
-            "trick": plays(self.trick), "win_seat": self.win_seat,
-            "win_cards": cards(self.win_cards), "declared": self.declared,
-            "tricks": list(self.tricks), "pile_sizes": list(self.pile_sizes),
-            "last_trick": None if self.last_trick is None else {
-                "winner": self.last_trick[0], "plays": plays(self.last_trick[1])},
-            "moment": self.moment, "counter": self.counter, "scores": list(self.scores),
-            "out": list(self.out), "eggs": self.eggs, "finished": self.finished,
-            "winners": list(self.winners), "phase": self.phase,
+            "stock": self.stock,
+            "hand": cards(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "leader": self.leader,
+            "to_move": self.to_move,
+            "to_act": list(self.to_act),
+            "trick": plays(self.trick),
+            "win_seat": self.win_seat,
+            "win_cards": cards(self.win_cards),
+            "declared": self.declared,
+            "tricks": list(self.tricks),
+            "pile_sizes": list(self.pile_sizes),
+            "last_trick": None
+            if self.last_trick is None
+            else {"winner": self.last_trick[0], "plays": plays(self.last_trick[1])},
+            "moment": self.moment,
+            "counter": self.counter,
+            "scores": list(self.scores),
+            "out": list(self.out),
+            "eggs": self.eggs,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "phase": self.phase,
             "info": {} if self.extras is None else self.extras.to_json(),
         }
 
@@ -112,8 +130,7 @@ def visible_to_act(acting: tuple[int, ...], seat: int | None) -> tuple[int, ...]
 
 def _seen(plays: Any, viewer: int | None) -> tuple[SeenPlay, ...]:
     return tuple(
-        (s, kind, cards if kind != "throw" or s == viewer else None, len(cards))
-        for s, kind, cards in plays
+        (s, kind, cards if kind != "throw" or s == viewer else None, len(cards)) for s, kind, cards in plays
     )
 
 

@@ -60,16 +60,38 @@ from engine.presets import Rules
 # the family's names, where they were before its rules and computer player had modules of
 # their own (engine.petukh_rules, engine.petukh_bot)
 __all__ = [
-    "FINISH_RECORD", "HAND", "LOW_RECORD", "SPADE_ACE", "STANDARD_BOYS", "THIRTY_BOYS",
-    "BoysDeclared", "BoysFinish", "DealScored", "Exchanged", "Kept", "Passed", "Play",
-    "PetukhMatch", "PlayStarted", "RoosterChosen", "Skipped", "TrumpLeft", "TrumpSwapped",
-    "best_boys", "boys_value", "deal_change", "rules_choice", "settings_of", "trick_winner",
+    "FINISH_RECORD",
+    "HAND",
+    "LOW_RECORD",
+    "SPADE_ACE",
+    "STANDARD_BOYS",
+    "THIRTY_BOYS",
+    "BoysDeclared",
+    "BoysFinish",
+    "DealScored",
+    "Exchanged",
+    "Kept",
+    "Passed",
+    "Play",
+    "PetukhMatch",
+    "PlayStarted",
+    "RoosterChosen",
+    "Skipped",
+    "TrumpLeft",
+    "TrumpSwapped",
+    "best_boys",
+    "boys_value",
+    "deal_change",
+    "rules_choice",
+    "settings_of",
+    "trick_winner",
 ]
 
 # --- the match -----------------------------------------------------------------------------
 
 _PHASE_KINDS = {
-    "exchange": ("exchange", "keep", "pass"), "swap": ("swap", "keep"),
+    "exchange": ("exchange", "keep", "pass"),
+    "swap": ("swap", "keep"),
     "play": ("play", "skip", "finish"),
 }
 
@@ -132,7 +154,7 @@ class PetukhMatch:
             # RULES.md 5: the top card of the stock is turned; it is not part of the stock.
             self.trump_card: Card = deck[dealt]
             self.face_up: Card | None = deck[dealt]
-            self.stock = list(deck[dealt + 1:])
+            self.stock = list(deck[dealt + 1 :])
         else:
             # RULES.md 5 (6 players), 5a: the dealer's last card is shown and is trump.
             self.trump_card = deck[dealt - 1]
@@ -156,9 +178,7 @@ class PetukhMatch:
         # RULES.md 5: nobody exchanges or swaps when a record is 1 (nor with 6 players).
         self.exchange_open = cfg.exchange and 1 not in self.scores
         self.phase = "exchange"
-        events: list[Event] = [
-            DealStarted(self.deal_no, self.dealer, self.trump, self.trump_card, left)
-        ]
+        events: list[Event] = [DealStarted(self.deal_no, self.dealer, self.trump, self.trump_card, left)]
         self._exchange_turn(left, events)
         return events
 
@@ -200,8 +220,11 @@ class PetukhMatch:
     def _may_swap(self) -> bool:
         d = self.dealer
         return (
-            self.face_up is not None and self.cfg.swap != "never" and self.exchange_open
-            and not self.passed[d] and self.scores[d] > LOW_RECORD
+            self.face_up is not None
+            and self.cfg.swap != "never"
+            and self.exchange_open
+            and not self.passed[d]
+            and self.scores[d] > LOW_RECORD
         )
 
     def _exchange_turn(self, seat: int, events: list[Event]) -> None:
@@ -265,7 +288,8 @@ class PetukhMatch:
 
     def _may_finish(self, seat: int) -> bool:
         return (
-            self.cfg.boys_finish and self.scores[seat] <= FINISH_RECORD
+            self.cfg.boys_finish
+            and self.scores[seat] <= FINISH_RECORD
             and sum(1 for c in self.hands[seat] if c % 9 == JACK) >= 2
         )
 
@@ -442,18 +466,29 @@ class PetukhMatch:
             self.scores[finisher] = 0
         passed = tuple(s for s in range(n) if self.passed[s])
         result: dict[str, Any] = {
-            "tricks": list(self.tricks), "changes": changes, "score": list(self.scores),
-            "overshoot": overshoot, "passed": list(passed),
+            "tricks": list(self.tricks),
+            "changes": changes,
+            "score": list(self.scores),
+            "overshoot": overshoot,
+            "passed": list(passed),
             "boys": [[s, self.boys[s][0]] for s in sorted(self.boys)],
         }
         if finisher is not None:
             result["finish"] = finisher
         self.history[-1].result = result
-        events.append(DealScored(
-            self.deal_no, tuple(self.tricks), tuple(changes), tuple(self.scores),
-            tuple(overshoot), passed, self._boys_counted(finisher), tuple(self.bonus),
-            finisher,
-        ))
+        events.append(
+            DealScored(
+                self.deal_no,
+                tuple(self.tricks),
+                tuple(changes),
+                tuple(self.scores),
+                tuple(overshoot),
+                passed,
+                self._boys_counted(finisher),
+                tuple(self.bonus),
+                finisher,
+            )
+        )
         winners = tuple(s for s in range(n) if self.scores[s] == 0)
         if winners:
             self.finished = True
@@ -461,8 +496,9 @@ class PetukhMatch:
             self.roosters = self.rooster_order()
             losers = [s for s in range(n) if s not in winners]
             self.debts = tuple((lo, w, self.scores[lo]) for lo in losers for w in winners)
-            result.update(winners=list(winners), roosters=list(self.roosters),
-                          debts=[list(d) for d in self.debts])
+            result.update(
+                winners=list(winners), roosters=list(self.roosters), debts=[list(d) for d in self.debts]
+            )
             events.append(MatchEnded(winners, tuple(self.scores)))
             events.append(RoosterChosen(self.roosters, self.debts))
             return
@@ -533,8 +569,11 @@ class PetukhMatch:
         and its actions (``from_state`` deals it again and replays them)."""
         rec = self.history[-1]
         return {
-            "seed": self.seed, "dealer": rec.dealer, "deal_no": self.deal_no,
-            "records": self.start_records, "skips": self.start_skips,
+            "seed": self.seed,
+            "dealer": rec.dealer,
+            "deal_no": self.deal_no,
+            "records": self.start_records,
+            "skips": self.start_skips,
             "deck": pack_cards(rec.deck),
             "actions": [pack_action(s, a) for s, a in rec.actions],
         }
@@ -577,7 +616,14 @@ class PetukhMatch:
         m.jack_played = self.jack_played[:]
         m.bonus = self.bonus[:]
         last = self.history[-1]
-        m.history = [*self.history[:-1], DealRecord(
-            last.dealer, last.deck, last.trump_card, last.actions[:],
-            None if last.result is None else dict(last.result))]
+        m.history = [
+            *self.history[:-1],
+            DealRecord(
+                last.dealer,
+                last.deck,
+                last.trump_card,
+                last.actions[:],
+                None if last.result is None else dict(last.result),
+            ),
+        ]
         return m

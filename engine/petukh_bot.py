@@ -44,9 +44,7 @@ def _target(obs: Observation, me: int) -> int:
     return record + took  # tricks that bring the record to exactly 0
 
 
-def rules_choice(
-    obs: Observation, legal: list[Action], rng: random.Random, on_move: bool
-) -> Action | None:
+def rules_choice(obs: Observation, legal: list[Action], rng: random.Random, on_move: bool) -> Action | None:
     """A sensible Petukh player (RULES.md 5): exchange weak cards, pass a hopeless hand
     when sitting out beats the +5, take tricks while the record is high, stop at exactly 0,
     show boys and finish with them."""
@@ -85,8 +83,7 @@ def _exchange_choice(obs: Observation, legal: list[Action], me: int) -> Action:
     record = obs.scores[me]
     cap = _extras(obs).no_trick_cap
     fined = cap is None or record <= cap
-    weak = sorted((c for c in hand if _keep_value(c, trump) < 0.35),
-                  key=lambda c: (_keep_value(c, trump), c))
+    weak = sorted((c for c in hand if _keep_value(c, trump) < 0.35), key=lambda c: (_keep_value(c, trump), c))
     exchanges = {a.cards: a for a in legal if a.kind == "exchange"}
     can_pass = any(a.kind == "pass" for a in legal)
     if can_pass and fined and expected < 0.5 and (not exchanges or len(weak) >= 4):

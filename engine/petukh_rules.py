@@ -31,11 +31,16 @@ FINISH_RECORD = 5
 
 # RULES.md 5, the boys tables: combination -> (took a trick, took no trick).
 STANDARD_BOYS: dict[str, tuple[int, int | None]] = {
-    "four": (-15, -10), "coloured": (-10, -5), "pair": (-5, 0),
+    "four": (-15, -10),
+    "coloured": (-10, -5),
+    "pair": (-5, 0),
 }
 # [decision] three jacks in the thirty table cost +15 without a trick, as coloured and four.
 THIRTY_BOYS: dict[str, tuple[int, int | None]] = {
-    "four": (-15, 15), "three": (-12, 15), "coloured": (-10, 15), "pair": (-5, 10),
+    "four": (-15, 15),
+    "three": (-12, 15),
+    "coloured": (-10, 15),
+    "pair": (-5, 10),
 }
 
 
@@ -183,9 +188,7 @@ def boys_value(combination: str | None, s: PetukhSettings) -> tuple[int, int | N
     return table[combination]
 
 
-def deal_change(
-    s: PetukhSettings, record: int, tricks: int, combination: str | None, bonus: int
-) -> int:
+def deal_change(s: PetukhSettings, record: int, tricks: int, combination: str | None, bonus: int) -> int:
     """RULES.md 5: what one deal does to a record (before overshoot)."""
     took, none = boys_value(combination, s)
     if tricks:
@@ -240,8 +243,9 @@ def answers(plays: Sequence[Play], hand: Sequence[Card], trump: int, answer: Ans
     return trumps or list(hand)
 
 
-def why_not_answer(plays: Sequence[Play], hand: Sequence[Card], trump: int, answer: Answer,
-                   card: Card) -> str:
+def why_not_answer(
+    plays: Sequence[Play], hand: Sequence[Card], trump: int, answer: Answer, card: Card
+) -> str:
     """The reason code for ``card`` of ``hand``, not among ``answers``."""
     led_suit = plays[0].cards[0] // 9
     has_suit = any(c // 9 == led_suit for c in hand)

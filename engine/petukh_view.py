@@ -49,14 +49,21 @@ class PetukhExtras(Extras):
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "records": list(self.records), "start": self.start, "passed": list(self.passed),
+            "records": list(self.records),
+            "start": self.start,
+            "passed": list(self.passed),
             "skips_left": None if self.skips_left is None else list(self.skips_left),
-            "boys": [{"seat": b.seat, "combination": b.combination, "cards": list(b.cards)}
-                     for b in self.boys],
-            "face_up": self.face_up, "exchange": self.exchange,
-            "no_trick_cap": self.no_trick_cap, "boys_table": self.boys_table,
-            "crooked_boys": self.crooked_boys, "boys_finish": self.boys_finish,
-            "spade_ace": self.spade_ace, "tricks_left": self.tricks_left,
+            "boys": [
+                {"seat": b.seat, "combination": b.combination, "cards": list(b.cards)} for b in self.boys
+            ],
+            "face_up": self.face_up,
+            "exchange": self.exchange,
+            "no_trick_cap": self.no_trick_cap,
+            "boys_table": self.boys_table,
+            "crooked_boys": self.crooked_boys,
+            "boys_finish": self.boys_finish,
+            "spade_ace": self.spade_ace,
+            "tricks_left": self.tricks_left,
         }
         if self.roosters is not None and self.debts is not None:
             out["roosters"] = list(self.roosters)
@@ -73,20 +80,39 @@ def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
         win_cards = next(cs for s, _k, cs in m.plays if s == win_seat)
     last = None
     if m.last_trick is not None:
-        last = (m.last_trick[0],
-                tuple((s, k, cs, len(cs)) for s, k, cs in m.last_trick[1]))
+        last = (m.last_trick[0], tuple((s, k, cs, len(cs)) for s, k, cs in m.last_trick[1]))
     return Observation(
-        preset=m.rules.preset, players=n, partnership=False, seat=seat,
-        deal_no=m.deal_no, dealer=m.dealer, seats=m.seats_in_play(), trump=m.trump,
-        trump_card=m.trump_card, stock=len(m.stock),
+        preset=m.rules.preset,
+        players=n,
+        partnership=False,
+        seat=seat,
+        deal_no=m.deal_no,
+        dealer=m.dealer,
+        seats=m.seats_in_play(),
+        trump=m.trump,
+        trump_card=m.trump_card,
+        stock=len(m.stock),
         hand=tuple(sorted(m.hands[seat])) if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in m.hands), leader=m.leader,
-        to_move=-1 if m.finished else m.to_move, to_act=m.to_act(), trick=plays,
-        win_seat=win_seat, win_cards=win_cards, declared=None, tricks=tuple(m.tricks),
-        pile_sizes=tuple(len(p) for p in m.piles), last_trick=last,
-        moment=m.moment, counter=m.counter, scores=tuple(m.scores),
-        out=(False,) * n, eggs=False, finished=m.finished, winners=m.winners,
-        phase=m.phase, extras=_extras(m),
+        hand_sizes=tuple(len(h) for h in m.hands),
+        leader=m.leader,
+        to_move=-1 if m.finished else m.to_move,
+        to_act=m.to_act(),
+        trick=plays,
+        win_seat=win_seat,
+        win_cards=win_cards,
+        declared=None,
+        tricks=tuple(m.tricks),
+        pile_sizes=tuple(len(p) for p in m.piles),
+        last_trick=last,
+        moment=m.moment,
+        counter=m.counter,
+        scores=tuple(m.scores),
+        out=(False,) * n,
+        eggs=False,
+        finished=m.finished,
+        winners=m.winners,
+        phase=m.phase,
+        extras=_extras(m),
     )
 
 
@@ -98,8 +124,9 @@ def _extras(m: PetukhMatch) -> PetukhExtras:
         start=m.cfg.start,
         passed=tuple(s for s in range(n) if m.passed[s]),
         skips_left=tuple(m.skips_left) if m.cfg.skips else None,
-        boys=tuple(Boys(s, combo, tuple(CARD_TEXT[c] for c in cs))
-                   for s, (combo, cs) in sorted(m.boys.items())),
+        boys=tuple(
+            Boys(s, combo, tuple(CARD_TEXT[c] for c in cs)) for s, (combo, cs) in sorted(m.boys.items())
+        ),
         face_up=None if m.face_up is None else CARD_TEXT[m.face_up],
         exchange=m.exchange_open,
         no_trick_cap=m.cfg.cap,

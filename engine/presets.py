@@ -202,19 +202,38 @@ class Rules:
 def _kozel(o: KozelOptions, players: int) -> Rules:
     """RULES.md 1."""
     return Rules(
-        preset="kozel", family="drawing", players=players, options=o.model_dump(by_alias=True),
-        partnership=players == 4, deck=tuple(deck_36()), hand_size=4, multi=True,
-        trump_mode="turn", scoring="penalty", shokha=o.shokha, combos=True, tie=o.tie,
+        preset="kozel",
+        family="drawing",
+        players=players,
+        options=o.model_dump(by_alias=True),
+        partnership=players == 4,
+        deck=tuple(deck_36()),
+        hand_size=4,
+        multi=True,
+        trump_mode="turn",
+        scoring="penalty",
+        shokha=o.shokha,
+        combos=True,
+        tie=o.tie,
     )
 
 
 def _kozel4(o: Kozel4Options, players: int) -> Rules:
     """RULES.md 2."""
     return Rules(
-        preset="kozel-4", family="drawing", players=players,
-        options=o.model_dump(by_alias=True), partnership=True, deck=tuple(deck_36()),
-        hand_size=4, multi=True, trump_mode="middle", scoring="penalty", pull=True,
-        tie="eggs", next_leader="last_trick",
+        preset="kozel-4",
+        family="drawing",
+        players=players,
+        options=o.model_dump(by_alias=True),
+        partnership=True,
+        deck=tuple(deck_36()),
+        hand_size=4,
+        multi=True,
+        trump_mode="middle",
+        scoring="penalty",
+        pull=True,
+        tie="eggs",
+        next_leader="last_trick",
     )
 
 
@@ -224,11 +243,18 @@ def _kozel60(o: Kozel60Options, players: int) -> Rules:
     if halves and players != 4:
         raise PresetError("kozel-60 option deal=halves is for 4 players only")
     return Rules(
-        preset="kozel-60", family="drawing", players=players,
-        options=o.model_dump(by_alias=True), partnership=False,
-        deck=tuple(deck_30() if players == 3 else deck_32()), hand_size=4, multi=False,
-        trump_mode="halves" if halves else "turn", scoring="halves" if halves else "sixty",
-        jacks=True, tie="eggs",
+        preset="kozel-60",
+        family="drawing",
+        players=players,
+        options=o.model_dump(by_alias=True),
+        partnership=False,
+        deck=tuple(deck_30() if players == 3 else deck_32()),
+        hand_size=4,
+        multi=False,
+        trump_mode="halves" if halves else "turn",
+        scoring="halves" if halves else "sixty",
+        jacks=True,
+        tie="eggs",
     )
 
 
@@ -258,7 +284,8 @@ def _ladder(top: Card, suit: int, ranks: tuple[int, ...]) -> tuple[Card, ...]:
 
 
 _LADDERS = {
-    "kozel-hvalenyi": _hvalenyi_ladder, "kozel-nn": _nn_ladder,
+    "kozel-hvalenyi": _hvalenyi_ladder,
+    "kozel-nn": _nn_ladder,
     "kozel-kocherga": _kocherga_ladder,
 }
 
@@ -269,36 +296,62 @@ def trump_ladder(preset: str, suit: int) -> tuple[Card, ...]:
     return _LADDERS[preset](suit)
 
 
-def _trump_rules(preset: str, o: _Options, deck: list[Card], scoring: Scoring,
-                 settings: TrumpSettings) -> Rules:
+def _trump_rules(
+    preset: str, o: _Options, deck: list[Card], scoring: Scoring, settings: TrumpSettings
+) -> Rules:
     """RULES.md 4: every card dealt, 4 players in two partnerships."""
     return Rules(
-        preset=preset, family="trump", players=4, options=o.model_dump(by_alias=True),
-        partnership=True, deck=tuple(deck), hand_size=len(deck) // 4, multi=False,
-        trump_mode="fixed", scoring=scoring, settings=settings,
+        preset=preset,
+        family="trump",
+        players=4,
+        options=o.model_dump(by_alias=True),
+        partnership=True,
+        deck=tuple(deck),
+        hand_size=len(deck) // 4,
+        multi=False,
+        trump_mode="fixed",
+        scoring=scoring,
+        settings=settings,
     )
 
 
 def _hvalenyi(o: HvalenyiOptions, players: int) -> Rules:
     """RULES.md 4a: trumps over diamonds; the ace rule; 32 cards are 36 without the 7s."""
     deck = deck_36() if o.deck == 36 else [c for c in deck_36() if c % 9 != SEVEN]
-    return _trump_rules("kozel-hvalenyi", o, deck, "eyes", TrumpSettings(
-        suit=DIAMONDS, order=_hvalenyi_ladder(DIAMONDS), nn=False, ace_rule=True,
-        lyusya=o.lyusya))
+    return _trump_rules(
+        "kozel-hvalenyi",
+        o,
+        deck,
+        "eyes",
+        TrumpSettings(
+            suit=DIAMONDS, order=_hvalenyi_ladder(DIAMONDS), nn=False, ace_rule=True, lyusya=o.lyusya
+        ),
+    )
 
 
 def _nn(o: NNOptions, players: int) -> Rules:
     """RULES.md 4b: trumps over clubs; penalties to 12."""
-    return _trump_rules("kozel-nn", o, deck_36(), "penalty", TrumpSettings(
-        suit=CLUBS, order=_nn_ladder(CLUBS), nn=True, ace_rule=False, lyusya=None))
+    return _trump_rules(
+        "kozel-nn",
+        o,
+        deck_36(),
+        "penalty",
+        TrumpSettings(suit=CLUBS, order=_nn_ladder(CLUBS), nn=True, ace_rule=False, lyusya=None),
+    )
 
 
 def _kocherga(o: KochergaOptions, players: int) -> Rules:
     """RULES.md 4c: 32 cards, trumps over the chosen suit."""
     suit = _SUITS[o.trump_suit]
-    return _trump_rules("kozel-kocherga", o, deck_32(), "eyes", TrumpSettings(
-        suit=suit, order=_kocherga_ladder(suit), nn=False, ace_rule=o.ace_rule,
-        lyusya=o.lyusya))
+    return _trump_rules(
+        "kozel-kocherga",
+        o,
+        deck_32(),
+        "eyes",
+        TrumpSettings(
+            suit=suit, order=_kocherga_ladder(suit), nn=False, ace_rule=o.ace_rule, lyusya=o.lyusya
+        ),
+    )
 
 
 # RULES.md 5a: "no trick +5" (the source: a trickless player "crowed" and is fined 5), with
@@ -307,17 +360,25 @@ P25_NO_TRICK_CAP = 20
 P25_SKIPS = 2  # RULES.md 5a: skips per player per match
 
 
-def _petukh_rules(preset: str, o: PetukhOptions | Petukh25Options, players: int,
-                  last: bool, settings: PetukhSettings) -> Rules:
+def _petukh_rules(
+    preset: str, o: PetukhOptions | Petukh25Options, players: int, last: bool, settings: PetukhSettings
+) -> Rules:
     # RULES.md 5: 6 players play the 30-card deck, all dealt; five cards each
     if players == 6:
         deck = deck_30()
     else:
         deck = deck_36() if o.deck == 36 else deck_32()
     return Rules(
-        preset=preset, family="petukh", players=players, options=o.model_dump(by_alias=True),
-        partnership=False, deck=tuple(deck), hand_size=5, multi=False,
-        trump_mode="last" if players == 6 or last else "turn", scoring="record",
+        preset=preset,
+        family="petukh",
+        players=players,
+        options=o.model_dump(by_alias=True),
+        partnership=False,
+        deck=tuple(deck),
+        hand_size=5,
+        multi=False,
+        trump_mode="last" if players == 6 or last else "turn",
+        scoring="record",
         settings=settings,
     )
 
@@ -325,24 +386,54 @@ def _petukh_rules(preset: str, o: PetukhOptions | Petukh25Options, players: int,
 def _petukh(o: PetukhOptions, players: int) -> Rules:
     """RULES.md 5."""
     six = players == 6
-    return _petukh_rules("petukh", o, players, False, PetukhSettings(
-        start=o.start, swap="never" if six else o.trump_swap, may_pass=o.pass_,
-        answer="beat" if o.must_beat else "follow", lead_trump_ace=o.lead_trump_ace,
-        cap=o.start - 5 if o.no_trick_cap == "auto" else o.no_trick_cap, boys=True,
-        boys_table=o.boys_table, crooked=o.crooked_boys, boys_finish=o.boys_finish,
-        spade_ace=o.spade_ace, skips=0, exchange=not six,
-    ))
+    return _petukh_rules(
+        "petukh",
+        o,
+        players,
+        False,
+        PetukhSettings(
+            start=o.start,
+            swap="never" if six else o.trump_swap,
+            may_pass=o.pass_,
+            answer="beat" if o.must_beat else "follow",
+            lead_trump_ace=o.lead_trump_ace,
+            cap=o.start - 5 if o.no_trick_cap == "auto" else o.no_trick_cap,
+            boys=True,
+            boys_table=o.boys_table,
+            crooked=o.crooked_boys,
+            boys_finish=o.boys_finish,
+            spade_ace=o.spade_ace,
+            skips=0,
+            exchange=not six,
+        ),
+    )
 
 
 def _petukh25(o: Petukh25Options, players: int) -> Rules:
     """RULES.md 5a. [decision] passing (sitting a deal out) stays allowed, as in petukh.
     "no trick +5" read with the source's fourth text ("прокукарекал": a trickless player is
     fined 5) and, as petukh, capped at start - 5."""
-    return _petukh_rules("petukh-25", o, players, True, PetukhSettings(
-        start=25, swap="never", may_pass=True, answer="beat_or_trump", lead_trump_ace=True,
-        cap=P25_NO_TRICK_CAP, boys=False, boys_table="standard", crooked=0,
-        boys_finish=False, spade_ace=False, skips=P25_SKIPS, exchange=players != 6,
-    ))
+    return _petukh_rules(
+        "petukh-25",
+        o,
+        players,
+        True,
+        PetukhSettings(
+            start=25,
+            swap="never",
+            may_pass=True,
+            answer="beat_or_trump",
+            lead_trump_ace=True,
+            cap=P25_NO_TRICK_CAP,
+            boys=False,
+            boys_table="standard",
+            crooked=0,
+            boys_finish=False,
+            spade_ace=False,
+            skips=P25_SKIPS,
+            exchange=players != 6,
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -444,9 +535,7 @@ def _spec(preset: str) -> PresetSpec:
     try:
         return PRESETS[preset]
     except KeyError:
-        raise PresetError(
-            f"unknown preset {preset!r}. Allowed: {', '.join(PRESETS)}"
-        ) from None
+        raise PresetError(f"unknown preset {preset!r}. Allowed: {', '.join(PRESETS)}") from None
 
 
 @lru_cache(maxsize=64)

@@ -182,12 +182,20 @@ def _petukh_relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[st
         s, a = unpack_action(text)
         return pack_action(s, Action(a.kind, tuple(sorted(map(f, a.cards)))))
 
-    return {**state, "deck": pack_cards(map(f, unpack_cards(state["deck"]))),
-            "actions": [act(a) for a in state["actions"]]}
+    return {
+        **state,
+        "deck": pack_cards(map(f, unpack_cards(state["deck"]))),
+        "actions": [act(a) for a in state["actions"]],
+    }
 
 
-FAMILIES: dict[str, tuple[Callable[[dict[str, Any]], list[Place]],
-                          Callable[[dict[str, Any], Callable[[Card], Card]], dict[str, Any]]]] = {
+FAMILIES: dict[
+    str,
+    tuple[
+        Callable[[dict[str, Any]], list[Place]],
+        Callable[[dict[str, Any], Callable[[Card], Card]], dict[str, Any]],
+    ],
+] = {
     "drawing": (_drawing_places, _drawing_relabel),
     "trump": (_trump_places, _trump_relabel),
     "petukh": (_petukh_places, _petukh_relabel),

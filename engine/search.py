@@ -47,8 +47,9 @@ class Thought:
     reason: str  # a hint reason code (adapters/common/render.py HINTS)
 
 
-def deal_value(events: list[Event], seat: int, side: int, start_record: int | None,
-               record: int | None) -> float | None:
+def deal_value(
+    events: list[Event], seat: int, side: int, start_record: int | None, record: int | None
+) -> float | None:
     """The seat's share of the deal that ``events`` ended, or None if none ended there."""
     for ev in events:
         if isinstance(ev, DealEnded):
@@ -59,8 +60,9 @@ def deal_value(events: list[Event], seat: int, side: int, start_record: int | No
             else:
                 mine = points[side] / total
             return float(mine)
-        if start_record is not None and record is not None and \
-                type(ev).__name__ == "DealScored":  # Petukh's (not imported: no cycle)
+        if (
+            start_record is not None and record is not None and type(ev).__name__ == "DealScored"
+        ):  # Petukh's (not imported: no cycle)
             records: tuple[int, ...] = getattr(ev, "records", ())  # Petukh's DealScored
             after = records[seat]
             if after == 0:
@@ -72,8 +74,9 @@ def deal_value(events: list[Event], seat: int, side: int, start_record: int | No
 class Search:
     """One move's search: the samples, the statistics per root action."""
 
-    def __init__(self, match: Game, seat: int, legal: list[Action], rng: random.Random,
-                 trail: Trail | None = None) -> None:
+    def __init__(
+        self, match: Game, seat: int, legal: list[Action], rng: random.Random, trail: Trail | None = None
+    ) -> None:
         self.seat = seat
         self.legal = legal
         self.rng = rng
@@ -150,8 +153,9 @@ class Search:
             top = self.prior
         second = means[order[1]] if len(order) > 1 else means[top]
         action = self.legal[top]
-        return Thought(action, max(0.0, means[top]), max(0.0, second), self.playouts,
-                       reason_for(self.obs, action))
+        return Thought(
+            action, max(0.0, means[top]), max(0.0, second), self.playouts, reason_for(self.obs, action)
+        )
 
 
 def reason_for(obs: Observation, action: Action) -> str:
@@ -167,8 +171,15 @@ def reason_for(obs: Observation, action: Action) -> str:
     return "hint_take" if kind in ("beat", "play") else "hint_plain"
 
 
-def think(match: Game, seat: int, rng: random.Random, *, iterations: int | None = None,
-          ms: float | None = None, trail: Trail | None = None) -> Thought:
+def think(
+    match: Game,
+    seat: int,
+    rng: random.Random,
+    *,
+    iterations: int | None = None,
+    ms: float | None = None,
+    trail: Trail | None = None,
+) -> Thought:
     """The search's move for ``seat``, on its move (``legal_actions`` not empty)."""
     legal = match.legal_actions(seat)
     if len(legal) == 1:
@@ -196,16 +207,17 @@ class SearchBot:
         self.ms = ms
         self._rules = RulesBot()
 
-    def choose(self, obs: Observation | None, legal: list[Action], rng: random.Random,
-               on_move: bool) -> Action | None:
+    def choose(
+        self, obs: Observation | None, legal: list[Action], rng: random.Random, on_move: bool
+    ) -> Action | None:
         return self._rules.choose(obs, legal, rng, on_move)
 
-    def choose_in(self, match: Game, seat: int, rng: random.Random, on_move: bool,
-                  trail: Trail | None = None) -> Action | None:
+    def choose_in(
+        self, match: Game, seat: int, rng: random.Random, on_move: bool, trail: Trail | None = None
+    ) -> Action | None:
         legal = match.legal_actions(seat)
         if not legal:
             return None
         if not on_move:
             return self._rules.choose(match.observe(seat), legal, rng, False)
-        return think(match, seat, rng, iterations=self.iterations, ms=self.ms,
-                     trail=trail).action
+        return think(match, seat, rng, iterations=self.iterations, ms=self.ms, trail=trail).action

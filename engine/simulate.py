@@ -57,8 +57,7 @@ class Stats:
     seconds: float = 0.0
 
 
-def bot_choice(bot: Bot, match: Game, seat: int, rng: random.Random, on_move: bool
-               ) -> Action | None:
+def bot_choice(bot: Bot, match: Game, seat: int, rng: random.Random, on_move: bool) -> Action | None:
     """One computer player's choice: a searching one is handed the match (it reads only
     what the seat may see: ``engine.sampling``), the others the seat's view."""
     if getattr(bot, "needs_match", False):
@@ -86,8 +85,9 @@ def step(match: Game, bots: Sequence[Bot], rng: random.Random) -> bool:
     return True
 
 
-def make_bots(levels: Sequence[str], think_ms: float | None = None,
-              iterations: int | None = None) -> list[Bot]:
+def make_bots(
+    levels: Sequence[str], think_ms: float | None = None, iterations: int | None = None
+) -> list[Bot]:
     """The seats' players; a searching one gets the budget (``iterations`` playouts, or
     ``think_ms`` a move)."""
     bots = [make_bot(level) for level in levels]
@@ -112,8 +112,12 @@ def deal_totals(match: Game, sides: int) -> tuple[list[int], int]:
 
 
 def play_match(
-    rules: Rules, bots: Sequence[Bot], seed: int | str, check: bool = True,
-    strict: bool = False, max_deals: int = 500,
+    rules: Rules,
+    bots: Sequence[Bot],
+    seed: int | str,
+    check: bool = True,
+    strict: bool = False,
+    max_deals: int = 500,
 ) -> tuple[Game, int, int]:
     """Play one match to its end. Returns (match, deals, actions).
 
@@ -145,9 +149,16 @@ def play_match(
 
 
 def simulate(
-    preset: str, players: int, matches: int, seed: int, bots: Sequence[str],
-    options: dict[str, Any] | None = None, check: bool = True, strict: bool = False,
-    think_ms: float | None = None, iterations: int | None = None,
+    preset: str,
+    players: int,
+    matches: int,
+    seed: int,
+    bots: Sequence[str],
+    options: dict[str, Any] | None = None,
+    check: bool = True,
+    strict: bool = False,
+    think_ms: float | None = None,
+    iterations: int | None = None,
 ) -> dict[str, Any]:
     """Play ``matches`` matches with seeds ``seed .. seed + matches - 1``; a JSON summary.
 
@@ -166,9 +177,7 @@ def simulate(
     invariants = "ok"
     try:
         for i in range(matches):
-            match, deals, actions = play_match(
-                rules, seat_bots, seed + i, check=check, strict=strict
-            )
+            match, deals, actions = play_match(rules, seat_bots, seed + i, check=check, strict=strict)
             stats.matches += 1
             stats.deals += deals
             stats.actions += actions
@@ -199,13 +208,17 @@ def simulate(
     }
 
 
-def _sides(rules: Rules, points: list[int], deals: int, left: list[int], matches: int
-           ) -> dict[str, Any]:
+def _sides(rules: Rules, points: list[int], deals: int, left: list[int], matches: int) -> dict[str, Any]:
     """Kozel: card points per side over the scored deals (and each side's share); Petukh:
     records left per seat at the matches' ends (and their average)."""
     if rules.scoring == "record":
-        return {"records_left": left,
-                "average_record_left": [round(x / matches, 2) if matches else 0.0 for x in left]}
+        return {
+            "records_left": left,
+            "average_record_left": [round(x / matches, 2) if matches else 0.0 for x in left],
+        }
     total = sum(points)
-    return {"card_points": points, "scored_deals": deals,
-            "card_point_share": [round(p / total, 4) if total else 0.0 for p in points]}
+    return {
+        "card_points": points,
+        "scored_deals": deals,
+        "card_point_share": [round(p / total, 4) if total else 0.0 for p in points],
+    }

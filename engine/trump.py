@@ -67,10 +67,31 @@ from engine.trump_view import observe_trump
 # the family's names, where they were before its rules and computer player had modules of
 # their own (engine.trump_rules, engine.trump_bot)
 __all__ = [
-    "LIMIT", "REDEAL_POINTS", "REDEALS_IN_A_ROW", "TRUMPS", "BoastChosen", "BoastGiven",
-    "BoastRevealed", "BoastVoid", "Covered", "DeckCut", "Laid", "Lyusya", "PileWon",
-    "QueenCaught", "RedealAsked", "RedealPenalty", "Shuffled", "Table", "TrumpMatch",
-    "TrumpPlay", "rules_choice", "settings_of", "table_for", "trump_order", "trump_suit",
+    "LIMIT",
+    "REDEAL_POINTS",
+    "REDEALS_IN_A_ROW",
+    "TRUMPS",
+    "BoastChosen",
+    "BoastGiven",
+    "BoastRevealed",
+    "BoastVoid",
+    "Covered",
+    "DeckCut",
+    "Laid",
+    "Lyusya",
+    "PileWon",
+    "QueenCaught",
+    "RedealAsked",
+    "RedealPenalty",
+    "Shuffled",
+    "Table",
+    "TrumpMatch",
+    "TrumpPlay",
+    "rules_choice",
+    "settings_of",
+    "table_for",
+    "trump_order",
+    "trump_suit",
 ]
 
 # --- the match ----------------------------------------------------------------------------
@@ -268,9 +289,7 @@ class TrumpMatch:
         mover = self.to_move
         if not self._before_first_card():
             return (mover,)
-        extra = tuple(
-            s for s in ((mover + i) % 4 for i in range(1, 4)) if self._may_redeal(s)
-        )
+        extra = tuple(s for s in ((mover + i) % 4 for i in range(1, 4)) if self._may_redeal(s))
         return (mover, *extra)
 
     def _plays_for(self, seat: int) -> list[Card]:
@@ -290,10 +309,7 @@ class TrumpMatch:
             return follow
         if self.ace_rule:
             # RULES.md 4a: no throwing the ace of a suit not yet led (trumps are cutting)
-            ok = [
-                c for c in hand
-                if cls[c] == TRUMPS or c % 9 != ACE or self.opened >> (c // 9) & 1
-            ]
+            ok = [c for c in hand if cls[c] == TRUMPS or c % 9 != ACE or self.opened >> (c // 9) & 1]
             return ok or hand  # [decision] only such aces: he may play one
         return hand
 
@@ -506,18 +522,31 @@ class TrumpMatch:
         return events + self._end_deal(points, r.scored, r.outcome, r.doubled, r.match_winner)
 
     def _end_deal(
-        self, points: list[int] | None, scored: list[int], outcome: str, doubled: bool,
+        self,
+        points: list[int] | None,
+        scored: list[int],
+        outcome: str,
+        doubled: bool,
         match_winner: int | None = None,
     ) -> list[Event]:
         """Record the deal, add ``scored``, end the match or deal the next deal."""
         self.scores = [a + b for a, b in zip(self.scores, scored, strict=True)]
         shown = points if points is not None else [points_of(p) for p in self.piles]
-        events: list[Event] = [DealEnded(
-            self.deal_no, tuple(shown), tuple(self.tricks), tuple(scored), tuple(self.scores),
-            outcome, doubled,
-        )]
+        events: list[Event] = [
+            DealEnded(
+                self.deal_no,
+                tuple(shown),
+                tuple(self.tricks),
+                tuple(scored),
+                tuple(self.scores),
+                outcome,
+                doubled,
+            )
+        ]
         self.history[-1].result = {
-            "points": points, "tricks": list(self.tricks), "score": list(self.scores),
+            "points": points,
+            "tricks": list(self.tricks),
+            "score": list(self.scores),
             "outcome": outcome,
         }
         if match_winner is None:
@@ -559,9 +588,7 @@ class TrumpMatch:
 
     def audit(self) -> str | None:
         """A broken invariant, or None: every card of the deck in exactly one place."""
-        if sorted(self.all_cards()) != sorted(self.deck) or sorted(self.deck) != sorted(
-            self.rules.deck
-        ):
+        if sorted(self.all_cards()) != sorted(self.deck) or sorted(self.deck) != sorted(self.rules.deck):
             return f"dealing {self.dealing}: a card is missing or doubled"
         return None
 
@@ -587,8 +614,10 @@ class TrumpMatch:
         m.__dict__.update(self.__dict__)
         m.scores = self.scores[:]
         last = self.history[-1]
-        m.history = [*self.history[:-1], DealRecord(last.dealer, last.deck, last.trump_card,
-                                                    last.actions[:], last.result)]
+        m.history = [
+            *self.history[:-1],
+            DealRecord(last.dealer, last.deck, last.trump_card, last.actions[:], last.result),
+        ]
         m.hands = [h[:] for h in self.hands]
         m.piles = [p[:] for p in self.piles]
         m.tricks = self.tricks[:]

@@ -28,9 +28,7 @@ def _cost(t: Table, card: Card) -> int:
     return POINTS[card] * 3 + KOZEL_STRENGTH[card]
 
 
-def rules_choice(
-    obs: Observation, legal: list[Action], rng: random.Random, on_move: bool
-) -> Action | None:
+def rules_choice(obs: Observation, legal: list[Action], rng: random.Random, on_move: bool) -> Action | None:
     """A sensible player: win tricks cheaply, save high trumps, smear points onto a partner's
     trick, catch the Q♣, ask for redeals with weak hands, boast with high cards."""
     if not legal:
@@ -58,8 +56,7 @@ def _extras(obs: Observation) -> TrumpExtras:
     return obs.extras
 
 
-def _boast_choice(obs: Observation, legal: list[Action], t: Table, seat: int,
-                  kind: str) -> Action:
+def _boast_choice(obs: Observation, legal: list[Action], t: Table, seat: int, kind: str) -> Action:
     """kozel-nn's boast (RULES.md 4b): keep or boast again, lay, cover."""
     boast = _extras(obs).boast
     if kind in ("reboast", "keep"):
@@ -72,6 +69,7 @@ def _boast_choice(obs: Observation, legal: list[Action], t: Table, seat: int,
         def lay_score(a: Action) -> tuple[int, int]:
             strong = all(KOZEL_STRENGTH[c] >= 7 for c in a.cards)
             return (1 if strong and len(a.cards) == 2 else 0, max(KOZEL_STRENGTH[c] for c in a.cards))
+
         return max((a for a in legal if a.kind == "lay"), key=lay_score)
     if boast is not None and boast.boaster == (seat + 2) % 4:  # the partner boasts
         return max(legal, key=lambda a: sum(POINTS[c] for c in a.cards))
@@ -129,8 +127,14 @@ def _answer(seen: _Seen, trick: list[TrumpPlay], seat: int, cards: list[Card]) -
         safe = last or (t.cls[win_card] == TRUMPS and seen.higher_trumps_out(win_card) == 0)
         if safe:
             # smear: the most points that are not dear trumps
-            return max(cards, key=lambda c: POINTS[c] * 3 - (
-                60 + t.strength[c] if t.cls[c] == TRUMPS else 0) - (200 if c in seen.risky else 0))
+            return max(
+                cards,
+                key=lambda c: (
+                    POINTS[c] * 3
+                    - (60 + t.strength[c] if t.cls[c] == TRUMPS else 0)
+                    - (200 if c in seen.risky else 0)
+                ),
+            )
         return min(cards, key=cost)
     winners = [c for c in cards if t.key(c, led) > t.key(win_card, led)]
     if winners:
@@ -147,22 +151,32 @@ def _best_winner(seen: _Seen, winners: list[Card], led: int, last: bool) -> Card
     if last:
         return min(winners, key=seen.cost)
     sure = [c for c in winners if t.cls[c] == TRUMPS and seen.higher_trumps_out(c) == 0]
-    plain_sure = [c for c in winners if t.cls[c] != TRUMPS and t.cls[c] == led
-                  and led != TRUMPS and KOZEL_STRENGTH[c] >= 7]
+    plain_sure = [
+        c
+        for c in winners
+        if t.cls[c] != TRUMPS and t.cls[c] == led and led != TRUMPS and KOZEL_STRENGTH[c] >= 7
+    ]
     return min(sure or plain_sure or winners, key=seen.cost)
 
 
 def _lead(
-    t: Table, cards: list[Card], gone: set[Card], cost: Callable[[Card], int],
+    t: Table,
+    cards: list[Card],
+    gone: set[Card],
+    cost: Callable[[Card], int],
     higher_trumps_out: Callable[[Card], int],
 ) -> Card:
     trumps = [c for c in cards if t.cls[c] == TRUMPS]
     plain = [c for c in cards if t.cls[c] != TRUMPS]
     # a plain master card (nothing higher of its suit is out) brings its points home
     masters = [
-        c for c in plain
-        if all(KOZEL_STRENGTH[o] <= KOZEL_STRENGTH[c] for o in range(36)
-               if t.cls[o] == t.cls[c] and o not in gone)
+        c
+        for c in plain
+        if all(
+            KOZEL_STRENGTH[o] <= KOZEL_STRENGTH[c]
+            for o in range(36)
+            if t.cls[o] == t.cls[c] and o not in gone
+        )
     ]
     if masters:
         return max(masters, key=lambda c: POINTS[c])

@@ -216,8 +216,9 @@ class DealScore(NamedTuple):
     match_winner: int | None  # a Lyusya in "match": that team wins the match
 
 
-def score_deal(nn: bool, lyusya: str | None, points: list[int], tricks: list[int],
-               scores: list[int], eggs: bool) -> DealScore:
+def score_deal(
+    nn: bool, lyusya: str | None, points: list[int], tricks: list[int], scores: list[int], eggs: bool
+) -> DealScore:
     """RULES.md 4a-4c: the eyes or penalties of a deal with every card played."""
     scored = [0, 0]
     if nn:

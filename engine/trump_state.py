@@ -16,20 +16,34 @@ if TYPE_CHECKING:
 def state_of(m: TrumpMatch) -> dict[str, Any]:
     """The match as compact JSON-safe data (cards packed with ``engine.codec``)."""
     return {
-        "seed": m.seed, "dealer": m.dealer, "deal_no": m.deal_no,
-        "dealing": m.dealing, "scores": m.scores, "finished": m.finished,
-        "winners": list(m.winners), "eggs": m.eggs, "redeals": m.redeals,
-        "moment": m.moment, "deck": pack_cards(m.deck),
+        "seed": m.seed,
+        "dealer": m.dealer,
+        "deal_no": m.deal_no,
+        "dealing": m.dealing,
+        "scores": m.scores,
+        "finished": m.finished,
+        "winners": list(m.winners),
+        "eggs": m.eggs,
+        "redeals": m.redeals,
+        "moment": m.moment,
+        "deck": pack_cards(m.deck),
         "actions": [pack_action(s, a) for s, a in m.history[-1].actions],
-        "stock": pack_cards(m.stock), "hands": [pack_cards(h) for h in m.hands],
-        "piles": [pack_cards(p) for p in m.piles], "tricks": m.tricks,
+        "stock": pack_cards(m.stock),
+        "hands": [pack_cards(h) for h in m.hands],
+        "piles": [pack_cards(p) for p in m.piles],
+        "tricks": m.tricks,
         "plays": [[s, c] for s, c in m.plays],
-        "last": None if m.last_trick is None else [
-            m.last_trick[0], [[s, c] for s, c in m.last_trick[1]]],
-        "opened": m.opened, "counter": m.counter, "played": m.played,
-        "forced": m.forced, "boaster": m.boaster, "laid": pack_cards(m.laid),
+        "last": None if m.last_trick is None else [m.last_trick[0], [[s, c] for s, c in m.last_trick[1]]],
+        "opened": m.opened,
+        "counter": m.counter,
+        "played": m.played,
+        "forced": m.forced,
+        "boaster": m.boaster,
+        "laid": pack_cards(m.laid),
         "covers": [[s, pack_cards(cs)] for s, cs in m.covers],
-        "chooser": m.chooser, "leader": m.leader, "to_move": m.to_move,
+        "chooser": m.chooser,
+        "leader": m.leader,
+        "to_move": m.to_move,
         "phase": m.phase,
         "boast": [[pack_cards(cs), w] for cs, w in m.boast_piles],
         "boast_leader": m.boast_leader,
@@ -48,8 +62,7 @@ def restore(m: TrumpMatch, state: dict[str, Any]) -> None:
     m.redeals = state["redeals"]
     m.moment = state["moment"]
     m.deck = tuple(unpack_cards(state["deck"]))
-    m.history = [DealRecord(m.dealer, list(m.deck), None,
-                            [unpack_action(a) for a in state["actions"]])]
+    m.history = [DealRecord(m.dealer, list(m.deck), None, [unpack_action(a) for a in state["actions"]])]
     m.stock = unpack_cards(state["stock"])
     m.hands = [unpack_cards(h) for h in state["hands"]]
     m.piles = [unpack_cards(p) for p in state["piles"]]

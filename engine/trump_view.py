@@ -16,12 +16,11 @@ if TYPE_CHECKING:
 def seen_plays(m: TrumpMatch, viewer: int | None) -> tuple[SeenPlay, ...]:
     if m.phase == "boast" and m.laid:
         k = len(m.laid)
-        out: list[SeenPlay] = [
-            (m.boaster, "lay", m.laid if viewer == m.boaster else None, k)
-        ]
+        out: list[SeenPlay] = [(m.boaster, "lay", m.laid if viewer == m.boaster else None, k)]
         out.extend((s, "cover", cs, len(cs)) for s, cs in m.covers)
         return tuple(out)
     return tuple((s, "play", (c,), 1) for s, c in m.plays)
+
 
 @dataclass(frozen=True, slots=True)
 class BoastLaying:
@@ -59,16 +58,29 @@ class TrumpExtras(Extras):
     boast: BoastLaying | BoastPiles | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"redeals": self.redeals, "opened": list(self.opened),
-                               "played": list(self.played)}
+        out: dict[str, Any] = {
+            "redeals": self.redeals,
+            "opened": list(self.opened),
+            "played": list(self.played),
+        }
         if self.nn:
             b = self.boast
-            out["boast"] = None if b is None else (
-                {"boaster": b.boaster, "laid": b.laid} if isinstance(b, BoastLaying) else {
-                    "boaster": b.boaster,
-                    "piles": [{"cards": list(p.cards), "winner": p.winner, "points": p.points}
-                              for p in b.piles],
-                    "leader": b.leader, "team": b.team})
+            out["boast"] = (
+                None
+                if b is None
+                else (
+                    {"boaster": b.boaster, "laid": b.laid}
+                    if isinstance(b, BoastLaying)
+                    else {
+                        "boaster": b.boaster,
+                        "piles": [
+                            {"cards": list(p.cards), "winner": p.winner, "points": p.points} for p in b.piles
+                        ],
+                        "leader": b.leader,
+                        "team": b.team,
+                    }
+                )
+            )
         return out
 
 
@@ -79,8 +91,9 @@ def extras(m: TrumpMatch) -> TrumpExtras:
     elif m.nn and m.boast_piles:
         boast = BoastPiles(
             boaster=(m.dealer + 1) % 4,
-            piles=tuple(BoastPile(tuple(CARD_TEXT[c] for c in cs), w, points_of(cs))
-                        for cs, w in m.boast_piles),
+            piles=tuple(
+                BoastPile(tuple(CARD_TEXT[c] for c in cs), w, points_of(cs)) for cs, w in m.boast_piles
+            ),
             leader=m.boast_leader,
             team=None if m.boast_leader is None else m.boast_leader % 2,
         )
@@ -88,7 +101,8 @@ def extras(m: TrumpMatch) -> TrumpExtras:
         redeals=m.redeals,
         opened=tuple(s for s in "CSHD" if m.opened >> "CSHD".index(s) & 1),
         played=tuple(CARD_TEXT[c] for c in played_cards(m)),
-        nn=m.nn, boast=boast,
+        nn=m.nn,
+        boast=boast,
     )
 
 
@@ -100,6 +114,7 @@ def played_cards(m: TrumpMatch) -> list[Card]:
         out.extend(c for c in pile if c not in boast)
     out.extend(c for _s, c in m.plays)
     return out
+
 
 def observe_trump(m: TrumpMatch, seat: int | None) -> Observation:
     acting = m.to_act()

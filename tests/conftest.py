@@ -49,9 +49,12 @@ async def redis(redis_url: str) -> AsyncIterator[Redis]:
     r = Redis.from_url(redis_url)
     if await r.dbsize() and not await r.exists(TEST_MARK):
         await r.aclose()
-        pytest.exit(f"REDIS_URL={redis_url} names a database holding data that is not marked "
-                    f"for tests (key {TEST_MARK!r}): the tests empty their database, so point "
-                    "REDIS_URL at an empty one", returncode=2)
+        pytest.exit(
+            f"REDIS_URL={redis_url} names a database holding data that is not marked "
+            f"for tests (key {TEST_MARK!r}): the tests empty their database, so point "
+            "REDIS_URL at an empty one",
+            returncode=2,
+        )
     await r.flushdb()
     await r.set(TEST_MARK, 1)
     try:

@@ -9,8 +9,9 @@ from bot.service import GameService
 from engine.game import match_from_state
 
 
-async def fast_forward(svc: GameService, room_id: str, *, match_end: bool = True,
-                       progress: list[list[int]] | None = None) -> None:
+async def fast_forward(
+    svc: GameService, room_id: str, *, match_end: bool = True, progress: list[list[int]] | None = None
+) -> None:
     """Up to the last action of the match (``match_end``) or of the current deal. The
     score after each deal, for the match's chart, is ``progress`` (the engine's deals here
     are not the service's, which keeps it)."""

@@ -19,11 +19,14 @@ def test_defaults_load(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("TURN_SECONDS", "soon"), ("TURN_SECONDS", "-5"), ("DEFAULT_LANGUAGE", "xx"),
-     ("MISSED_TURNS_TO_BOT", "0")],
+    [
+        ("TURN_SECONDS", "soon"),
+        ("TURN_SECONDS", "-5"),
+        ("DEFAULT_LANGUAGE", "xx"),
+        ("MISSED_TURNS_TO_BOT", "0"),
+    ],
 )
-def test_bad_setting_is_one_clear_line(monkeypatch: pytest.MonkeyPatch, name: str,
-                                       value: str) -> None:
+def test_bad_setting_is_one_clear_line(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError) as e:
         load_settings()
@@ -32,8 +35,14 @@ def test_bad_setting_is_one_clear_line(monkeypatch: pytest.MonkeyPatch, name: st
 
 def test_cli_refuses_bad_setting_without_traceback() -> None:
     env = {**os.environ, "TURN_SECONDS": "soon"}
-    p = subprocess.run([sys.executable, "-m", "bot", "play"], env=env, capture_output=True,
-                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    p = subprocess.run(
+        [sys.executable, "-m", "bot", "play"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and "TURN_SECONDS" in p.stderr
     assert "Traceback" not in p.stderr

@@ -24,9 +24,8 @@ def test_the_image_installs_locked_dependencies_before_the_code_and_runs_unprivi
     assert "pip wheel --no-build-isolation" in text
     # the runtime's venv is made without pip (the build venv's pip installs into it)
     assert "python -m venv --without-pip /venv" in text
-    runtime = text[text.rindex("FROM "):]
-    assert "COPY --from=build /venv /venv" in runtime and "/build" not in runtime.replace(
-        "--from=build", "")
+    runtime = text[text.rindex("FROM ") :]
+    assert "COPY --from=build /venv /venv" in runtime and "/build" not in runtime.replace("--from=build", "")
     assert re.search(r"^USER kozel$", text, re.M)
     assert re.search(r'^HEALTHCHECK .*\n\s+CMD \["kozel-bot", "health"\]', text, re.M)
     assert "STOPSIGNAL SIGTERM" in text
@@ -76,7 +75,7 @@ def test_compose_runs_redis_with_aof_and_health_and_scales_telegram_by_webhook()
 
 def _deployment() -> str:
     text = (ROOT / "README.md").read_text()
-    return text[text.index("## Deployment"):text.index("\n## ", text.index("## Deployment") + 5)]
+    return text[text.index("## Deployment") : text.index("\n## ", text.index("## Deployment") + 5)]
 
 
 def test_readme_deployment_commands_are_those_the_files_and_the_bot_have() -> None:
@@ -96,8 +95,9 @@ def test_readme_deployment_commands_are_those_the_files_and_the_bot_have() -> No
     assert lines
     for line in lines:
         args = [a for a in line.split() if not a.startswith("-") or a.startswith("--")]
-        args = [a for a in args if a in ("all", "telegram", "discord", "health", "play",
-                                          "--webhook", "--version")]
+        args = [
+            a for a in args if a in ("all", "telegram", "discord", "health", "play", "--webhook", "--version")
+        ]
         if "--version" in args:
             continue
         with pytest.raises(SystemExit) as e:
@@ -109,6 +109,5 @@ def test_readme_deployment_commands_are_those_the_files_and_the_bot_have() -> No
     mentioned |= set(re.findall(r"`([A-Z]+_[A-Z_]+)`", section))
     assert mentioned and mentioned <= settings, mentioned - settings
     text = (ROOT / "README.md").read_text()
-    table = text[text.index("## Configuration"):text.index("## Deployment")]
-    assert all(f"`{name}`" in table for name in settings), [
-        n for n in settings if f"`{n}`" not in table]
+    table = text[text.index("## Configuration") : text.index("## Deployment")]
+    assert all(f"`{name}`" in table for name in settings), [n for n in settings if f"`{n}`" not in table]

@@ -253,10 +253,25 @@ async def test_the_tests_refuse_a_database_with_data_not_marked_for_them(
         probe.write_text("async def test_x(redis):\n    pass\n")
         root = Path(__file__).resolve().parents[1]
         done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-             "tests.conftest", "-o", "asyncio_mode=auto", str(probe)],
-            capture_output=True, text=True, timeout=120, env={**os.environ, "REDIS_URL": url},
-            cwd=root)
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "tests.conftest",
+                "-o",
+                "asyncio_mode=auto",
+                str(probe),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "REDIS_URL": url},
+            cwd=root,
+        )
         assert done.returncode == 2, done.stdout[-2000:]
         assert "not marked for tests" in done.stdout + done.stderr
         assert await r.get("someones:data") == b"1"  # untouched

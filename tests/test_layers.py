@@ -33,8 +33,7 @@ def _starts(name: str, *prefixes: str) -> bool:
 
 def test_the_engine_imports_neither_the_service_nor_adapters_nor_io() -> None:
     for module, names in imports("engine").items():
-        bad = {n for n in names if _starts(n, "bot", "adapters", "redis", "asyncio", "aiohttp",
-                                           *PLATFORMS)}
+        bad = {n for n in names if _starts(n, "bot", "adapters", "redis", "asyncio", "aiohttp", *PLATFORMS)}
         assert not bad, (module, bad)
 
 
@@ -50,8 +49,7 @@ def test_adapters_import_no_other_adapter_and_no_redis() -> None:
     for module, names in imports("adapters").items():
         own = module.split("/")[1]
         others = [a for a in ("telegram", "discord", "console") if a != own]
-        bad = {n for n in names if _starts(n, *(f"adapters.{a}" for a in others), "redis",
-                                           "bot.store")}
+        bad = {n for n in names if _starts(n, *(f"adapters.{a}" for a in others), "redis", "bot.store")}
         if own == "common":
             bad |= {n for n in names if _starts(n, *PLATFORMS)}
         assert not bad, (module, bad)

@@ -1,4 +1,4 @@
-"""The linters are part of the test run (issue 16.4): ``ruff check`` over the repository and
+"""The linters are part of the test run (issue 16.4): ``ruff check`` and ``ruff format --check`` over the repository and
 ``mypy --strict`` over the three packages, each failing with the tool's own output.
 
 mypy keeps its cache in the system's temporary directory (one per checkout), so a second run
@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
 
 
 def _mypy_cache() -> Path:
@@ -28,6 +29,11 @@ def _mypy_cache() -> Path:
 
 def test_ruff_check_is_clean() -> None:
     done = _run("ruff", "check", "--no-cache", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_check_is_clean() -> None:
+    done = _run("ruff", "format", "--check", "--no-cache", ".")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

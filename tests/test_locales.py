@@ -38,11 +38,14 @@ def test_catalog_complete_no_empty_or_fuzzy(lang: str) -> None:
             assert _placeholders(s) == _placeholders(ids[-1]), f"{lang}: placeholders {m.id!r}"
 
 
-@pytest.mark.parametrize(("lang", "words"), [
-    ("ru", ["1 игрок", "3 игрока", "5 игроков", "21 игрок", "12 игроков"]),
-    ("uk", ["1 гравець", "3 гравці", "5 гравців", "21 гравець", "12 гравців"]),
-    ("hr", ["1 igrač", "3 igrača", "5 igrača", "21 igrač", "12 igrača"]),
-])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ru", ["1 игрок", "3 игрока", "5 игроков", "21 игрок", "12 игроков"]),
+        ("uk", ["1 гравець", "3 гравці", "5 гравців", "21 гравець", "12 гравців"]),
+        ("hr", ["1 igrač", "3 igrača", "5 igrača", "21 igrač", "12 igrača"]),
+    ],
+)
 def test_plural_forms(lang: str, words: list[str]) -> None:
     catalog = _catalog(lang)
     assert catalog.num_plurals == 3
@@ -58,8 +61,7 @@ def test_plural_forms_header_is_the_east_slavic_rule(lang: str) -> None:
     """ru, uk and hr share one rule: the header's expression picks the same form as it."""
     import gettext
 
-    rule = gettext.c2py("n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
-                        "(n%100<10 || n%100>=20) ? 1 : 2")
+    rule = gettext.c2py("n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2")
     header = gettext.c2py(_catalog(lang).plural_expr)
     assert all(header(n) == rule(n) for n in range(1000))
 
@@ -78,10 +80,30 @@ def test_plural_forms_of_tricks() -> None:
 def test_catalogs_hold_every_string_of_the_code(tmp_path: Path) -> None:
     pot = tmp_path / "messages.pot"
     subprocess.run(
-        [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
-         "-k", "_", "-k", "N_", "-k", "n:1,2", "-k", "ngettext:1,2", "-o", str(pot),
-         "--no-location", "adapters", "bot"],
-        cwd=ROOT, check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "babel.messages.frontend",
+            "extract",
+            "-F",
+            "babel.cfg",
+            "-k",
+            "_",
+            "-k",
+            "N_",
+            "-k",
+            "n:1,2",
+            "-k",
+            "ngettext:1,2",
+            "-o",
+            str(pot),
+            "--no-location",
+            "adapters",
+            "bot",
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
     )
     with pot.open("rb") as f:
         wanted = {m.id for m in read_po(f) if m.id}
@@ -109,8 +131,7 @@ def test_every_preset_option_and_event_has_words() -> None:
     for module in kinds:
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, events.Event) and obj is not events.Event:
-                name = "".join("_" + ch.lower() if ch.isupper() else ch
-                               for ch in obj.__name__).lstrip("_")
+                name = "".join("_" + ch.lower() if ch.isupper() else ch for ch in obj.__name__).lstrip("_")
                 assert name in LINES, name
 
 
@@ -124,8 +145,7 @@ def test_every_reason_of_the_service_has_words() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_language_is_offered_and_may_be_the_default(lang: str,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_language_is_offered_and_may_be_the_default(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from adapters.common.i18n import LANGUAGES, pick_language
     from bot.config import load_settings
 

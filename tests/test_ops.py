@@ -37,16 +37,26 @@ def _free_port() -> int:
 
 # every metric issue 17 names: moves committed, refusals by reason, compare-and-set
 # conflicts, timer lag, platform 429s and retry waits, painter queue depth, think time
-FAMILIES = ("kozel_changes_committed_total", "kozel_refusals_total", "kozel_cas_conflicts_total",
-            "kozel_timer_lag_seconds", "kozel_platform_429_total",
-            "kozel_platform_retry_wait_seconds", "kozel_painter_queue", "kozel_think_seconds")
+FAMILIES = (
+    "kozel_changes_committed_total",
+    "kozel_refusals_total",
+    "kozel_cas_conflicts_total",
+    "kozel_timer_lag_seconds",
+    "kozel_platform_429_total",
+    "kozel_platform_retry_wait_seconds",
+    "kozel_painter_queue",
+    "kozel_think_seconds",
+)
 
 
 def _scrape(port: int) -> tuple[str, dict[str, float]]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
         text = resp.read().decode()
-    values = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
-              for line in text.splitlines() if line and not line.startswith("#")}
+    values = {
+        line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line and not line.startswith("#")
+    }
     return text, values
 
 
@@ -70,8 +80,9 @@ async def test_metrics_are_scraped_after_a_console_match(redis_url: str, redis: 
     metrics.serve(port, host="127.0.0.1")
     settings = Settings(redis_url=redis_url, default_language="en")
     out = io.StringIO()
-    code = await play(settings, "kozel-60", 2, 3, "en", None, out=out,
-                      inp=io.StringIO("1\n" * 400), metrics=metrics)
+    code = await play(
+        settings, "kozel-60", 2, 3, "en", None, out=out, inp=io.StringIO("1\n" * 400), metrics=metrics
+    )
     assert code == 0 and ("The match is over" in out.getvalue() or "You won" in out.getvalue())
     text, values = _scrape(port)
     for family in FAMILIES:
@@ -92,8 +103,7 @@ async def test_metrics_are_scraped_after_a_console_match(redis_url: str, redis: 
     assert values['kozel_refusals_total{reason="already_seated"}'] == 1
     assert values["kozel_cas_conflicts_total"] == 1
     room = await svc.room(rid)
-    assert room is not None and {anna.id, boris.id, vera.id} <= {
-        s.user for s in room.seats if s is not None}
+    assert room is not None and {anna.id, boris.id, vera.id} <= {s.user for s in room.seats if s is not None}
 
 
 async def test_json_log_lines_name_the_room_and_update_and_never_a_token(
@@ -113,8 +123,7 @@ async def test_json_log_lines_name_the_room_and_update_and_never_a_token(
                 seen.exception("failed")
 
         service.on_change(listener)
-        out = await service.create("tg", "-5", None, User("tg:1", "Anna"), "kozel",
-                                   update_id="u77")
+        out = await service.create("tg", "-5", None, User("tg:1", "Anna"), "kozel", update_id="u77")
         assert out.ok
     finally:
         logging.getLogger().handlers.clear()
@@ -128,8 +137,14 @@ async def test_json_log_lines_name_the_room_and_update_and_never_a_token(
 
 
 def _health(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot", "health"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, env={**os.environ, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "health"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **env},
+    )
 
 
 def test_health_needs_a_fresh_heartbeat_and_redis(tmp_path: Path, redis_url: str) -> None:
@@ -152,10 +167,18 @@ async def test_console_mode_does_not_import_aiogram(redis_url: str, redis: Redis
     """Issue 17: aiogram costs seconds of CPU to import; a terminal game never loads it
     (the whole command: a match dealt, a prompt answered with q, the game saved)."""
     await redis.delete(keys.room("cn:local"), keys.platform_data("cn:local"))
-    code = ("import sys; from bot.__main__ import main; code = main(['play', '--seed', '1']); "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiogram'), code)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120, input="q\n",
-                         env={**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"})
+    code = (
+        "import sys; from bot.__main__ import main; code = main(['play', '--seed', '1']); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiogram'), code)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        input="q\n",
+        env={**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"},
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[] 0", out.stdout[-500:]

@@ -24,10 +24,12 @@ from bot import keys
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None,
-         stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
-                          timeout=600, encoding="utf-8")
+def _run(
+    cmd: list[str], cwd: Path, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        cmd, cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=600, encoding="utf-8"
+    )
 
 
 def _borrow_dependencies(env_dir: Path) -> None:
@@ -42,8 +44,9 @@ async def test_a_wheel_installs_and_plays_in_both_languages(
     tmp_path: Path, redis_url: str, redis: Redis
 ) -> None:
     wheels = tmp_path / "wheels"
-    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
-                  str(ROOT)], cwd=tmp_path)
+    built = _run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)], cwd=tmp_path
+    )
     assert built.returncode == 0, built.stderr[-3000:]
     wheel = next(wheels.glob("kozel_bot-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
@@ -55,37 +58,79 @@ async def test_a_wheel_installs_and_plays_in_both_languages(
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=False)
     bin_dir = env_dir / "bin"
-    installed = _run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"),
-                      "install", "-q", "--no-deps", str(wheel)], cwd=tmp_path)
+    installed = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(bin_dir / "python"),
+            "install",
+            "-q",
+            "--no-deps",
+            str(wheel),
+        ],
+        cwd=tmp_path,
+    )
     assert installed.returncode == 0, installed.stderr[-3000:]
     _borrow_dependencies(env_dir)
 
     home = tmp_path / "outside"  # nowhere near the checkout: only the installed package
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LOCALES_DIR")}
-    env.update({"REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8",
-                "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"})
+    env.update(
+        {
+            "REDIS_URL": redis_url,
+            "PYTHONIOENCODING": "utf-8",
+            "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        }
+    )
     version = _run([str(bin_dir / "kozel-bot"), "--version"], cwd=home, env=env)
     assert version.returncode == 0 and version.stdout.startswith("kozel-bot "), version.stderr
-    where = _run([str(bin_dir / "python"), "-c",
-                  "import bot, locales; print(bot.__file__); print(locales.__file__)"],
-                 cwd=home, env=env)
+    where = _run(
+        [str(bin_dir / "python"), "-c", "import bot, locales; print(bot.__file__); print(locales.__file__)"],
+        cwd=home,
+        env=env,
+    )
     lines = where.stdout.split()
     assert len(lines) == 2 and all(ln.startswith(str(env_dir)) for ln in lines), where
     # Ukrainian and Croatian from the installed, compiled catalogs too
-    said = _run([str(bin_dir / "python"), "-c",
-                 "from adapters.common.i18n import translator as t; "
-                 "print(t('uk').gettext('The match is over.')); "
-                 "print(t('hr').gettext('The match is over.'))"], cwd=home, env=env)
+    said = _run(
+        [
+            str(bin_dir / "python"),
+            "-c",
+            "from adapters.common.i18n import translator as t; "
+            "print(t('uk').gettext('The match is over.')); "
+            "print(t('hr').gettext('The match is over.'))",
+        ],
+        cwd=home,
+        env=env,
+    )
     assert said.stdout.splitlines() == ["Партію закінчено.", "Partija je gotova."], said
     # the match is played to its end (the person's input is scripted, a computer opposes)
-    words = {"ru": ("Козырь", "Ваш ход", "Партия окончена."),
-             "en": ("Trump", "Your move", "The match is over.")}
+    words = {
+        "ru": ("Козырь", "Ваш ход", "Партия окончена."),
+        "en": ("Trump", "Your move", "The match is over."),
+    }
     for lang, expected in words.items():
         await redis.delete(keys.room("cn:local"), keys.platform_data("cn:local"))  # a new game
-        played = _run([str(bin_dir / "kozel-bot"), "play", "--preset", "kozel-60",
-                       "--players", "2", "--seed", "3", "--lang", lang], cwd=home, env=env,
-                      stdin="1\n" * 400)
+        played = _run(
+            [
+                str(bin_dir / "kozel-bot"),
+                "play",
+                "--preset",
+                "kozel-60",
+                "--players",
+                "2",
+                "--seed",
+                "3",
+                "--lang",
+                lang,
+            ],
+            cwd=home,
+            env=env,
+            stdin="1\n" * 400,
+        )
         assert played.returncode == 0, played.stderr[-3000:]
         assert "Traceback" not in played.stderr
         for word in expected:

@@ -25,9 +25,16 @@ TOKEN = "123456:TEST-token"
 
 async def _spawn(env: dict[str, str], *args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args, cwd=ROOT, env={**os.environ, **env},
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
 
 
 @pytest.mark.parametrize("mode", ["play", "telegram", "discord", "all", "health"])
@@ -36,8 +43,12 @@ async def test_a_redis_that_does_not_answer_is_one_line_and_a_non_zero_exit(
 ) -> None:
     beat = tmp_path / "beat"
     beat.write_text("1\n")  # health: the process looks alive, so Redis is what it checks
-    env = {"REDIS_URL": "redis://127.0.0.1:1/0", "BOT_TOKEN": TOKEN, "DISCORD_TOKEN": "x",
-           "HEARTBEAT_FILE": str(beat)}
+    env = {
+        "REDIS_URL": "redis://127.0.0.1:1/0",
+        "BOT_TOKEN": TOKEN,
+        "DISCORD_TOKEN": "x",
+        "HEARTBEAT_FILE": str(beat),
+    }
     proc = await _spawn(env, mode)
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode not in (0, None)
@@ -53,8 +64,13 @@ async def test_sigterm_stops_the_telegram_bot_cleanly(redis_url: str, redis: Red
     (aiogram's, redis's and asyncio's too, DEBUG ones included), and the token is in none
     (tests/test_ops.py puts it in a line and a traceback on purpose)."""
     async with FakeTelegram(TOKEN, max_poll_seconds=0.5) as fake:
-        env = {"REDIS_URL": redis_url, "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.base_url,
-               "LOG_LEVEL": "DEBUG", "LOG_FORMAT": "json"}
+        env = {
+            "REDIS_URL": redis_url,
+            "BOT_TOKEN": TOKEN,
+            "TELEGRAM_API_URL": fake.base_url,
+            "LOG_LEVEL": "DEBUG",
+            "LOG_FORMAT": "json",
+        }
         proc = await _spawn(env, "telegram")
         try:
             # the bot is up once it polls for updates

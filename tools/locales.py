@@ -21,12 +21,41 @@ KEYWORDS = ["-k", "_", "-k", "N_", "-k", "n:1,2", "-k", "ngettext:1,2"]
 
 def extract() -> None:
     subprocess.run(
-        ["pybabel", "extract", "-F", "babel.cfg", *KEYWORDS, "-o", "locales/messages.pot",
-         "--no-location", "--sort-output", "--omit-header", "--project", "kozel-bot",
-         "adapters", "bot"], cwd=ROOT, check=True)
-    subprocess.run(["pybabel", "update", "-i", "locales/messages.pot", "-d", "locales",
-                    "-D", "messages", "--no-fuzzy-matching", "--ignore-obsolete"],
-                   cwd=ROOT, check=True)
+        [
+            "pybabel",
+            "extract",
+            "-F",
+            "babel.cfg",
+            *KEYWORDS,
+            "-o",
+            "locales/messages.pot",
+            "--no-location",
+            "--sort-output",
+            "--omit-header",
+            "--project",
+            "kozel-bot",
+            "adapters",
+            "bot",
+        ],
+        cwd=ROOT,
+        check=True,
+    )
+    subprocess.run(
+        [
+            "pybabel",
+            "update",
+            "-i",
+            "locales/messages.pot",
+            "-d",
+            "locales",
+            "-D",
+            "messages",
+            "--no-fuzzy-matching",
+            "--ignore-obsolete",
+        ],
+        cwd=ROOT,
+        check=True,
+    )
     po = LOCALES / "en" / "LC_MESSAGES" / "messages.po"
     with po.open("rb") as f:
         catalog = read_po(f, locale="en")
@@ -40,8 +69,7 @@ def extract() -> None:
 
 
 def compile_() -> None:
-    subprocess.run(["pybabel", "compile", "-d", "locales", "-D", "messages"], cwd=ROOT,
-                   check=True)
+    subprocess.run(["pybabel", "compile", "-d", "locales", "-D", "messages"], cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

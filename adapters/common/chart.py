@@ -12,8 +12,7 @@ import io
 from PIL import Image, ImageDraw, ImageFont
 
 # a side's line colour and the emoji square that stands for it in the caption
-COLOURS = [(220, 50, 47), (38, 139, 210), (133, 153, 0), (181, 137, 0), (108, 113, 196),
-           (203, 75, 22)]
+COLOURS = [(220, 50, 47), (38, 139, 210), (133, 153, 0), (181, 137, 0), (108, 113, 196), (203, 75, 22)]
 LEGEND = ["🟥", "🟦", "🟩", "🟨", "🟪", "🟧"]
 MIN_DEALS = 4  # a shorter match needs no picture: its lines say it all
 W, H, PAD = 640, 320, 40
@@ -27,8 +26,7 @@ def score_chart(progress: list[list[int]], target: int | None = None, start: int
     """PNG bytes: one line a side from ``start`` (Petukh: the starting record), deal
     numbers along, the score up; ``target`` dashed."""
     sides = len(progress[0])
-    values = [start] + [v for row in progress for v in row] + \
-        ([target] if target is not None else [])
+    values = [start] + [v for row in progress for v in row] + ([target] if target is not None else [])
     low, high = min(0, *values), max(1, *values)
     img = Image.new("RGB", (W, H), "white")
     draw = ImageDraw.Draw(img)

@@ -20,8 +20,7 @@ from engine.trump import trump_order, trump_suit
 # --- what a hand shows -------------------------------------------------------------------
 
 
-def hand_signature(hand: HandView | None, state: str = "", *,
-                   trick_when_waiting: bool = True) -> str:
+def hand_signature(hand: HandView | None, state: str = "", *, trick_when_waiting: bool = True) -> str:
     """Everything a drawn hand shows: two views with the same signature draw the same
     message, so the second needs no edit. ``trick_when_waiting=False``: a hand that shows the
     trick on the table only while it must answer it (the table shows it otherwise), so it is
@@ -30,11 +29,22 @@ def hand_signature(hand: HandView | None, state: str = "", *,
     if hand is None:
         return f"{state}:-"
     table = hand.table
-    trick = [(p.seat, p.count, p.cards) for p in table.trick] \
-        if hand.on_move or trick_when_waiting else []
-    shown = repr((state or table.state, table.gen, table.deal_no, hand.cards, hand.prompt,
-                  hand.need, [c.token for c in hand.choices], trick, table.trump_card,
-                  table.to_move, [(s.computer, s.auto) if s else None for s in table.seats]))
+    trick = [(p.seat, p.count, p.cards) for p in table.trick] if hand.on_move or trick_when_waiting else []
+    shown = repr(
+        (
+            state or table.state,
+            table.gen,
+            table.deal_no,
+            hand.cards,
+            hand.prompt,
+            hand.need,
+            [c.token for c in hand.choices],
+            trick,
+            table.trump_card,
+            table.to_move,
+            [(s.computer, s.auto) if s else None for s in table.seats],
+        )
+    )
     return hashlib.blake2s(shown.encode(), digest_size=9).hexdigest()
 
 
@@ -63,8 +73,7 @@ class LiveHand:
     MARGIN = 10.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"ref": self.ref, "msg": self.message, "exp": self.expires, "sig": self.sig,
-                "lang": self.lang}
+        return {"ref": self.ref, "msg": self.message, "exp": self.expires, "sig": self.sig, "lang": self.lang}
 
     @classmethod
     def from_json(cls, data: object) -> LiveHand | None:
@@ -73,8 +82,13 @@ class LiveHand:
             return None
         try:
             exp = data.get("exp")
-            return cls(str(data["ref"]), data["msg"], None if exp is None else float(exp),
-                       str(data.get("sig", "")), str(data.get("lang", "ru")))
+            return cls(
+                str(data["ref"]),
+                data["msg"],
+                None if exp is None else float(exp),
+                str(data.get("sig", "")),
+                str(data.get("lang", "ru")),
+            )
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -124,8 +138,9 @@ def _bits(mask: int) -> list[int]:
 
 def several_card_moves(hand: HandView, kind: str) -> Several | None:
     """How to offer ``kind``'s moves of two or more cards (an exchange of any count)."""
-    choices = [c for c in hand.choices if c.kind == kind and c.mask
-               and (len(c.cards) > 1 or kind == "exchange")]
+    choices = [
+        c for c in hand.choices if c.kind == kind and c.mask and (len(c.cards) > 1 or kind == "exchange")
+    ]
     if not choices:
         return None
     used = 0
@@ -176,8 +191,9 @@ def display_order(hand: HandView) -> list[int]:
     sit at the right. The engine's own order (by card id) stays the positions' meaning."""
     strength = _trump_strength(hand)
     plain = [i for i, c in enumerate(hand.cards) if c not in strength]
-    trumps = sorted((i for i, c in enumerate(hand.cards) if c in strength),
-                    key=lambda i: strength[hand.cards[i]])
+    trumps = sorted(
+        (i for i, c in enumerate(hand.cards) if c in strength), key=lambda i: strength[hand.cards[i]]
+    )
     return plain + trumps
 
 
@@ -187,8 +203,7 @@ def _trump_strength(hand: HandView) -> dict[str, int]:
     spec = PRESETS.get(table.preset)
     if spec is not None and spec.family == "trump":
         # RULES.md 4: the permanent trumps, high to low, as the engine ranks them
-        ladder = [CARD_TEXT[c] for c in trump_order(table.preset,
-                                                    trump_suit(table.preset, table.options))]
+        ladder = [CARD_TEXT[c] for c in trump_order(table.preset, trump_suit(table.preset, table.options))]
         return {c: len(ladder) - i for i, c in enumerate(ladder)}
     # a trump suit: its cards in the engine's order (by strength), the 6♠ shokha above all
     out = {c: i for i, c in enumerate(hand.cards) if c[-1:] == hand.trump}

@@ -72,17 +72,23 @@ def level_word(level: str | None) -> str | None:
     return LEVEL_TITLES.get(level, level)
 
 
-async def press(service: GameService, action: LobbyAction, room_id: str, user: User, *,
-                update_id: str | None, bot_names: tuple[str, ...] = (),
-                level: str | None = None) -> Outcome | None:
+async def press(
+    service: GameService,
+    action: LobbyAction,
+    room_id: str,
+    user: User,
+    *,
+    update_id: str | None,
+    bot_names: tuple[str, ...] = (),
+    level: str | None = None,
+) -> Outcome | None:
     """The service call behind a lobby button (None: the platform answers it itself)."""
     if action is LobbyAction.JOIN:
         return await service.join(room_id, user, update_id=update_id)
     if action is LobbyAction.LEAVE:
         return await service.leave(room_id, user, update_id=update_id)
     if action is LobbyAction.BOT:
-        return await service.add_bot(room_id, user, level=level, names=bot_names,
-                                     update_id=update_id)
+        return await service.add_bot(room_id, user, level=level, names=bot_names, update_id=update_id)
     if action is LobbyAction.START:
         return await service.start(room_id, user, update_id=update_id)
     return None

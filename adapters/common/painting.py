@@ -48,8 +48,9 @@ class Pace:
 class Budget(Protocol):
     """A flood budget shared by every worker (``GameService.flood_take`` / ``flood_block``)."""
 
-    async def flood_take(self, key: str, *, limit: int, window: float, gap: float = 0.0,
-                         reserve: int = 0) -> float: ...
+    async def flood_take(
+        self, key: str, *, limit: int, window: float, gap: float = 0.0, reserve: int = 0
+    ) -> float: ...
 
     async def flood_block(self, key: str, seconds: float) -> None: ...
 
@@ -58,8 +59,9 @@ async def take(budget: Budget, key: str, pace: Pace, routine: bool) -> float:
     """Ask the budget for one write: 0.0 = counted, go; else the seconds to wait.
     ``routine`` writes (table edits) are spread by the gap and leave the reserve alone."""
     if routine:
-        return await budget.flood_take(key, limit=pace.limit, window=pace.window,
-                                       gap=pace.gap, reserve=pace.reserve)
+        return await budget.flood_take(
+            key, limit=pace.limit, window=pace.window, gap=pace.gap, reserve=pace.reserve
+        )
     return await budget.flood_take(key, limit=pace.limit, window=pace.window)
 
 
@@ -119,8 +121,9 @@ class Dirty(Generic[K]):
         return key in self.marks
 
 
-async def paint_loop(flush: Callable[[], Awaitable[float | None]], wake: asyncio.Event,
-                     stop: asyncio.Event, idle: float = 5.0) -> None:
+async def paint_loop(
+    flush: Callable[[], Awaitable[float | None]], wake: asyncio.Event, stop: asyncio.Event, idle: float = 5.0
+) -> None:
     """Flush, then sleep until the next thing is due (or something new is marked), until
     ``stop``. ``flush`` returns the seconds until its next due write (None: nothing held)."""
     while not stop.is_set():

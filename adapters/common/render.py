@@ -36,9 +36,25 @@ from engine.presets import PRESETS
 
 # the words' tables are adapters/common/words.py's, read here too by their old names
 __all__ = [
-    "BACK", "COMBINATIONS", "DEAL_END_KEYS", "HINTS", "KINDS", "LINES", "OPTION_TITLES",
-    "OUTCOMES", "PRESET_TITLES", "PROMPTS", "REASONS", "RULES_SUMMARIES", "SUIT",
-    "TOP_TRUMPS", "VALUE_TITLES", "Text", "clip_lines", "match_chart", "option_values",
+    "BACK",
+    "COMBINATIONS",
+    "DEAL_END_KEYS",
+    "HINTS",
+    "KINDS",
+    "LINES",
+    "OPTION_TITLES",
+    "OUTCOMES",
+    "PRESET_TITLES",
+    "PROMPTS",
+    "REASONS",
+    "RULES_SUMMARIES",
+    "SUIT",
+    "TOP_TRUMPS",
+    "VALUE_TITLES",
+    "Text",
+    "clip_lines",
+    "match_chart",
+    "option_values",
     "value_title",
 ]
 
@@ -87,8 +103,7 @@ class Text(ResultWords):
         p.setdefault("name", "?")
         p.setdefault("names", "?")
         if line.key == "deck_cut" and isinstance(p.get("count"), int):  # "24 карты"
-            template = self.n("{name} cuts {count} card", "{name} cuts {count} cards",
-                              p["count"])
+            template = self.n("{name} cuts {count} card", "{name} cuts {count} cards", p["count"])
             return template.format(**p)
         try:
             return self._(template).format(**p)
@@ -150,8 +165,9 @@ class Text(ResultWords):
         return " · ".join(parts)
 
     def lobby(self, table: TableView) -> str:
-        head = f"🐐 {self.title(table)} · " + self.n(
-            "{n} player", "{n} players", table.size).format(n=table.size)
+        head = f"🐐 {self.title(table)} · " + self.n("{n} player", "{n} players", table.size).format(
+            n=table.size
+        )
         rows = [head, self._("Seats:")]
         for i, s in enumerate(table.seats):
             team = ""
@@ -182,9 +198,7 @@ class Text(ResultWords):
             return self.lobby(table)
         head = self._table_head(table)
         rows = [head]
-        score = " · ".join(
-            f"{self.side_name(table, i)} {v}" for i, v in enumerate(table.scores)
-        )
+        score = " · ".join(f"{self.side_name(table, i)} {v}" for i, v in enumerate(table.scores))
         rows.append(self._("Score: {score} (to {target})").format(score=score, target=table.target))
         rows.append("")
         for s in table.seats:
@@ -193,16 +207,21 @@ class Text(ResultWords):
             rows.append(self._seat_row(table, s))
         rows.append("")
         if table.trick:
-            rows.append(self._("On the table: {plays}").format(
-                plays=" · ".join(self.play(table, p) for p in table.trick)))
+            rows.append(
+                self._("On the table: {plays}").format(
+                    plays=" · ".join(self.play(table, p) for p in table.trick)
+                )
+            )
         if table.last_trick:
             winner, plays = table.last_trick
-            rows.append(self._("Last trick: {name} ({plays})").format(
-                name=self.seat_name(table, winner),
-                plays=" · ".join(self.cards(p.cards, p.count) for p in plays)))
+            rows.append(
+                self._("Last trick: {name} ({plays})").format(
+                    name=self.seat_name(table, winner),
+                    plays=" · ".join(self.cards(p.cards, p.count) for p in plays),
+                )
+            )
         if table.queue:
-            rows.append("⏳ " + self._("Waiting for a seat: {names}").format(
-                names=", ".join(table.queue)))
+            rows.append("⏳ " + self._("Waiting for a seat: {names}").format(names=", ".join(table.queue)))
         for ln in table.lines[-3:]:
             text = self.line(ln, table)
             if text:
@@ -230,8 +249,12 @@ class Text(ResultWords):
             return ["🏁 " + self._("Winners: {names}").format(names=names)]
         if table.deadline is not None and now is not None and table.to_move is not None:
             left = max(0, int(table.deadline - now))
-            return ["⏳ " + self._("{name}, {seconds} s").format(
-                name=self.seat_name(table, table.to_move), seconds=left)]
+            return [
+                "⏳ "
+                + self._("{name}, {seconds} s").format(
+                    name=self.seat_name(table, table.to_move), seconds=left
+                )
+            ]
         return []
 
     def _seat_row(self, table: TableView, s: SeatView) -> str:
@@ -244,24 +267,26 @@ class Text(ResultWords):
 
     def prompt(self, hand: HandView) -> str:
         if hand.prompt == "lead":
-            return self._("your lead (1–4 cards of one suit)") \
-                if hand.table.multi_lead else self._("your lead")
+            return (
+                self._("your lead (1–4 cards of one suit)") if hand.table.multi_lead else self._("your lead")
+            )
         if hand.prompt == "answer":
-            return self.n("answer with {n} card: beat or throw",
-                          "answer with {n} cards: beat or throw", hand.need).format(n=hand.need)
+            return self.n(
+                "answer with {n} card: beat or throw", "answer with {n} cards: beat or throw", hand.need
+            ).format(n=hand.need)
         if hand.prompt == "play":
             return self._("your move")
         if hand.prompt == "declare":
             return self._("you may declare")
         if hand.prompt == "cover":
-            return self.n("cover the boast with {n} card", "cover the boast with {n} cards",
-                          hand.need).format(n=hand.need)
+            return self.n(
+                "cover the boast with {n} card", "cover the boast with {n} cards", hand.need
+            ).format(n=hand.need)
         if hand.prompt in PROMPTS:
             return self._(PROMPTS[hand.prompt])
         if hand.prompt == "over":
             return self._("the game is over")
-        return self._("waiting for {name}").format(
-            name=self.seat_name(hand.table, hand.table.to_move or 0))
+        return self._("waiting for {name}").format(name=self.seat_name(hand.table, hand.table.to_move or 0))
 
     def trump_label(self, preset: str, suit: str) -> str:
         """``Trump: ♦``; the permanent-trump presets name their whole ladder (RULES.md 4)."""
@@ -275,8 +300,9 @@ class Text(ResultWords):
         """The label of a move without cards (a cut names its place in the deck)."""
         if c.kind == "cut":
             return "✂️ " + self.n("Cut {n} card", "Cut {n} cards", c.number).format(n=c.number)
-        icon = {"redeal": "🔄", "pass": "🚪", "keep": "✋", "reboast": "👖", "finish": "🏆",
-                "skip": "⏭"}.get(c.kind, "✔")
+        icon = {"redeal": "🔄", "pass": "🚪", "keep": "✋", "reboast": "👖", "finish": "🏆", "skip": "⏭"}.get(
+            c.kind, "✔"
+        )
         return f"{icon} {self._(KINDS.get(c.kind, c.kind))}"
 
     def hint_text(self, hint: Hint) -> str:
@@ -289,8 +315,7 @@ class Text(ResultWords):
         except (KeyError, IndexError, ValueError):
             pass
         if isinstance(hint.params.get("share"), int):  # the search's trial deals
-            why = self._("{why} (trial deals: {share}%)").format(why=why,
-                                                               share=hint.params["share"])
+            why = self._("{why} (trial deals: {share}%)").format(why=why, share=hint.params["share"])
         return "💡 " + self._("Hint: {move} — {why}").format(move=move, why=why)
 
     def choice(self, kind: str, cards: list[str]) -> str:
@@ -298,21 +323,24 @@ class Text(ResultWords):
 
     def hand(self, hand: HandView) -> str:
         trump = SUIT.get(hand.trump, "?")
-        return "\n".join([
-            self._("Your cards: {cards}").format(cards=self.cards(hand.cards)),
-            self.trump_label(hand.table.preset, trump) + " · " + self.prompt(hand),
-        ])
+        return "\n".join(
+            [
+                self._("Your cards: {cards}").format(cards=self.cards(hand.cards)),
+                self.trump_label(hand.table.preset, trump) + " · " + self.prompt(hand),
+            ]
+        )
 
     def rules_card(self, preset: str, bold: bool = False) -> str:
         """A short rules card: the summary, the options and their values, player counts."""
         title = self.preset_title(preset)
-        rows = [f"🐐 **{title}**" if bold else f"🐐 {title}",
-                self._(RULES_SUMMARIES.get(preset, preset))]
+        rows = [f"🐐 **{title}**" if bold else f"🐐 {title}", self._(RULES_SUMMARIES.get(preset, preset))]
         for name, values in option_values(preset):
             shown = " / ".join(self._(value_title(v)) for v in values)
             rows.append(f"• {self._(OPTION_TITLES.get(name, name))}: {shown}")
-        rows.append("• " + self._("players: {counts}").format(
-            counts=", ".join(str(n) for n in PRESETS[preset].players)))
+        rows.append(
+            "• "
+            + self._("players: {counts}").format(counts=", ".join(str(n) for n in PRESETS[preset].players))
+        )
         return "\n".join(rows)
 
     def chart_setting(self, on: bool) -> str:

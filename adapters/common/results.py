@@ -111,8 +111,7 @@ class ResultWords:
         bonus = (p.get("bonus") or [0] * (seat + 1))[seat]
         parts = []
         if tricks:
-            parts.append(self.n("{n} trick", "{n} tricks", tricks).format(n=tricks)
-                         + f": {signed(-tricks)}")
+            parts.append(self.n("{n} trick", "{n} tricks", tricks).format(n=tricks) + f": {signed(-tricks)}")
         if boys is not None:
             suits = "".join(self.suit(x) for x in str(boys[2]))
             parts.append(self._("boys {suits}").format(suits=suits) + f": {signed(int(boys[3]))}")
@@ -125,8 +124,9 @@ class ResultWords:
             return text + ", " + self._("overshoot: back to {start}").format(start=record)
         return f"{text} → {record}"
 
-    def match_result(self, line: Line, table: TableView, extra: list[Line] | None = None,
-                     legend: bool = False) -> str:
+    def match_result(
+        self, line: Line, table: TableView, extra: list[Line] | None = None, legend: bool = False
+    ) -> str:
         """The match's end from its own line (the table may already show the next match):
         the winners and the losers (Kozel's kozly; Petukh's others, the rooster and the
         debts), each side with its score; ``legend``: each side with its chart colour."""
@@ -134,8 +134,7 @@ class ResultWords:
         extra = extra or []
         scores = list(p.get("score", table.scores))
         winners = set(p.get("winners", table.winners))
-        sides = table.sides if len(table.sides) == len(scores) else [[i] for i in
-                                                                     range(len(scores))]
+        sides = table.sides if len(table.sides) == len(scores) else [[i] for i in range(len(scores))]
         won: list[str] = []
         lost: list[str] = []
         for i, seats in enumerate(sides):
@@ -146,8 +145,11 @@ class ResultWords:
         records = rooster is not None or table.target == 0
         rows = ["🏁 " + self._("Match over!"), self._("Won: {sides}").format(sides=" · ".join(won))]
         if lost:
-            rows.append(self._(N_("Others: {sides}") if records else N_("Kozly: {sides}"))
-                        .format(sides=" · ".join(lost)))
+            rows.append(
+                self._(N_("Others: {sides}") if records else N_("Kozly: {sides}")).format(
+                    sides=" · ".join(lost)
+                )
+            )
         if rooster is not None:
             rows.append(self.line(rooster, table))
             debts = self._debts(rooster, table)
@@ -159,8 +161,11 @@ class ResultWords:
     def _debts(self, rooster: Line, table: TableView) -> str:
         """RULES.md 5: each loser owes each winner his points left."""
         p = rooster.params
-        debts = [f"{self.seat_name(table, a, p)} → {self.seat_name(table, b, p)} {n}"
-                 for a, b, n in p.get("debts") or [] if n]
+        debts = [
+            f"{self.seat_name(table, a, p)} → {self.seat_name(table, b, p)} {n}"
+            for a, b, n in p.get("debts") or []
+            if n
+        ]
         return self._("Debts: {debts}").format(debts=", ".join(debts)) if debts else ""
 
     # --- records: series, the leaderboard, a person's numbers ---------------------------
@@ -178,8 +183,7 @@ class ResultWords:
             else:
                 body = " · ".join(f"{n} {w}" for n, w in zip(sides, wins, strict=False))
             played = self.n("{n} match", "{n} matches", r["played"]).format(n=r["played"])
-            lines.append(f"• {self.preset_title(r['preset'])}: "
-                         f"{body} ({played})")
+            lines.append(f"• {self.preset_title(r['preset'])}: {body} ({played})")
         return "\n".join(lines)
 
     def top(self, rows: list[dict[str, Any]]) -> str:
@@ -190,27 +194,35 @@ class ResultWords:
             return self._("No finished matches in this chat yet.")
         ranked = [r for r in people if r["ranked"]]
         lines = ["🏆 " + self._("Leaderboard by rating:")]
-        lines += [f"{i}. {r['name']} — {r['rating']:.1f} · {self._played_won(r)}"
-                  for i, r in enumerate(ranked[:15], start=1)]
+        lines += [
+            f"{i}. {r['name']} — {r['rating']:.1f} · {self._played_won(r)}"
+            for i, r in enumerate(ranked[:15], start=1)
+        ]
         if not ranked:
             lines.append(self._("Nobody is ranked yet."))
         waiting = [r for r in people if not r["ranked"]]
         if waiting:
-            lines.append(self.n("Not ranked yet (fewer than {n} match):",
-                                "Not ranked yet (fewer than {n} matches):",
-                                MIN_MATCHES).format(n=MIN_MATCHES))
+            lines.append(
+                self.n(
+                    "Not ranked yet (fewer than {n} match):",
+                    "Not ranked yet (fewer than {n} matches):",
+                    MIN_MATCHES,
+                ).format(n=MIN_MATCHES)
+            )
             lines.append(", ".join(f"{r['name']} ({r['played']})" for r in waiting[:20]))
-        levels = [f"{self._(level_word(r['name']) or r['name'])} {r['rating'] or 0:.1f} "
-                  f"({r['played']})" for r in rows if r.get("computer")]
+        levels = [
+            f"{self._(level_word(r['name']) or r['name'])} {r['rating'] or 0:.1f} ({r['played']})"
+            for r in rows
+            if r.get("computer")
+        ]
         if levels:
-            lines.append("🤖 " + self._("Computer players: {levels}").format(
-                levels=" · ".join(levels)))
+            lines.append("🤖 " + self._("Computer players: {levels}").format(levels=" · ".join(levels)))
         return "\n".join(lines)
 
     def _played_won(self, r: dict[str, Any]) -> str:
-        return self.n("{played} match, won {won} ({rate})", "{played} matches, won {won} ({rate})",
-                      r["played"]).format(played=r["played"], won=r["won"],
-                                          rate=f"{r['rate'] or 0:.0%}")
+        return self.n(
+            "{played} match, won {won} ({rate})", "{played} matches, won {won} ({rate})", r["played"]
+        ).format(played=r["played"], won=r["won"], rate=f"{r['rate'] or 0:.0%}")
 
     def stats(self, name: str, profile: dict[str, Any] | None) -> str:
         """/stats: a person's matches, wins, win rate, ratings, favourite game, streaks."""
@@ -223,14 +235,20 @@ class ResultWords:
         elif here is None:
             rows.append(self._("Rating: {overall} overall").format(overall=f"{overall:.1f}"))
         else:
-            rows.append(self._("Rating: {overall} overall, {chat} in this chat").format(
-                overall=f"{overall:.1f}", chat=f"{here:.1f}"))
+            rows.append(
+                self._("Rating: {overall} overall, {chat} in this chat").format(
+                    overall=f"{overall:.1f}", chat=f"{here:.1f}"
+                )
+            )
         game = profile.get("favourite")
         if game:
-            rows.append(self._("Favourite game: {game}").format(
-                game=self.preset_title(game)))
+            rows.append(self._("Favourite game: {game}").format(game=self.preset_title(game)))
         best = int(profile.get("best_streak") or 0)
-        rows.append(self.n("Best streak: {n} win in a row (now {now})",
-                           "Best streak: {n} wins in a row (now {now})", best).format(
-            n=best, now=int(profile.get("streak") or 0)))
+        rows.append(
+            self.n(
+                "Best streak: {n} win in a row (now {now})",
+                "Best streak: {n} wins in a row (now {now})",
+                best,
+            ).format(n=best, now=int(profile.get("streak") or 0))
+        )
         return "\n".join(rows)

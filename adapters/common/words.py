@@ -237,16 +237,19 @@ RULES_SUMMARIES = {
         "(higher of the suit, trump, the 6♠ shokha over everything) or throw face down. "
         "Moscow (aces and tens) and Molodka (four of a suit) may be declared at the start "
         "of a trick. Card points: A 11, 10 10, K 4, Q 3, J 2. Losers take 2 (31+), 4, or "
-        "6 with no trick; 12 penalty points is out."),
+        "6 with no trick; 12 penalty points is out."
+    ),
     "kozel-4": N_(
         "Kozel on 4 cards: four players in two teams, 36 cards, no shokha. A card shown "
         "from the stock gives trump. Beat face up or throw face down; a player with four "
         "cards of one suit may pull the trick out of turn. 61+ wins the deal; the loser "
-        "takes 2, 4 or 6; 60:60 is eggs. 12 points ends the match."),
+        "takes 2, 4 or 6; 60:60 is eggs. 12 points ends the match."
+    ),
     "kozel-60": N_(
         "Kozel to 60: 32 cards, 2–4 players each for himself, one card a trick, no duty "
         "to follow. Jacks beat every trump (J♣ > J♠ > J♥ > J♦). Card points add up "
-        "across deals: the first to 60 wins."),
+        "across deals: the first to 60 wins."
+    ),
     "kozel-hvalenyi": N_(
         "Hvaleny Kozel: four players in two teams, 36 cards all dealt (or 32 without the "
         "7s). Permanent trumps from the top: 6♣, the queens, the jacks, then diamonds. "
@@ -254,29 +257,34 @@ RULES_SUMMARIES = {
         "be thrown. 6♣ and Q♣ in one trick end the deal: 4 eyes to the 6♣'s team. More "
         "than 60 points: 2 eyes, 91 or more: 4; 60:60 is eggs (+2 to the next deal's "
         "winner). All tricks: Lyusya. A hand of 13 points or less may ask for a redeal. "
-        "First to 12 eyes wins."),
+        "First to 12 eyes wins."
+    ),
     "kozel-nn": N_(
         "Nizhny Novgorod Kozel: four players in two teams, 36 cards. Trumps from the top: "
         "6♣ (shamok), the queens, the jacks, then clubs. No trump lead while you hold "
         "another card; the A♦ leads the match. The deck is cut before each deal; from the "
-        "second deal a boast (\"trousers\") comes first. Shamok catching shamka ends the "
+        'second deal a boast ("trousers") comes first. Shamok catching shamka ends the '
         "deal: 4 to the caught team. Penalties: 6 with no points, 4 up to 30, 2 up to 59; "
-        "60:60 doubles the next deal. A team without queens may ask for a redeal. 12 loses."),
+        "60:60 doubles the next deal. A team without queens may ask for a redeal. 12 loses."
+    ),
     "kozel-kocherga": N_(
         "Kocherga: four players in two teams, 32 cards without the sixes. Trumps from the "
         "top: 7♣ (the kocherga), the queens, the jacks, then a trump suit (clubs unless "
         "set otherwise). Follow suit. The kocherga catching the other team's Q♣ ends the "
-        "deal: 4 eyes. Otherwise as Hvaleny Kozel: eyes to 12, eggs, Lyusya, redeals."),
+        "deal: 4 eyes. Otherwise as Hvaleny Kozel: eyes to 12, eggs, Lyusya, redeals."
+    ),
     "petukh": N_(
         "Petukh: 2–6 players each for himself, 32 cards (30 for six). Everyone starts with "
         "a record (15) and counts down; exactly 0 wins, going below 0 starts you over. "
         "5 cards each, a card turned for trump; exchange from the stock or pass; the "
         "dealer may take the trump card. Follow suit, else trump. Each trick −1; no trick "
-        "+5; boys (two jacks) count when shown. The one with the most left is the rooster."),
+        "+5; boys (two jacks) count when shown. The one with the most left is the rooster."
+    ),
     "petukh-25": N_(
         "Petukh from 25: the dealer's last card is trump, the trump ace must lead, you "
         "must beat when you follow and overtrump on a trump lead, you may skip a trick "
-        "twice a match; no boys; a player with no trick takes +5."),
+        "twice a match; no boys; a player with no trick takes +5."
+    ),
 }
 
 

@@ -90,8 +90,14 @@ class Console:
                 return c
         return None
 
-    async def run(self, preset: str, players: int, seed: int | None,
-                  options: dict[str, object] | None, bots: Sequence[str] = ("normal",)) -> int:
+    async def run(
+        self,
+        preset: str,
+        players: int,
+        seed: int | None,
+        options: dict[str, object] | None,
+        bots: Sequence[str] = ("normal",),
+    ) -> int:
         svc = self.service
         # a name for the lines in the third person ("Player leads"): "You" would not agree
         you = User(YOU, self.text._("Player"))
@@ -116,8 +122,15 @@ class Console:
         await self._over()
         return 0
 
-    async def _open(self, you: User, preset: str, players: int, seed: int | None,
-                    options: dict[str, object] | None, bots: Sequence[str]) -> int | None:
+    async def _open(
+        self,
+        you: User,
+        preset: str,
+        players: int,
+        seed: int | None,
+        options: dict[str, object] | None,
+        bots: Sequence[str],
+    ) -> int | None:
         """The saved game goes on, or a new one starts (None); an exit code if refused."""
         svc = self.service
         room = await svc.room(_room_id())
@@ -151,8 +164,11 @@ class Console:
         self.say("")
         self.say(self.text.hand(hand))
         for i, c in enumerate(hand.choices, start=1):
-            label = (self.text.bare_choice(c) if not c.mask and c.kind != "declare"
-                     else self.text.choice(c.kind, c.cards))
+            label = (
+                self.text.bare_choice(c)
+                if not c.mask and c.kind != "declare"
+                else self.text.choice(c.kind, c.cards)
+            )
             self.say(f"  {i:2}) {label}")
         answer = await self.read(self.text._("Your move (number, or cards like 'b 10H QH'; q to quit): "))
         if answer is None or answer.lower() in ("q", "quit", "exit"):
@@ -177,8 +193,9 @@ class Console:
         table = svc.table_of(room)
         self.say("")
         self.say(self.text.table(table))
-        if room.result and YOU in [room.seats[s].user for s in room.result.get("winners", [])
-                                   if room.seats[s] is not None]:
+        if room.result and YOU in [
+            room.seats[s].user for s in room.result.get("winners", []) if room.seats[s] is not None
+        ]:
             self.say("🏆 " + self.text._("You won!"))
         else:
             self.say(self.text._("The match is over."))
@@ -188,10 +205,18 @@ def _room_id() -> str:
     return f"{PLATFORM}:{CHAT}"
 
 
-async def play(settings: Settings, preset: str, players: int, seed: int | None, lang: str,
-               options: dict[str, object] | None = None,
-               out: TextIO = sys.stdout, inp: TextIO = sys.stdin,
-               metrics: Metrics | None = None, bots: Sequence[str] = ("normal",)) -> int:
+async def play(
+    settings: Settings,
+    preset: str,
+    players: int,
+    seed: int | None,
+    lang: str,
+    options: dict[str, object] | None = None,
+    out: TextIO = sys.stdout,
+    inp: TextIO = sys.stdin,
+    metrics: Metrics | None = None,
+    bots: Sequence[str] = ("normal",),
+) -> int:
     # computer players move at once and a person is never hurried at the console
     settings = settings.model_copy(update={"bot_delay_seconds": 0.0, "turn_seconds": 10**9})
     # one clear line when Redis does not answer

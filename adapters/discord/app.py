@@ -72,8 +72,15 @@ class RateLimits(logging.Filter):
 
 
 class KozelClient(discord.AutoShardedClient):
-    def __init__(self, service: GameService, settings: Settings, *, sync_commands: bool = True,
-                 sleep: Sleep = asyncio.sleep, **options: Any) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        settings: Settings,
+        *,
+        sync_commands: bool = True,
+        sleep: Sleep = asyncio.sleep,
+        **options: Any,
+    ) -> None:
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # a long 429 raises RateLimited at once (the painter waits it out on its own clock,
@@ -112,8 +119,7 @@ class KozelClient(discord.AutoShardedClient):
             return
         data = cast(dict[str, Any], interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        ours = any(item.__discord_ui_compiled_template__.fullmatch(custom_id)
-                   for item in views.DYNAMIC_ITEMS)
+        ours = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in views.DYNAMIC_ITEMS)
         if ours and custom_id in views.custom_ids_of(interaction.message):
             return
         values = [str(v) for v in data.get("values") or []]
@@ -130,8 +136,7 @@ class KozelClient(discord.AutoShardedClient):
         try:
             await asyncio.wait_for(self.doing.idle(), grace)
         except TimeoutError:
-            log.warning("stopping: %d Discord drawings given up", self.doing.sleeping
-                        + self.doing.running)
+            log.warning("stopping: %d Discord drawings given up", self.doing.sleeping + self.doing.running)
             self.doing.cancel_sleepers()
 
     async def close(self) -> None:

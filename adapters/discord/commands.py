@@ -25,26 +25,35 @@ from engine.presets import PRESETS
 Interaction = discord.Interaction[discord.Client]
 
 #: Discord locales with a catalog of ours (English is the commands' own language)
-LOCALES = {discord.Locale.russian: "ru", discord.Locale.ukrainian: "uk",
-           discord.Locale.croatian: "hr"}
-UNTRANSLATED = (TranslationContextLocation.command_name, TranslationContextLocation.group_name,
-                TranslationContextLocation.parameter_name)
+LOCALES = {discord.Locale.russian: "ru", discord.Locale.ukrainian: "uk", discord.Locale.croatian: "hr"}
+UNTRANSLATED = (
+    TranslationContextLocation.command_name,
+    TranslationContextLocation.group_name,
+    TranslationContextLocation.parameter_name,
+)
 
 PRESET_CHOICES = [Choice(name=PRESET_TITLES.get(p, p), value=p) for p in PRESETS]
 # the levels' words are adapters/common/lobby.py's (the same on every platform), explained
-LEVEL_CHOICES = [Choice(name=N_("Beginner (makes mistakes)"), value="easy"),
-                 Choice(name=N_("Amateur (plays by sound rules)"), value="normal"),
-                 Choice(name=N_("Master (thinks ahead)"), value="hard")]
+LEVEL_CHOICES = [
+    Choice(name=N_("Beginner (makes mistakes)"), value="easy"),
+    Choice(name=N_("Amateur (plays by sound rules)"), value="normal"),
+    Choice(name=N_("Master (thinks ahead)"), value="hard"),
+]
 CHART_CHOICES = [Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]
-LANGUAGE_CHOICES = [Choice(name="Русский", value="ru"), Choice(name="English", value="en"),
-                    Choice(name="Українська", value="uk"), Choice(name="Hrvatski", value="hr")]
+LANGUAGE_CHOICES = [
+    Choice(name="Русский", value="ru"),
+    Choice(name="English", value="en"),
+    Choice(name="Українська", value="uk"),
+    Choice(name="Hrvatski", value="hr"),
+]
 
 
 class CatalogTranslator(app_commands.Translator):
     """``locale_str`` -> the catalog's text for that Discord locale (None: keep English)."""
 
-    async def translate(self, string: locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         if context.location in UNTRANSLATED:
             return None
         lang = LOCALES.get(locale)
@@ -99,40 +108,57 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
     @app_commands.choices(preset=PRESET_CHOICES)
     @app_commands.guild_only()
     @served
-    async def newgame(interaction: Interaction, preset: Choice[str] | None = None,
-                      players: Range[int, 2, 6] | None = None) -> None:
+    async def newgame(
+        interaction: Interaction, preset: Choice[str] | None = None, players: Range[int, 2, 6] | None = None
+    ) -> None:
         name = preset.value if preset is not None else "kozel"
         if not h.can_post(interaction):
             t = h.user_text(interaction)
-            await h.say(interaction, "⚠️ " + t._("I cannot post in this channel: give me the "
-                                                "permission to send messages here."))
+            await h.say(
+                interaction,
+                "⚠️ " + t._("I cannot post in this channel: give me the permission to send messages here."),
+            )
             return
-        out = await svc.create("dc", str(interaction.channel_id), None, h.user(interaction),
-                               name, size=players, update_id=h.update_id(interaction))
+        out = await svc.create(
+            "dc",
+            str(interaction.channel_id),
+            None,
+            h.user(interaction),
+            name,
+            size=players,
+            update_id=h.update_id(interaction),
+        )
         if out.ok and out.room is not None and interaction.guild_id is not None:
             # whoever draws this table later (a timer's worker without this server in its
             # cache) still knows its server and the server's own language
-            await svc.set_room_data(out.room.id, dc_guild=str(interaction.guild_id),
-                                    dc_locale=str(interaction.guild_locale or ""))
+            await svc.set_room_data(
+                out.room.id, dc_guild=str(interaction.guild_id), dc_locale=str(interaction.guild_locale or "")
+            )
         await h.done(interaction, out)
 
     @tree.command(name="join", description=N_("Take a seat"))
     @app_commands.guild_only()
     @served
     async def join(interaction: Interaction) -> None:
-        await h.done(interaction, await svc.join(h.room_id(interaction), h.user(interaction),
-                                                  update_id=h.update_id(interaction)))
+        await h.done(
+            interaction,
+            await svc.join(h.room_id(interaction), h.user(interaction), update_id=h.update_id(interaction)),
+        )
 
     @tree.command(name="leave", description=N_("Leave your seat"))
     @app_commands.guild_only()
     @served
     async def leave(interaction: Interaction) -> None:
-        out = await svc.leave(h.room_id(interaction), h.user(interaction),
-                              update_id=h.update_id(interaction))
-        if out.reason == "already_started" and out.room is not None \
-                and out.room.seat_of(h.user(interaction).id) is not None:
-            await h.say(interaction, "ℹ️ " + texts.leave_mid_match_text(
-                h.user_text(interaction), svc.settings.missed_turns_to_bot))
+        out = await svc.leave(h.room_id(interaction), h.user(interaction), update_id=h.update_id(interaction))
+        if (
+            out.reason == "already_started"
+            and out.room is not None
+            and out.room.seat_of(h.user(interaction).id) is not None
+        ):
+            await h.say(
+                interaction,
+                "ℹ️ " + texts.leave_mid_match_text(h.user_text(interaction), svc.settings.missed_turns_to_bot),
+            )
             return
         await h.done(interaction, out)
 
@@ -140,15 +166,19 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
     @app_commands.guild_only()
     @served
     async def wait(interaction: Interaction) -> None:
-        await h.done(interaction, await svc.wait(h.room_id(interaction), h.user(interaction),
-                                                  update_id=h.update_id(interaction)))
+        await h.done(
+            interaction,
+            await svc.wait(h.room_id(interaction), h.user(interaction), update_id=h.update_id(interaction)),
+        )
 
     @tree.command(name="unwait", description=N_("Leave the queue"))
     @app_commands.guild_only()
     @served
     async def unwait(interaction: Interaction) -> None:
-        await h.done(interaction, await svc.unwait(h.room_id(interaction), h.user(interaction),
-                                                  update_id=h.update_id(interaction)))
+        await h.done(
+            interaction,
+            await svc.unwait(h.room_id(interaction), h.user(interaction), update_id=h.update_id(interaction)),
+        )
 
     @tree.command(name="addbot", description=N_("Seat a computer player"))
     @app_commands.describe(level=N_("How the computer plays"))
@@ -164,6 +194,7 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
     @served
     async def startgame(interaction: Interaction) -> None:
         await h.done(interaction, await h.start(interaction))
+
 
 def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """A table's life: the hand, the creator's and Manage Server's rights, invitations."""
@@ -184,17 +215,23 @@ def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
             # the service knows no open game here; say which game ended, and how
             await h.say(interaction, "ℹ️ " + texts.ended_text(h.user_text(interaction), room))
             return
-        out = await svc.cancel(h.room_id(interaction), h.user(interaction),
-                               h.is_admin(interaction), update_id=h.update_id(interaction))
+        out = await svc.cancel(
+            h.room_id(interaction),
+            h.user(interaction),
+            h.is_admin(interaction),
+            update_id=h.update_id(interaction),
+        )
         await h.done(interaction, out)
 
     @tree.command(name="kick", description=N_("Remove a player"))
-    @app_commands.describe(player=N_("The player to remove"),
-                           seat=N_("Or the seat's number (a computer player too)"))
+    @app_commands.describe(
+        player=N_("The player to remove"), seat=N_("Or the seat's number (a computer player too)")
+    )
     @app_commands.guild_only()
     @served
-    async def kick(interaction: Interaction, player: discord.User | None = None,
-                   seat: Range[int, 1, 6] | None = None) -> None:
+    async def kick(
+        interaction: Interaction, player: discord.User | None = None, seat: Range[int, 1, 6] | None = None
+    ) -> None:
         target: str | int
         if player is not None:
             target = f"dc:{player.id}"
@@ -202,11 +239,15 @@ def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
             target = seat - 1
         else:
             t = h.user_text(interaction)
-            await h.say(interaction, t._("Name the player or the seat: /kick player:@name or "
-                                         "/kick seat:2"))
+            await h.say(interaction, t._("Name the player or the seat: /kick player:@name or /kick seat:2"))
             return
-        out = await svc.kick(h.room_id(interaction), h.user(interaction), target,
-                             h.is_admin(interaction), update_id=h.update_id(interaction))
+        out = await svc.kick(
+            h.room_id(interaction),
+            h.user(interaction),
+            target,
+            h.is_admin(interaction),
+            update_id=h.update_id(interaction),
+        )
         await h.done(interaction, out)
 
     @tree.command(name="settings", description=N_("The table's rules"))
@@ -228,11 +269,10 @@ def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
         known = h.painter.table_message(room)
         url = None
         if known is not None and interaction.guild_id is not None:
-            url = f"https://discord.com/channels/{interaction.guild_id}/{known.channel}/" \
-                  f"{known.message}"
-        layout = views.invite_layout(t, interaction.user.display_name,
-                                     svc.table_of(room), url)
+            url = f"https://discord.com/channels/{interaction.guild_id}/{known.channel}/{known.message}"
+        layout = views.invite_layout(t, interaction.user.display_name, svc.table_of(room), url)
         await interaction.response.send_message(view=layout)
+
 
 def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """Scores and records."""
@@ -275,8 +315,7 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
         t = await h.chat_text(interaction)
         who = player or interaction.user
         profile = await svc.profile("dc", str(interaction.channel_id), f"dc:{who.id}")
-        await h.say(interaction, texts.escape(t.stats(who.display_name, profile)),
-                    ephemeral=False)
+        await h.say(interaction, texts.escape(t.stats(who.display_name, profile)), ephemeral=False)
 
     @tree.command(name="chart", description=N_("The score chart after long matches: on or off"))
     @app_commands.describe(state=N_("On or off"))
@@ -292,11 +331,17 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
             await h.say(interaction, t.chart_setting(on))
             return
         if not h.is_admin(interaction):
-            await h.say(interaction, "⚠️ " + h.user_text(interaction)._(
-                "Only a member with Manage Server may turn the chart on or off."))
+            await h.say(
+                interaction,
+                "⚠️ "
+                + h.user_text(interaction)._(
+                    "Only a member with Manage Server may turn the chart on or off."
+                ),
+            )
             return
         await svc.set_chat_setting("dc", key, "chart", state.value)
         await h.say(interaction, t.chart_setting(state.value == "on"), ephemeral=False)
+
 
 def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """Words: rules, the server's language, help (in a DM too)."""
@@ -326,8 +371,9 @@ def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, 
         if interaction.guild_id is not None and not h.is_admin(interaction):
             # a server may let members see the command: the server's language stays its own
             t = h.user_text(interaction)
-            await h.say(interaction, "⚠️ " + t._(
-                "Only a member with Manage Server may change the server's language."))
+            await h.say(
+                interaction, "⚠️ " + t._("Only a member with Manage Server may change the server's language.")
+            )
             return
         await svc.set_chat_language("dc", h.chat_key(interaction), code)
         room = await h.current_room(interaction)

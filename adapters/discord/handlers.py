@@ -58,8 +58,9 @@ def reason_text(t: Text, reason: str | None, table: TableView | None = None) -> 
 
 
 class Handlers:
-    def __init__(self, service: GameService, painter: Painter, activity: Activity,
-                 default_language: str) -> None:
+    def __init__(
+        self, service: GameService, painter: Painter, activity: Activity, default_language: str
+    ) -> None:
         self.service = service
         self.painter = painter
         self.activity = activity
@@ -87,8 +88,7 @@ class Handlers:
                     log.exception("interaction %s", interaction.id)
                     if not interaction.response.is_done():
                         with contextlib.suppress(discord.HTTPException):
-                            await self.say(interaction,
-                                           "⚠️ " + self.user_text(interaction)._(FAILED))
+                            await self.say(interaction, "⚠️ " + self.user_text(interaction)._(FAILED))
 
     # --- who, where, in which language ------------------------------------------------------
 
@@ -154,12 +154,12 @@ class Handlers:
         else:
             await interaction.response.send_message(text, ephemeral=ephemeral)
 
-    async def refuse(self, interaction: Interaction, out: Outcome | str | None,
-                     t: Text | None = None) -> None:
+    async def refuse(
+        self, interaction: Interaction, out: Outcome | str | None, t: Text | None = None
+    ) -> None:
         t = t or self.user_text(interaction)
         reason = out.reason if isinstance(out, Outcome) else out
-        table = self.service.table_of(out.room) if isinstance(out, Outcome) and out.room \
-            else None
+        table = self.service.table_of(out.room) if isinstance(out, Outcome) and out.room else None
         await self.say(interaction, "⚠️ " + reason_text(t, reason, table))
 
     async def done(self, interaction: Interaction, out: Outcome) -> None:
@@ -195,7 +195,9 @@ class Handlers:
             "wait": lambda: svc.wait(rid, user, update_id=upd),
         }
         screens: dict[str, Callable[[Interaction], Awaitable[None]]] = {
-            "set": self.show_settings, "hand": self.show_hand, "seats": self.show_seats,
+            "set": self.show_settings,
+            "hand": self.show_hand,
+            "seats": self.show_seats,
         }
         if what in changes:
             await self.ack(interaction, await changes[what]())
@@ -208,31 +210,35 @@ class Handlers:
         """A computer player (``level`` None: the table's default), named in the server's
         language with a name no seat uses."""
         names = texts.bot_names(await self.chat_text(interaction))
-        return await self.service.add_bot(self.room_id(interaction), self.user(interaction),
-                                          level, names, update_id=self.update_id(interaction))
+        return await self.service.add_bot(
+            self.room_id(interaction),
+            self.user(interaction),
+            level,
+            names,
+            update_id=self.update_id(interaction),
+        )
 
     async def start(self, interaction: Interaction) -> Outcome:
         """Deal. The service gives the creator the right to deal a table that is not full;
         here a member with Manage Server has the creator's rights (as for /cancel), so his
         refused start is made in the creator's name."""
-        rid, user, upd = self.room_id(interaction), self.user(interaction), \
-            self.update_id(interaction)
+        rid, user, upd = self.room_id(interaction), self.user(interaction), self.update_id(interaction)
         out = await self.service.start(rid, user, update_id=upd)
         room = out.room
         if out.reason == "not_allowed" and self.is_admin(interaction) and room is not None:
             seat = room.seat_of(room.creator)
             creator = room.seats[seat] if seat is not None else None
             name = creator.name if creator is not None else user.name
-            out = await self.service.start(rid, User(room.creator, name, user.lang),
-                                           update_id=upd)
+            out = await self.service.start(rid, User(room.creator, name, user.lang), update_id=upd)
         return out
 
     async def _lobby_for(self, interaction: Interaction, t: Text) -> Room | None:
         """The channel's lobby, or None after saying why there is none."""
         room = await self.service.room(self.room_id(interaction))
         if room is None or room.state != LOBBY:
-            await self.refuse(interaction, "already_started" if room and room.state == PLAYING
-                              else "no_room", t)
+            await self.refuse(
+                interaction, "already_started" if room and room.state == PLAYING else "no_room", t
+            )
             return None
         return room
 
@@ -260,15 +266,12 @@ class Handlers:
     def _seats_layout(self, interaction: Interaction, t: Text, room: Room) -> ui.LayoutView:
         user = self.user(interaction)
         manager = room.creator == user.id or self.is_admin(interaction)
-        return views.seats_layout(t, self.service.table_of(room), room.seat_of(user.id),
-                                  manager)
+        return views.seats_layout(t, self.service.table_of(room), room.seat_of(user.id), manager)
 
-    async def set_option(self, interaction: Interaction, name: str,
-                         values: Sequence[str]) -> None:
+    async def set_option(self, interaction: Interaction, name: str, values: Sequence[str]) -> None:
         """A select of /settings or of the seats panel: the change, then the panel again."""
         t = self.user_text(interaction)
-        rid, user, admin = self.room_id(interaction), self.user(interaction), \
-            self.is_admin(interaction)
+        rid, user, admin = self.room_id(interaction), self.user(interaction), self.is_admin(interaction)
         upd, raw = self.update_id(interaction), values[0] if values else ""
         out = await self._lobby_change(rid, user, admin, upd, name, raw)
         if not out.ok or out.room is None:
@@ -280,19 +283,18 @@ class Handlers:
             layout = views.settings_layout(t, self.service.table_of(out.room))
         await interaction.response.edit_message(view=layout)
 
-    async def _lobby_change(self, rid: str, user: User, admin: bool, upd: str, name: str,
-                            raw: str) -> Outcome:
+    async def _lobby_change(
+        self, rid: str, user: User, admin: bool, upd: str, name: str, raw: str
+    ) -> Outcome:
         svc = self.service
         if name == "size":
-            return await svc.set_size(rid, user, int(raw) if raw.isdigit() else 0, admin,
-                                      update_id=upd)
+            return await svc.set_size(rid, user, int(raw) if raw.isdigit() else 0, admin, update_id=upd)
         if name in ("seat", "swap"):
             pair = views.parse_seats(raw)
             if pair is None:
                 return Outcome(False, "bad_seat")
             return await svc.swap_seats(rid, user, *pair, is_admin=admin, update_id=upd)
-        return await svc.set_option(rid, user, name, views.parse_value(raw), admin,
-                                    update_id=upd)
+        return await svc.set_option(rid, user, name, views.parse_value(raw), admin, update_id=upd)
 
     # --- hands and moves ---------------------------------------------------------------------
 
@@ -316,7 +318,7 @@ class Handlers:
         return message is not None and message.flags.ephemeral
 
     async def show_hand(self, interaction: Interaction) -> None:
-        """"Show my hand" or /hand: the presser's hand in a fresh ephemeral message, from
+        """ "Show my hand" or /hand: the presser's hand in a fresh ephemeral message, from
         now on his live hand (an older one is retired)."""
         t, user = self.user_text(interaction), self.user(interaction)
         room, reason = await self._hand_or_reason(interaction)
@@ -324,11 +326,9 @@ class Handlers:
         if room is None or hand is None:
             await self.say(interaction, "⚠️ " + reason_text(t, reason or "not_your_seat"))
             return
-        sent = await interaction.response.send_message(view=views.hand_layout(t, hand),
-                                                       ephemeral=True)
+        sent = await interaction.response.send_message(view=views.hand_layout(t, hand), ephemeral=True)
         if sent.message_id is not None:
-            await self.painter.live.remember(room, user.id, interaction, sent.message_id,
-                                             hand, t.lang)
+            await self.painter.live.remember(room, user.id, interaction, sent.message_id, hand, t.lang)
 
     async def refresh_hand(self, interaction: Interaction) -> None:
         """🔄 on a hand: that message shows the hand as it is now (and is the live one)."""
@@ -344,18 +344,19 @@ class Handlers:
             return
         await self.answer_on_hand(interaction, room, hand)
 
-    async def answer_on_hand(self, interaction: Interaction, room: Room, hand: HandView,
-                             notice: str | None = None) -> None:
+    async def answer_on_hand(
+        self, interaction: Interaction, room: Room, hand: HandView, notice: str | None = None
+    ) -> None:
         """Answer a press on the person's own hand by editing that very message (type 7),
         ``notice`` on top: the message he looks at stays live, never a copy beside it."""
         t = self.user_text(interaction)
         await interaction.response.edit_message(view=views.hand_layout(t, hand, notice))
         assert interaction.message is not None
-        await self.painter.live.remember(room, self.user(interaction).id, interaction,
-                                         interaction.message.id, hand, t.lang)
+        await self.painter.live.remember(
+            room, self.user(interaction).id, interaction, interaction.message.id, hand, t.lang
+        )
 
-    async def off_message(self, interaction: Interaction, custom_id: str,
-                          values: Sequence[str]) -> None:
+    async def off_message(self, interaction: Interaction, custom_id: str, values: Sequence[str]) -> None:
         """A custom id that is not on its message. On the presser's own hand it is most
         likely one he saw a moment ago: a second press that lands after the first press's
         answer redrew the hand, or a press while the painter redrew it. A move goes to the
@@ -367,7 +368,8 @@ class Handlers:
         select = re.fullmatch(views.SELECT_TEMPLATE, custom_id)
         table = re.fullmatch(views.TABLE_TEMPLATE, custom_id)
         tools: dict[str, Callable[[Interaction], Awaitable[None]]] = {
-            views.BACK_ID: self.back, views.REFRESH_ID: self.refresh_hand,
+            views.BACK_ID: self.back,
+            views.REFRESH_ID: self.refresh_hand,
             views.HINT_ID: self.hint,
         }
         if not self.on_hand(interaction):
@@ -391,8 +393,7 @@ class Handlers:
         self.painter.hold(rid, user.id)
         shown: Room | None = None
         try:
-            out = await self.service.act(token, user, update_id=self.update_id(interaction),
-                                         room_id=rid)
+            out = await self.service.act(token, user, update_id=self.update_id(interaction), room_id=rid)
             shown = await self._answer_move(interaction, out)
         finally:
             self.painter.release(shown, rid, user.id)
@@ -401,16 +402,16 @@ class Handlers:
         """A move's answer (the room the answer showed, if any): a move made or refused on
         the hand edits that hand; a double press is quiet; a move from anywhere else is
         acknowledged silently, or refused in words."""
-        t, user, on_hand = self.user_text(interaction), self.user(interaction), \
-            self.on_hand(interaction)
+        t, user, on_hand = self.user_text(interaction), self.user(interaction), self.on_hand(interaction)
         room = out.room
         hand = self.service.hand_of(room, user.id) if room is not None else None
         if out.repeat:  # pressed again: it is done, nothing to say
             await interaction.response.defer()
             if on_hand and room is not None and hand is not None and interaction.message:
                 # this press's token is the freshest way to that hand
-                await self.painter.live.remember(room, user.id, interaction,
-                                                 interaction.message.id, hand, t.lang)
+                await self.painter.live.remember(
+                    room, user.id, interaction, interaction.message.id, hand, t.lang
+                )
             return room
         if out.ok:
             if on_hand and room is not None and hand is not None:
@@ -418,12 +419,17 @@ class Handlers:
             else:
                 await interaction.response.defer()
             return room
-        if out.reason in ("foreign_token", "bad_token", "no_room", "not_your_seat") \
-                or not on_hand or room is None or hand is None:
+        if (
+            out.reason in ("foreign_token", "bad_token", "no_room", "not_your_seat")
+            or not on_hand
+            or room is None
+            or hand is None
+        ):
             await self.refuse(interaction, out, t)
             return None
-        await self.answer_on_hand(interaction, room, hand, notice="⚠️ " + reason_text(
-            t, out.reason, self.service.table_of(room)))
+        await self.answer_on_hand(
+            interaction, room, hand, notice="⚠️ " + reason_text(t, out.reason, self.service.table_of(room))
+        )
         return room
 
     async def back(self, interaction: Interaction) -> None:
@@ -431,8 +437,7 @@ class Handlers:
         seat is his again at once (the table says so), answered on his hand, now his own
         and live. Pressed twice, or when he plays it himself already: his hand as it is;
         too late (the game is over): his hand, why not on top."""
-        user, rid, t = self.user(interaction), self.room_id(interaction), \
-            self.user_text(interaction)
+        user, rid, t = self.user(interaction), self.room_id(interaction), self.user_text(interaction)
         if not self.on_hand(interaction):
             await self.refuse(interaction, "bad_token", t)
             return
@@ -443,14 +448,17 @@ class Handlers:
             await self.refuse(interaction, out, t)
             return
         quiet = out.ok or out.reason == "not_away"
-        await self.answer_on_hand(interaction, room, hand, None if quiet else "⚠️ " + reason_text(
-            t, out.reason, self.service.table_of(room)))
+        await self.answer_on_hand(
+            interaction,
+            room,
+            hand,
+            None if quiet else "⚠️ " + reason_text(t, out.reason, self.service.table_of(room)),
+        )
 
     async def hint(self, interaction: Interaction) -> None:
         """💡 in a practice game: what a strong computer player would play, on top of the
         pressed hand (only its owner sees it). A search may take a moment: deferred."""
-        user, rid, t = self.user(interaction), self.room_id(interaction), \
-            self.user_text(interaction)
+        user, rid, t = self.user(interaction), self.room_id(interaction), self.user_text(interaction)
         if not self.on_hand(interaction) or interaction.message is None:
             await self.refuse(interaction, "bad_token", t)
             return
@@ -462,11 +470,9 @@ class Handlers:
             return
         note = t.hint_text(found) if found is not None else "💡 " + t._(NO_HINT)
         await interaction.edit_original_response(view=views.hand_layout(t, hand, note))
-        await self.painter.live.remember(room, user.id, interaction, interaction.message.id,
-                                         hand, t.lang)
+        await self.painter.live.remember(room, user.id, interaction, interaction.message.id, hand, t.lang)
 
-    async def select_cards(self, interaction: Interaction, stem: str,
-                           values: Sequence[str]) -> None:
+    async def select_cards(self, interaction: Interaction, stem: str, values: Sequence[str]) -> None:
         mask = 0
         for v in values:
             if not (v.isascii() and v.isdigit()) or not 0 < int(v) < MAX_MASK:

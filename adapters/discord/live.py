@@ -32,8 +32,7 @@ TOKEN_LIFE = 15 * 60.0  # Discord: an interaction token edits its messages for 1
 # our clock reads the interaction a moment after Discord made it: count from a bit earlier
 SLACK = 10.0
 WARN_AT_MOST = 10 * 60.0  # a hand says its token's end is near this long before it at most
-RETIRED = N_("This copy of your hand is no longer updated: your cards are in the message "
-             "you used last.")
+RETIRED = N_("This copy of your hand is no longer updated: your cards are in the message you used last.")
 EXPIRING = N_("This hand stops updating in a few minutes: press “Refresh” to keep it live.")
 
 
@@ -47,8 +46,15 @@ async def edit_original(client: discord.Client, token: str, view: discord.ui.Lay
     hook = discord.Webhook.partial(app_id, token, client=client)
     with handle_message_parameters(view=view) as params:
         await async_context.get().edit_original_interaction_response(
-            app_id, token, session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
-            payload=params.payload, multipart=params.multipart, files=params.files)
+            app_id,
+            token,
+            session=hook.session,
+            proxy=hook.proxy,
+            proxy_auth=hook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
 
 
 class LiveHands:
@@ -65,8 +71,11 @@ class LiveHands:
         process knows, the newer (a later token ends later)."""
         stored = LiveHand.from_json((room.sdata.get(user_id) or {}).get(RECORD))
         known = self.local.get((room.id, user_id))
-        newest = max((r for r in (stored, known) if r is not None and r.ref not in self.dead),
-                     key=lambda r: r.expires or 0.0, default=None)
+        newest = max(
+            (r for r in (stored, known) if r is not None and r.ref not in self.dead),
+            key=lambda r: r.expires or 0.0,
+            default=None,
+        )
         if newest is not None:
             self.local[(room.id, user_id)] = newest
         return newest
@@ -75,9 +84,11 @@ class LiveHands:
         """Seated people with a live hand (records in the room, or known here)."""
         out = []
         for seat in room.seats:
-            if seat is not None and seat.user and (
-                    RECORD in (room.sdata.get(seat.user) or {})
-                    or (room.id, seat.user) in self.local):
+            if (
+                seat is not None
+                and seat.user
+                and (RECORD in (room.sdata.get(seat.user) or {}) or (room.id, seat.user) in self.local)
+            ):
                 out.append(seat.user)
         return out
 
@@ -86,14 +97,20 @@ class LiveHands:
         for key in [k for k in self.local if k[0] == room_id]:
             del self.local[key]
 
-    async def remember(self, room: Room, user_id: str, interaction: discord.Interaction[Any],
-                       message_id: int, hand: HandView, lang: str) -> None:
+    async def remember(
+        self,
+        room: Room,
+        user_id: str,
+        interaction: discord.Interaction[Any],
+        message_id: int,
+        hand: HandView,
+        lang: str,
+    ) -> None:
         """This interaction's message now shows the person's hand: it is the live one; an
         older live hand in another message is retired."""
         previous = self.current(room, user_id)
         now = self.service.clock.now()
-        rec = LiveHand(interaction.token, message_id, now + TOKEN_LIFE - SLACK,
-                       hand_signature(hand), lang)
+        rec = LiveHand(interaction.token, message_id, now + TOKEN_LIFE - SLACK, hand_signature(hand), lang)
         self.local[(room.id, user_id)] = rec
         await self.service.set_seat_data(room.id, user_id, **{RECORD: rec.to_json()})
         # this version is on screen: no worker's painter draws it again

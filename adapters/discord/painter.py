@@ -132,8 +132,9 @@ class Painter:
 
     def _report_queue(self) -> None:
         """The painter queue's depth for the metrics: the table and hand jobs at work."""
-        self.service.metrics.painter_queue("dc", sum(j.running for j in self.jobs.values())
-                                           + sum(j.running for j in self.hand_jobs.values()))
+        self.service.metrics.painter_queue(
+            "dc", sum(j.running for j in self.jobs.values()) + sum(j.running for j in self.hand_jobs.values())
+        )
 
     def _kick_hand(self, key: tuple[str, str], room: Room) -> None:
         job = self.hand_jobs.setdefault(key, HandJob())
@@ -158,8 +159,13 @@ class Painter:
         finally:
             job.running = False
             self._report_queue()
-            if job.room is not None and job.room.state == FINISHED and not job.posts \
-                    and not job.dirty and self.jobs.get(room_id) is job:
+            if (
+                job.room is not None
+                and job.room.state == FINISHED
+                and not job.posts
+                and not job.dirty
+                and self.jobs.get(room_id) is job
+            ):
                 # an ended room needs no memory here: a rematch reads its table from pdata
                 del self.jobs[room_id]
                 self.tables.pop(room_id, None)
@@ -201,8 +207,7 @@ class Painter:
             await self.service.flood_block(f"dc:{room.chat}:edit", e.retry_after)
             drawn = False
         # the version on screen (0 records nothing: the lease is simply given back)
-        again = await self.service.end_paint(room_id, "table",
-                                             drawing.version if drawn else 0)
+        again = await self.service.end_paint(room_id, "table", drawing.version if drawn else 0)
         if drawn:
             job.drawn = max(job.drawn, drawing.version)
         if again or not drawn:
@@ -235,8 +240,7 @@ class Painter:
         key, guild = self.server(room)
         if await self.service.chat_language_set("dc", key):
             return await self.service.chat_language("dc", key)
-        locale = str(guild.preferred_locale) if guild is not None else \
-            str(room.pdata.get("dc_locale") or "")
+        locale = str(guild.preferred_locale) if guild is not None else str(room.pdata.get("dc_locale") or "")
         return pick_language(locale or None, self.service.settings.default_language)
 
     async def draw_table(self, room: Room) -> bool:
@@ -278,8 +282,7 @@ class Painter:
             await self.retire_table(channel, known.message, t)
         return True
 
-    async def retire_table(self, channel: discord.PartialMessageable, message_id: int,
-                           t: Text) -> None:
+    async def retire_table(self, channel: discord.PartialMessageable, message_id: int, t: Text) -> None:
         """An earlier match's table, once the next match has its own message: its words
         stay, its buttons go (they would act on the new match), and it points below."""
         old: discord.Message | None = None
@@ -288,8 +291,7 @@ class Painter:
         except discord.HTTPException:
             pass  # gone, or no history to read: the pointer alone says enough
         try:
-            await channel.get_partial_message(message_id).edit(
-                view=views.retired_layout(t, old))
+            await channel.get_partial_message(message_id).edit(view=views.retired_layout(t, old))
         except discord.HTTPException as e:
             log.info("old table %s: %s", message_id, e)
 
@@ -310,8 +312,12 @@ class Painter:
             text = "📋 " + t.deal_result(line, table)
         else:
             png = await self._chart(room)
-            text = t.match_result(line, table, [
-                Line(e["key"], e.get("params", {})) for e in room.events], legend=png is not None)
+            text = t.match_result(
+                line,
+                table,
+                [Line(e["key"], e.get("params", {})) for e in room.events],
+                legend=png is not None,
+            )
         channel = self.client.get_partial_messageable(int(room.chat))
         content = clip_lines(texts.escape(text), CONTENT_LIMIT)
         try:
@@ -362,8 +368,12 @@ class Painter:
         finally:
             job.running = False
             self._report_queue()
-            if job.room is not None and job.room.state == FINISHED and not job.dirty \
-                    and self.hand_jobs.get(key) is job:
+            if (
+                job.room is not None
+                and job.room.state == FINISHED
+                and not job.dirty
+                and self.hand_jobs.get(key) is job
+            ):
                 del self.hand_jobs[key]  # the final hand is drawn: nothing more to follow
 
     async def _draw_hand(self, key: tuple[str, str], job: HandJob) -> None:
@@ -373,8 +383,7 @@ class Painter:
         local = job.room
         if local is None or local.state == LOBBY or not self._owed(local, user_id):
             return
-        if not await self._paced(f"dc:hand:{room_id}:{user_id}", HAND_EDITS, HAND_GAP,
-                                 HAND_WINDOW):
+        if not await self._paced(f"dc:hand:{room_id}:{user_id}", HAND_EDITS, HAND_GAP, HAND_WINDOW):
             job.dirty = True  # a moment later, with whatever is newest then
             return
         what = f"hand:{user_id}"
@@ -396,8 +405,7 @@ class Painter:
         """Whether the person's live hand shows something other than ``room`` would."""
         rec = self.live.current(room, user_id)
         hand = self.service.hand_of(room, user_id) if rec is not None else None
-        return rec is not None and hand is not None and \
-            signature(hand, self.live.expiring(rec)) != rec.sig
+        return rec is not None and hand is not None and signature(hand, self.live.expiring(rec)) != rec.sig
 
     async def _draw_live_hand(self, room: Room, user_id: str) -> int:
         """Draw the person's live hand as of ``room``: the version settled (drawn, or

@@ -39,10 +39,8 @@ def lobby_text(t: Text, table: TableView) -> str:
     """The lobby: the seats, each computer player's level, the teams of a partnership
     preset (from the service's ``sides``: every preset that pairs seats, not a list of
     names), the rules and the level new computer players get."""
-    head = f"🐐 {t.title(table)} · " + t.n("{n} player", "{n} players",
-                                           table.size).format(n=table.size)
-    team_of = {seat: i for i, side in enumerate(table.sides) for seat in side} \
-        if table.partnership else {}
+    head = f"🐐 {t.title(table)} · " + t.n("{n} player", "{n} players", table.size).format(n=table.size)
+    team_of = {seat: i for i, side in enumerate(table.sides) for seat in side} if table.partnership else {}
     rows = [head, t._("Seats:")]
     for i, s in enumerate(table.seats):
         name = t.seat_name(table, i) if s is not None else "—"
@@ -64,7 +62,8 @@ def line_text(t: Text, line: Line) -> str:
     strong."""
     if line.key == "bot_added" and line.params.get("name"):
         return t._("{name} sat down ({level})").format(
-            name=line.params["name"], level=level_word(t, str(line.params.get("level"))))
+            name=line.params["name"], level=level_word(t, str(line.params.get("level")))
+        )
     return t.line(line)
 
 
@@ -83,12 +82,17 @@ def table_text(t: Text, table: TableView) -> str:
         return escape("\n".join(rows))
     text = escape(_with_events(t, table))
     to_move = table.to_move
-    if (table.state == "playing" and table.deadline is not None and to_move is not None
-            and 0 <= to_move < len(table.seats)):
+    if (
+        table.state == "playing"
+        and table.deadline is not None
+        and to_move is not None
+        and 0 <= to_move < len(table.seats)
+    ):
         seat = table.seats[to_move]
         if seat is not None and not seat.computer:
             text += "\n⏳ " + t._("{name}: time runs out {when}").format(
-                name=escape(t.seat_name(table, to_move)), when=f"<t:{int(table.deadline)}:R>")
+                name=escape(t.seat_name(table, to_move)), when=f"<t:{int(table.deadline)}:R>"
+            )
     return text
 
 
@@ -123,13 +127,13 @@ def hand_text(t: Text, hand: HandView) -> str:
     if hand.cards:
         cards = [hand.cards[i] for i in display_order(hand)]
         rows.append(t._("Your cards: {cards}").format(cards=t.cards(cards)))
-        rows.append(t.trump_label(table.preset, SUIT.get(hand.trump, "?")) + " · "
-                    + t.prompt(hand))
+        rows.append(t.trump_label(table.preset, SUIT.get(hand.trump, "?")) + " · " + t.prompt(hand))
     else:
         rows.append(t.prompt(hand))
     if table.trick:
-        rows.append(t._("On the table: {plays}").format(
-            plays=" · ".join(t.play(table, p) for p in table.trick)))
+        rows.append(
+            t._("On the table: {plays}").format(plays=" · ".join(t.play(table, p) for p in table.trick))
+        )
     return escape("\n".join(rows))
 
 
@@ -140,8 +144,7 @@ def score_text(t: Text, table: TableView, cancelled: bool) -> str:
     scores = " · ".join(f"{t.side_name(table, i)} {v}" for i, v in enumerate(table.scores))
     score = t._("Score: {score} (to {target})").format(score=scores, target=table.target)
     if cancelled:
-        return "❌ " + t._("The game was cancelled during deal {n}.").format(n=table.deal_no) \
-            + "\n" + score
+        return "❌ " + t._("The game was cancelled during deal {n}.").format(n=table.deal_no) + "\n" + score
     return score + "\n" + t._("deal {n}").format(n=table.deal_no)
 
 
@@ -149,19 +152,23 @@ def ended_text(t: Text, room: Room) -> str:
     """/cancel of a game that is over already: which way it ended, and what now."""
     if room.result and room.result.get("cancelled"):
         return t._("This game was cancelled already. /newgame opens a new table.")
-    return t._("This match is over already: “Another match” on the table starts the next "
-               "one, /newgame opens a new table.")
+    return t._(
+        "This match is over already: “Another match” on the table starts the next "
+        "one, /newgame opens a new table."
+    )
 
 
 def leave_mid_match_text(t: Text, missed_turns: int) -> str:
     """/leave while a match is on: a seat is not left mid-match; the ways out."""
-    return t.n("The match is on: a seat cannot be left now. Just stop playing: after {n} "
-               "missed turn a computer player plays for you. The creator or a member with "
-               "Manage Server may end the game with /cancel.",
-               "The match is on: a seat cannot be left now. Just stop playing: after {n} "
-               "missed turns a computer player plays for you. The creator or a member with "
-               "Manage Server may end the game with /cancel.", missed_turns
-               ).format(n=missed_turns)
+    return t.n(
+        "The match is on: a seat cannot be left now. Just stop playing: after {n} "
+        "missed turn a computer player plays for you. The creator or a member with "
+        "Manage Server may end the game with /cancel.",
+        "The match is on: a seat cannot be left now. Just stop playing: after {n} "
+        "missed turns a computer player plays for you. The creator or a member with "
+        "Manage Server may end the game with /cancel.",
+        missed_turns,
+    ).format(n=missed_turns)
 
 
 def rules_text(t: Text, preset: str) -> str:
@@ -188,5 +195,6 @@ HELP = [
 
 
 def help_text(t: Text) -> str:
-    return "\n".join(["🐐 " + t._("Kozel bot: card games with friends in this chat."), "",
-                      *(t._(h) for h in HELP)])
+    return "\n".join(
+        ["🐐 " + t._("Kozel bot: card games with friends in this chat."), "", *(t._(h) for h in HELP)]
+    )

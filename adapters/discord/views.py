@@ -44,8 +44,7 @@ from engine.presets import PRESETS
 AWAY = N_("A computer player plays for you while you are away.")
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
-TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "seats", "start", "hand", "again",
-                 "wait")
+TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "seats", "start", "hand", "again", "wait")
 
 TABLE_TEMPLATE = r"kz:t:(?P<what>" + "|".join(TABLE_BUTTONS) + ")"
 MOVE_TEMPLATE = r"kz:a:(?P<token>[!-~]{1,64})"  # printable ASCII: the service's token
@@ -66,15 +65,13 @@ Row = ui.ActionRow[ui.LayoutView]
 class Handlers(Protocol):
     """What the items call: ``adapters.discord.handlers.Handlers`` implements it."""
 
-    def handling(self, interaction: Interaction) -> contextlib.AbstractAsyncContextManager[bool]:
-        ...
+    def handling(self, interaction: Interaction) -> contextlib.AbstractAsyncContextManager[bool]: ...
 
     async def table_button(self, interaction: Interaction, what: str) -> None: ...
 
     async def move(self, interaction: Interaction, token: str) -> None: ...
 
-    async def select_cards(self, interaction: Interaction, stem: str,
-                           values: Sequence[str]) -> None: ...
+    async def select_cards(self, interaction: Interaction, stem: str, values: Sequence[str]) -> None: ...
 
     async def refresh_hand(self, interaction: Interaction) -> None: ...
 
@@ -82,8 +79,7 @@ class Handlers(Protocol):
 
     async def back(self, interaction: Interaction) -> None: ...
 
-    async def set_option(self, interaction: Interaction, name: str,
-                         values: Sequence[str]) -> None: ...
+    async def set_option(self, interaction: Interaction, name: str, values: Sequence[str]) -> None: ...
 
 
 def handlers_of(interaction: Interaction) -> Handlers:
@@ -93,8 +89,7 @@ def handlers_of(interaction: Interaction) -> Handlers:
     return cast(Handlers, handlers)
 
 
-async def serve(interaction: Interaction,
-                call: Callable[[Handlers], Awaitable[None]]) -> None:
+async def serve(interaction: Interaction, call: Callable[[Handlers], Awaitable[None]]) -> None:
     """Run an item's handler inside ``Handlers.handling`` (counted, guarded)."""
     h = handlers_of(interaction)
     async with h.handling(interaction) as go:
@@ -112,14 +107,16 @@ def _clip(label: str, limit: int = MAX_LABEL) -> str:
 class TableButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=TABLE_TEMPLATE):
     """A button of the table message; the room is the channel it is pressed in."""
 
-    def __init__(self, what: str, label: str = "·",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+    def __init__(
+        self, what: str, label: str = "·", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ) -> None:
         super().__init__(ui.Button(label=_clip(label), style=style, custom_id=f"kz:t:{what}"))
         self.what = what
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> TableButton:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
         return cls(match["what"])
 
     async def callback(self, interaction: Interaction) -> None:
@@ -129,16 +126,18 @@ class TableButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=TABLE_TEMPL
 class MoveButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=MOVE_TEMPLATE):
     """One legal action: its custom id is ``kz:a:`` and the service's token."""
 
-    def __init__(self, token: str, label: str = "·",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+    def __init__(
+        self, token: str, label: str = "·", style: discord.ButtonStyle = discord.ButtonStyle.primary
+    ) -> None:
         custom_id = f"kz:a:{token}"
         assert len(custom_id) <= MAX_CUSTOM_ID, custom_id
         super().__init__(ui.Button(label=_clip(label), style=style, custom_id=custom_id))
         self.token = token
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> MoveButton:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> MoveButton:
         return cls(match["token"])
 
     async def callback(self, interaction: Interaction) -> None:
@@ -149,33 +148,48 @@ class CardsSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=SELECT_TEMP
     """Several cards for one move: the stem is a token of that kind without its mask; each
     option's value is the mask of one hand position."""
 
-    def __init__(self, stem: str, options: list[discord.SelectOption] | None = None,
-                 min_values: int = 1, max_values: int = 1, placeholder: str | None = None) -> None:
+    def __init__(
+        self,
+        stem: str,
+        options: list[discord.SelectOption] | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+        placeholder: str | None = None,
+    ) -> None:
         custom_id = f"kz:s:{stem}"
         assert len(custom_id) <= MAX_CUSTOM_ID, custom_id
         opts = options or [discord.SelectOption(label="·", value="0")]
-        super().__init__(ui.Select(custom_id=custom_id, options=opts, min_values=min_values,
-                                   max_values=max_values, placeholder=placeholder))
+        super().__init__(
+            ui.Select(
+                custom_id=custom_id,
+                options=opts,
+                min_values=min_values,
+                max_values=max_values,
+                placeholder=placeholder,
+            )
+        )
         self.stem = stem
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> CardsSelect:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> CardsSelect:
         return cls(match["stem"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await serve(interaction, lambda h: h.select_cards(interaction, self.stem,
-                                                           self.item.values))
+        await serve(interaction, lambda h: h.select_cards(interaction, self.stem, self.item.values))
 
 
 class RefreshButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(REFRESH_ID)):
     def __init__(self, label: str = "🔄") -> None:
-        super().__init__(ui.Button(label=_clip(label), style=discord.ButtonStyle.secondary,
-                                   custom_id=REFRESH_ID))
+        super().__init__(
+            ui.Button(label=_clip(label), style=discord.ButtonStyle.secondary, custom_id=REFRESH_ID)
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> RefreshButton:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> RefreshButton:
         return cls()
 
     async def callback(self, interaction: Interaction) -> None:
@@ -184,12 +198,14 @@ class RefreshButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape
 
 class HintButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(HINT_ID)):
     def __init__(self, label: str = "💡") -> None:
-        super().__init__(ui.Button(label=_clip(label), style=discord.ButtonStyle.secondary,
-                                   custom_id=HINT_ID))
+        super().__init__(
+            ui.Button(label=_clip(label), style=discord.ButtonStyle.secondary, custom_id=HINT_ID)
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> HintButton:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> HintButton:
         return cls()
 
     async def callback(self, interaction: Interaction) -> None:
@@ -198,12 +214,12 @@ class HintButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(HI
 
 class BackButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(BACK_ID)):
     def __init__(self, label: str = "🙋") -> None:
-        super().__init__(ui.Button(label=_clip(label), style=discord.ButtonStyle.success,
-                                   custom_id=BACK_ID))
+        super().__init__(ui.Button(label=_clip(label), style=discord.ButtonStyle.success, custom_id=BACK_ID))
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> BackButton:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> BackButton:
         return cls()
 
     async def callback(self, interaction: Interaction) -> None:
@@ -213,25 +229,37 @@ class BackButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(BA
 class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEMPLATE):
     """One rule of the lobby (or its size), from /settings."""
 
-    def __init__(self, name: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None) -> None:
+    def __init__(
+        self, name: str, options: list[discord.SelectOption] | None = None, placeholder: str | None = None
+    ) -> None:
         opts = options or [discord.SelectOption(label="·", value="0")]
-        super().__init__(ui.Select(custom_id=f"kz:o:{name}", options=opts,
-                                   placeholder=_clip(placeholder, 150) if placeholder else None))
+        super().__init__(
+            ui.Select(
+                custom_id=f"kz:o:{name}",
+                options=opts,
+                placeholder=_clip(placeholder, 150) if placeholder else None,
+            )
+        )
         self.name = name
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> OptionSelect:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> OptionSelect:
         return cls(match["name"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await serve(interaction, lambda h: h.set_option(interaction, self.name,
-                                                         self.item.values))
+        await serve(interaction, lambda h: h.set_option(interaction, self.name, self.item.values))
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
-    TableButton, MoveButton, CardsSelect, RefreshButton, HintButton, BackButton, OptionSelect,
+    TableButton,
+    MoveButton,
+    CardsSelect,
+    RefreshButton,
+    HintButton,
+    BackButton,
+    OptionSelect,
 )
 
 
@@ -267,7 +295,7 @@ def parse_value(raw: str) -> object:
 
 def _rows(items: Sequence[ui.Item[Any]]) -> list[Row]:
     """Buttons five to a row (Discord's width)."""
-    return [ui.ActionRow(*items[i:i + 5]) for i in range(0, len(items), 5)]
+    return [ui.ActionRow(*items[i : i + 5]) for i in range(0, len(items), 5)]
 
 
 def _layout(*children: ui.Item[Any], colour: discord.Colour) -> ui.LayoutView:
@@ -280,8 +308,7 @@ def table_layout(t: Text, table: TableView, deal: str | None = None) -> ui.Layou
     """The group's table: the public text (``deal``: the last deal's summary under it, the
     scoreboard of a Petukh match) and the buttons of the room's state."""
     buttons: list[ui.Item[Any]] = []
-    g, b, s = discord.ButtonStyle.success, discord.ButtonStyle.primary, \
-        discord.ButtonStyle.secondary
+    g, b, s = discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.secondary
     if table.state == "lobby":
         buttons = [
             TableButton("join", "🪑 " + t._("Join"), g),
@@ -349,19 +376,34 @@ def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
         if moves is None:
             continue
         if moves.how == "buttons":
-            items.extend(_rows([MoveButton(c.token, t.choice(kind, in_display_order(hand, c.cards)),
-                                           _STYLE.get(kind, discord.ButtonStyle.primary))
-                                for c in moves.choices]))
+            items.extend(
+                _rows(
+                    [
+                        MoveButton(
+                            c.token,
+                            t.choice(kind, in_display_order(hand, c.cards)),
+                            _STYLE.get(kind, discord.ButtonStyle.primary),
+                        )
+                        for c in moves.choices
+                    ]
+                )
+            )
             continue
         stem = select_stem(moves.choices[0])
         if moves.how == "combos":
-            options = [discord.SelectOption(
-                label=_clip(t.cards(in_display_order(hand, c.cards)), 100), value=str(c.mask))
-                for c in moves.choices]
+            options = [
+                discord.SelectOption(
+                    label=_clip(t.cards(in_display_order(hand, c.cards)), 100), value=str(c.mask)
+                )
+                for c in moves.choices
+            ]
             low = high = 1
         else:
-            options = [discord.SelectOption(label=t.card(hand.cards[i]), value=str(1 << i))
-                       for i in display_order(hand) if i in moves.positions][:MAX_OPTIONS]
+            options = [
+                discord.SelectOption(label=t.card(hand.cards[i]), value=str(1 << i))
+                for i in display_order(hand)
+                if i in moves.positions
+            ][:MAX_OPTIONS]
             low, high = moves.low, min(moves.high, len(options))
         hint = _placeholder(t, kind, moves.low, moves.high, hand.table)
         items.append(ui.ActionRow(CardsSelect(stem, options, low, high, _clip(hint, 150))))
@@ -374,8 +416,9 @@ def no_longer_played(hand: HandView) -> HandView:
     "I'm back", no refresh."""
     if hand.table.state == "playing" or hand.prompt == "over":
         return hand
-    return dataclasses.replace(hand, on_move=False, prompt="over", choices=[], why_not={},
-                               single=None, hint_allowed=False)
+    return dataclasses.replace(
+        hand, on_move=False, prompt="over", choices=[], why_not={}, single=None, hint_allowed=False
+    )
 
 
 def _move_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
@@ -384,19 +427,35 @@ def _move_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
     items: list[ui.Item[Any]] = []
     place = {hand.cards[i]: n for n, i in enumerate(display_order(hand))}
     for kind in _STYLE:
-        singles = sorted((c for c in hand.choices if c.kind == kind and len(c.cards) == 1),
-                         key=lambda c: place.get(c.cards[0], 0))
-        items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards), _STYLE[kind])
-                            for c in singles]))
+        singles = sorted(
+            (c for c in hand.choices if c.kind == kind and len(c.cards) == 1),
+            key=lambda c: place.get(c.cards[0], 0),
+        )
+        items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards), _STYLE[kind]) for c in singles]))
     items.extend(several_items(t, hand))
     declarations = [c for c in hand.choices if c.kind == "declare"]
-    items.extend(_rows([
-        MoveButton(c.token, "📣 " + t._("Declare: {cards}").format(
-            cards=t.cards(in_display_order(hand, c.cards))),
-                   discord.ButtonStyle.success) for c in declarations]))
+    items.extend(
+        _rows(
+            [
+                MoveButton(
+                    c.token,
+                    "📣 " + t._("Declare: {cards}").format(cards=t.cards(in_display_order(hand, c.cards))),
+                    discord.ButtonStyle.success,
+                )
+                for c in declarations
+            ]
+        )
+    )
     # moves without cards: a cut, a redeal request, pass, keep, finish, skip
-    items.extend(_rows([MoveButton(c.token, t.bare_choice(c), discord.ButtonStyle.secondary)
-                        for c in hand.choices if not c.mask and c.kind != "declare"]))
+    items.extend(
+        _rows(
+            [
+                MoveButton(c.token, t.bare_choice(c), discord.ButtonStyle.secondary)
+                for c in hand.choices
+                if not c.mask and c.kind != "declare"
+            ]
+        )
+    )
     return items
 
 
@@ -454,20 +513,48 @@ def settings_layout(t: Text, table: TableView) -> ui.LayoutView:
         if len(values) < 2:
             continue
         title = t._(OPTION_TITLES.get(name, name))
-        options = [discord.SelectOption(
-            label=_clip(f"{title}: {t._(value_title(v))}", 100),
-            value=value_code(v), default=table.options.get(name) == v) for v in values]
+        options = [
+            discord.SelectOption(
+                label=_clip(f"{title}: {t._(value_title(v))}", 100),
+                value=value_code(v),
+                default=table.options.get(name) == v,
+            )
+            for v in values
+        ]
         items.append(ui.ActionRow(OptionSelect(name, options)))
     players = PRESETS[table.preset].players
     if len(players) > 1:
-        items.append(ui.ActionRow(OptionSelect("size", [
-            discord.SelectOption(label=t.n("{n} player", "{n} players", n).format(n=n),
-                                 value=str(n), default=n == table.size) for n in players])))
+        items.append(
+            ui.ActionRow(
+                OptionSelect(
+                    "size",
+                    [
+                        discord.SelectOption(
+                            label=t.n("{n} player", "{n} players", n).format(n=n),
+                            value=str(n),
+                            default=n == table.size,
+                        )
+                        for n in players
+                    ],
+                )
+            )
+        )
     # issue 15: the level of computer players seated without one ("+ Bot")
-    items.append(ui.ActionRow(OptionSelect("bot_level", [
-        discord.SelectOption(label=_clip(t._("Computer players: {level}").format(
-            level=level_word(t, level)), 100), value=level, default=level == table.bot_level)
-        for level in TABLE_LEVELS])))
+    items.append(
+        ui.ActionRow(
+            OptionSelect(
+                "bot_level",
+                [
+                    discord.SelectOption(
+                        label=_clip(t._("Computer players: {level}").format(level=level_word(t, level)), 100),
+                        value=level,
+                        default=level == table.bot_level,
+                    )
+                    for level in TABLE_LEVELS
+                ],
+            )
+        )
+    )
     return _layout(*items, colour=GREY)
 
 
@@ -477,16 +564,39 @@ def seats_layout(t: Text, table: TableView, mine: int | None, manager: bool) -> 
     items: list[ui.Item[Any]] = [ui.TextDisplay(escape(lobby_text(t, table)))]
     free = [i for i, s in enumerate(table.seats) if s is None]
     if mine is not None and free:
-        items.append(ui.ActionRow(OptionSelect("seat", [
-            discord.SelectOption(label=t._("Move to seat {n}").format(n=i + 1),
-                                 value=f"{mine}-{i}") for i in free][:MAX_OPTIONS],
-            placeholder=t._("Move to a free seat…"))))
+        items.append(
+            ui.ActionRow(
+                OptionSelect(
+                    "seat",
+                    [
+                        discord.SelectOption(
+                            label=t._("Move to seat {n}").format(n=i + 1), value=f"{mine}-{i}"
+                        )
+                        for i in free
+                    ][:MAX_OPTIONS],
+                    placeholder=t._("Move to a free seat…"),
+                )
+            )
+        )
     if manager and table.size > 1:
         pairs = [(a, b) for a in range(table.size) for b in range(a + 1, table.size)]
-        items.append(ui.ActionRow(OptionSelect("swap", [
-            discord.SelectOption(label=_clip(f"{a + 1} ↔ {b + 1}: {_seat(t, table, a)} ↔ "
-                                             f"{_seat(t, table, b)}", 100), value=f"{a}-{b}")
-            for a, b in pairs][:MAX_OPTIONS], placeholder=t._("Swap two seats…"))))
+        items.append(
+            ui.ActionRow(
+                OptionSelect(
+                    "swap",
+                    [
+                        discord.SelectOption(
+                            label=_clip(
+                                f"{a + 1} ↔ {b + 1}: {_seat(t, table, a)} ↔ {_seat(t, table, b)}", 100
+                            ),
+                            value=f"{a}-{b}",
+                        )
+                        for a, b in pairs
+                    ][:MAX_OPTIONS],
+                    placeholder=t._("Swap two seats…"),
+                )
+            )
+        )
     return _layout(*items, colour=GREY)
 
 
@@ -506,9 +616,9 @@ def parse_seats(raw: str) -> tuple[int, int] | None:
 
 def invite_layout(t: Text, name: str, table: TableView, jump_url: str | None) -> ui.LayoutView:
     text = t._("{name} invites you to a table: {game}. Press “Join”.").format(
-        name=escape(name), game=t.title(table))
-    buttons: list[ui.Item[Any]] = [TableButton("join", "🪑 " + t._("Join"),
-                                               discord.ButtonStyle.success)]
+        name=escape(name), game=t.title(table)
+    )
+    buttons: list[ui.Item[Any]] = [TableButton("join", "🪑 " + t._("Join"), discord.ButtonStyle.success)]
     if jump_url:
         buttons.append(ui.Button(label=t._("To the table"), url=jump_url))
     return _layout(ui.TextDisplay(text), *_rows(buttons), colour=GREY)

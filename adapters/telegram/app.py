@@ -86,8 +86,9 @@ def make_bot(settings: Settings) -> Bot:
     return Bot(settings.bot_token, session=session)
 
 
-async def build(bot: Bot, service: GameService, settings: Settings,
-                clock: Clock | None = None) -> TelegramApp:
+async def build(
+    bot: Bot, service: GameService, settings: Settings, clock: Clock | None = None
+) -> TelegramApp:
     """Check the token (one clear line if rejected), wire the routers, register commands."""
     try:
         await bot.me()
@@ -114,12 +115,13 @@ async def set_commands(bot: Bot, default: str = "en") -> None:
     ``language_code``) is in ``default``, the language the bot answers those people in."""
     for lang, code in [*((lang, lang) for lang in LANGUAGES), (default, None)]:
         t = Text(lang)
-        group = [BotCommand(command=c, description=t._(d), is_ephemeral=(c in EPHEMERAL) or None)
-                 for c, d in GROUP_COMMANDS]
+        group = [
+            BotCommand(command=c, description=t._(d), is_ephemeral=(c in EPHEMERAL) or None)
+            for c, d in GROUP_COMMANDS
+        ]
         private = [BotCommand(command=c, description=t._(d)) for c, d in PRIVATE_COMMANDS]
         await bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=code)
-        await bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(),
-                                  language_code=code)
+        await bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(), language_code=code)
 
 
 async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
@@ -146,8 +148,9 @@ async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> 
 
 
 async def _poll(app: TelegramApp, stop: asyncio.Event) -> None:
-    polling = asyncio.create_task(app.dispatcher.start_polling(
-        app.bot, handle_signals=False, close_bot_session=False))
+    polling = asyncio.create_task(
+        app.dispatcher.start_polling(app.bot, handle_signals=False, close_bot_session=False)
+    )
     stopping = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({polling, stopping}, return_when=asyncio.FIRST_COMPLETED)
     if polling in done:
@@ -170,8 +173,9 @@ def webhook_app(app: TelegramApp, settings: Settings) -> Any:
     web_app = web.Application()
     # an update is answered once it is handled, not before: a worker that dies on it leaves it
     # unanswered, and Telegram delivers it again (to this worker or another one)
-    SimpleRequestHandler(app.dispatcher, app.bot, handle_in_background=False,
-                         secret_token=settings.webhook_secret).register(web_app, path="/webhook")
+    SimpleRequestHandler(
+        app.dispatcher, app.bot, handle_in_background=False, secret_token=settings.webhook_secret
+    ).register(web_app, path="/webhook")
     setup_application(web_app, app.dispatcher, bot=app.bot)
     service = app.painter.service
 
@@ -195,8 +199,9 @@ async def _serve_webhook(app: TelegramApp, settings: Settings, stop: asyncio.Eve
     from aiohttp import web
 
     web_app = webhook_app(app, settings)
-    await app.bot.set_webhook(settings.webhook_url or "", secret_token=settings.webhook_secret,
-                              drop_pending_updates=False)
+    await app.bot.set_webhook(
+        settings.webhook_url or "", secret_token=settings.webhook_secret, drop_pending_updates=False
+    )
     runner = web.AppRunner(web_app)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)

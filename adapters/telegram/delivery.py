@@ -87,11 +87,11 @@ def placement(room: Room, where: Where) -> str | None:
     return "private" if where.mode == "private" else "group"
 
 
-def hand_content(room: Room, hand: HandView | None, t: Text, where: Where,
-                 notice: str | None = None, selected: int = 0) -> tuple[str, Any]:
+def hand_content(
+    room: Room, hand: HandView | None, t: Text, where: Where, notice: str | None = None, selected: int = 0
+) -> tuple[str, Any]:
     """The text and keyboard of a hand message (no keyboard once the match is over)."""
-    group = room.pdata.get("tg_title") if where.mode == "private" and not practice(room) \
-        else None
+    group = room.pdata.get("tg_title") if where.mode == "private" and not practice(room) else None
     if hand is None or room.state != PLAYING:
         cancelled = bool(room.result and room.result.get("cancelled"))
         table = hand.table if hand is not None else None
@@ -101,9 +101,17 @@ def hand_content(room: Room, hand: HandView | None, t: Text, where: Where,
     return texts.hand_text(t, hand, group, notice), markup
 
 
-async def edit_hand(painter: Painter, room: Room, user: str, rec: Any, hand: HandView | None,
-                    t: Text, notice: str | None = None, selected: int = 0,
-                    paced: bool = True) -> bool | None:
+async def edit_hand(
+    painter: Painter,
+    room: Room,
+    user: str,
+    rec: Any,
+    hand: HandView | None,
+    t: Text,
+    notice: str | None = None,
+    selected: int = 0,
+    paced: bool = True,
+) -> bool | None:
     """Edit a person's hand message. True: done; False: the message is gone (forget it);
     None: wait (the private chat's budget, or Telegram asked to). Not ``paced``: the answer
     to the person's own tap, which paces itself."""
@@ -114,15 +122,21 @@ async def edit_hand(painter: Painter, room: Room, user: str, rec: Any, hand: Han
     uid = user_id(user)
     try:
         if where.mode == "ephemeral":
-            await painter.bot(EditEphemeralMessageText(
-                chat_id=where.chat, receiver_user_id=uid, ephemeral_message_id=where.msg,
-                text=text, reply_markup=markup))
+            await painter.bot(
+                EditEphemeralMessageText(
+                    chat_id=where.chat,
+                    receiver_user_id=uid,
+                    ephemeral_message_id=where.msg,
+                    text=text,
+                    reply_markup=markup,
+                )
+            )
         else:
-            if paced and await take(painter.service, budget_key(where.chat), PRIVATE_PACE,
-                                    False) > 0:
+            if paced and await take(painter.service, budget_key(where.chat), PRIVATE_PACE, False) > 0:
                 return None
-            await painter.bot(EditMessageText(chat_id=where.chat, message_id=where.msg,
-                                              text=text, reply_markup=markup))
+            await painter.bot(
+                EditMessageText(chat_id=where.chat, message_id=where.msg, text=text, reply_markup=markup)
+            )
         return True
     except TelegramRetryAfter as e:
         # Telegram asks to wait: the hand is drawn again then, as it is by that time
@@ -146,29 +160,37 @@ async def retire(painter: Painter, where: Where, user: str, t: Text) -> None:
     uid = user_id(user)
     delete: TelegramMethod[Any] = DeleteMessage(chat_id=where.chat, message_id=where.msg)
     old = t._("Old cards: the newest message shows your hand.")
-    strip: TelegramMethod[Any] = EditMessageText(chat_id=where.chat, message_id=where.msg,
-                                                 text=old)
+    strip: TelegramMethod[Any] = EditMessageText(chat_id=where.chat, message_id=where.msg, text=old)
     if where.mode == "ephemeral":
-        delete = DeleteEphemeralMessage(chat_id=where.chat, receiver_user_id=uid,
-                                        ephemeral_message_id=where.msg)
-        strip = EditEphemeralMessageText(chat_id=where.chat, receiver_user_id=uid,
-                                         ephemeral_message_id=where.msg, text=old)
+        delete = DeleteEphemeralMessage(
+            chat_id=where.chat, receiver_user_id=uid, ephemeral_message_id=where.msg
+        )
+        strip = EditEphemeralMessageText(
+            chat_id=where.chat, receiver_user_id=uid, ephemeral_message_id=where.msg, text=old
+        )
     for method in (delete, strip):
         try:
             await painter.bot(method)
             return
         except TelegramRetryAfter as e:
             log.info("old hand of %s: 429, retry after %s", user, e.retry_after)
-            painter.hold(Post(where.chat, method, budget=False,
-                              fallback=strip if method is delete else None,
-                              not_before=painter.clock.now() + e.retry_after))
+            painter.hold(
+                Post(
+                    where.chat,
+                    method,
+                    budget=False,
+                    fallback=strip if method is delete else None,
+                    not_before=painter.clock.now() + e.retry_after,
+                )
+            )
             return
         except (TelegramBadRequest, TelegramForbiddenError) as e:
             log.info("could not retire an old hand of %s: %s", user, e)
 
 
-async def make_live(painter: Painter, room: Room, user: str, where: Where, t: Text,
-                    hand: HandView | None) -> None:
+async def make_live(
+    painter: Painter, room: Room, user: str, where: Where, t: Text, hand: HandView | None
+) -> None:
     """Record ``where`` as the person's live hand and retire the one before it."""
     old = Where.of(room.sdata.get(user, {}).get("tg_hand"), room, user)
     await painter.service.set_seat_data(room.id, user, tg_hand=where.record(), lang=t.lang)
@@ -178,9 +200,16 @@ async def make_live(painter: Painter, room: Room, user: str, where: Where, t: Te
         await retire(painter, old, user, t)
 
 
-async def send_hand(painter: Painter, room: Room, user: str, t: Text, *,
-                    ephemeral: bool, callback_id: str | None = None,
-                    reply_to_ephemeral: int | None = None) -> Where | None:
+async def send_hand(
+    painter: Painter,
+    room: Room,
+    user: str,
+    t: Text,
+    *,
+    ephemeral: bool,
+    callback_id: str | None = None,
+    reply_to_ephemeral: int | None = None,
+) -> Where | None:
     """Send a new hand message: ephemeral in the room's group, else in the private chat.
     None when the send failed (the caller falls back or explains)."""
     hand = painter.service.hand_of(room, user)
@@ -194,7 +223,8 @@ async def send_hand(painter: Painter, room: Room, user: str, t: Text, *,
     if ephemeral:
         method.message_thread_id = thread
         method.ephemeral_message_parameters = EphemeralMessageParameters(
-            receiver_user_id=uid, callback_query_id=callback_id)
+            receiver_user_id=uid, callback_query_id=callback_id
+        )
         if reply_to_ephemeral:
             method.reply_parameters = ReplyParameters(ephemeral_message_id=reply_to_ephemeral)
     try:
@@ -213,8 +243,9 @@ async def send_hand(painter: Painter, room: Room, user: str, t: Text, *,
     return where
 
 
-async def queue_hand(painter: Painter, room: Room, user: str, t: Text, method: SendMessage,
-                     retry_after: int) -> None:
+async def queue_hand(
+    painter: Painter, room: Room, user: str, t: Text, method: SendMessage, retry_after: int
+) -> None:
     """A hand send refused with a 429, queued for after the wait; live once it is sent."""
     mode = "private" if method.ephemeral_message_parameters is None else "ephemeral"
 
@@ -222,14 +253,18 @@ async def queue_hand(painter: Painter, room: Room, user: str, t: Text, method: S
         if isinstance(message, Message):
             fresh = await painter.service.room(room.id)
             if fresh is not None:
-                where = Where(mode, int(method.chat_id),
-                              message.ephemeral_message_id or message.message_id)
-                await make_live(painter, fresh, user, where, t,
-                                painter.service.hand_of(fresh, user))
+                where = Where(mode, int(method.chat_id), message.ephemeral_message_id or message.message_id)
+                await make_live(painter, fresh, user, where, t, painter.service.hand_of(fresh, user))
 
-    await painter.post(Post(int(method.chat_id), method, budget=mode == "private",
-                            on_sent=sent,
-                            not_before=painter.clock.now() + retry_after))
+    await painter.post(
+        Post(
+            int(method.chat_id),
+            method,
+            budget=mode == "private",
+            on_sent=sent,
+            not_before=painter.clock.now() + retry_after,
+        )
+    )
 
 
 def why_no_hand(room: Room | None, user: str) -> str | None:

@@ -26,19 +26,18 @@ def table_markup(t: Text, table: TableView) -> InlineKeyboardMarkup | None:
     kb = InlineKeyboardBuilder()
     if table.state == "lobby":
         for row in lobby_buttons(table):
-            kb.row(*[kb_button(f"{b.icon} {t._(b.label)}", cb.Lobby(action=b.action).pack())
-                     for b in row])
+            kb.row(*[kb_button(f"{b.icon} {t._(b.label)}", cb.Lobby(action=b.action).pack()) for b in row])
         return kb.as_markup()
-    queue = [kb_button("⏳ " + t._("Wait for a seat"),
-                       cb.Table(action=cb.TableAction.QUEUE).pack())] \
-        if table.options.get("elimination") else []
+    queue = (
+        [kb_button("⏳ " + t._("Wait for a seat"), cb.Table(action=cb.TableAction.QUEUE).pack())]
+        if table.options.get("elimination")
+        else []
+    )
     if table.state == "playing":
-        kb.row(kb_button("🃏 " + t._("My cards"), cb.Table(action=cb.TableAction.HAND).pack()),
-               *queue)
+        kb.row(kb_button("🃏 " + t._("My cards"), cb.Table(action=cb.TableAction.HAND).pack()), *queue)
         return kb.as_markup()
     if table.finished:
-        kb.row(kb_button("🔁 " + t._("Another match"),
-                         cb.Table(action=cb.TableAction.AGAIN).pack()), *queue)
+        kb.row(kb_button("🔁 " + t._("Another match"), cb.Table(action=cb.TableAction.AGAIN).pack()), *queue)
         return kb.as_markup()
     return None
 
@@ -60,8 +59,10 @@ def settings_markup(t: Text, table: TableView, opened: str | None = None) -> Inl
         current = _current(table, opened)
         for v in values:
             mark = "✅ " if value_code(v) == value_code(current) else ""
-            kb.button(text=mark + _value_words(t, opened, v),
-                      callback_data=cb.Option(name=opened, value=value_code(v)).pack())
+            kb.button(
+                text=mark + _value_words(t, opened, v),
+                callback_data=cb.Option(name=opened, value=value_code(v)).pack(),
+            )
         kb.adjust(VALUES_A_ROW)
         kb.row(kb_button("⬅️ " + t._("Back"), cb.Option(name=opened, value="<").pack()))
         return kb.as_markup()
@@ -69,11 +70,11 @@ def settings_markup(t: Text, table: TableView, opened: str | None = None) -> Inl
         current = _current(table, name)
         values = _values(table, name)
         # two values: the button sets the other one; more: it opens the list
-        target = value_code(values[1 - values.index(current)]) \
-            if len(values) == 2 and current in values else ""
+        target = (
+            value_code(values[1 - values.index(current)]) if len(values) == 2 and current in values else ""
+        )
         label = f"{_title(t, name)}: {_value_words(t, name, current)}"
-        kb.row(kb_button(("🔁 " if target else "▸ ") + label,
-                         cb.Option(name=name, value=target).pack()))
+        kb.row(kb_button(("🔁 " if target else "▸ ") + label, cb.Option(name=name, value=target).pack()))
     return kb.as_markup()
 
 
@@ -148,8 +149,7 @@ def _action_label(t: Text, c: Choice) -> str:
         return t.bare_choice(c)
     if n == 1:
         return "✔ " + t._(KINDS[c.kind]) + " " + t.cards(c.cards)
-    return "✔ " + t.n("{kind} with {n} card", "{kind} with {n} cards", n).format(
-        kind=t._(KINDS[c.kind]), n=n)
+    return "✔ " + t.n("{kind} with {n} card", "{kind} with {n} cards", n).format(kind=t._(KINDS[c.kind]), n=n)
 
 
 def _single_card_move(hand: HandView) -> Choice | None:
@@ -160,8 +160,7 @@ def _single_card_move(hand: HandView) -> Choice | None:
     return None
 
 
-def _card_buttons(t: Text, hand: HandView, selected: int,
-                  one: Choice | None) -> list[InlineKeyboardButton]:
+def _card_buttons(t: Text, hand: HandView, selected: int, one: Choice | None) -> list[InlineKeyboardButton]:
     """A button a card: ticked when selected; the one single-card move's card makes it."""
     playable = any(c.mask for c in hand.choices)
     cards = []
@@ -178,23 +177,25 @@ def _card_buttons(t: Text, hand: HandView, selected: int,
     return cards
 
 
-def _extra_buttons(t: Text, room: str, where: str | None,
-                   hint: bool) -> list[InlineKeyboardButton]:
+def _extra_buttons(t: Text, room: str, where: str | None, hint: bool) -> list[InlineKeyboardButton]:
     """A hint (a practice game), and moving the hand between the group and the private chat."""
     extra = []
     if hint:
         extra.append(kb_button("💡 " + t._("Hint"), cb.Hint(room=room).pack()))
     if where == "private":
-        extra.append(kb_button("👥 " + t._("Show my cards in the group"),
-                               cb.Deliver(room=room, to="group").pack()))
+        extra.append(
+            kb_button("👥 " + t._("Show my cards in the group"), cb.Deliver(room=room, to="group").pack())
+        )
     elif where == "group":
-        extra.append(kb_button("📩 " + t._("Send my cards privately"),
-                               cb.Deliver(room=room, to="private").pack()))
+        extra.append(
+            kb_button("📩 " + t._("Send my cards privately"), cb.Deliver(room=room, to="private").pack())
+        )
     return extra
 
 
-def hand_markup(t: Text, hand: HandView, selected: int = 0, where: str | None = "group",
-                hint: bool = False) -> InlineKeyboardMarkup:
+def hand_markup(
+    t: Text, hand: HandView, selected: int = 0, where: str | None = "group", hint: bool = False
+) -> InlineKeyboardMarkup:
     """Card buttons toggle a selection; the moves that match it appear under them. The one
     legal move is one tap (its card's button, or its cards ticked and its button shown);
     moves without cards have buttons of their own.
@@ -206,14 +207,13 @@ def hand_markup(t: Text, hand: HandView, selected: int = 0, where: str | None = 
         selected = hand.single.mask  # the only move, of several cards: ticked, one tap
     cards = _card_buttons(t, hand, selected, one)
     for k in range(0, len(cards), CARDS_A_ROW):
-        kb.row(*cards[k:k + CARDS_A_ROW])
+        kb.row(*cards[k : k + CARDS_A_ROW])
     for c in hand.choices:
         if c.mask and c.mask == selected and one is None:
             kb.row(kb_button(_action_label(t, c), cb.Move(token=c.token).pack()))
-    bare = [kb_button(_action_label(t, c), cb.Move(token=c.token).pack())
-            for c in hand.choices if not c.mask]
+    bare = [kb_button(_action_label(t, c), cb.Move(token=c.token).pack()) for c in hand.choices if not c.mask]
     for k in range(0, len(bare), 3):
-        kb.row(*bare[k:k + 3])
+        kb.row(*bare[k : k + 3])
     extra = _extra_buttons(t, hand.room, where, hint)
     if extra:
         kb.row(*extra)

@@ -54,8 +54,7 @@ class Context(BaseMiddleware):
             log.warning("shutdown: %d handlers still running", self.inflight)
             return False
 
-    async def __call__(self, handler: Handler, event: TelegramObject,
-                       data: dict[str, Any]) -> Any:
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         self.inflight += 1
         self._idle.clear()
         try:
@@ -65,8 +64,7 @@ class Context(BaseMiddleware):
             if not self.inflight:
                 self._idle.set()
 
-    async def _handle(self, handler: Handler, event: TelegramObject,
-                      data: dict[str, Any]) -> Any:
+    async def _handle(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         tg_user: TgUser | None = data.get("event_from_user")
         chat: Chat | None = data.get("event_chat")
         if tg_user is None or tg_user.is_bot:
@@ -74,8 +72,11 @@ class Context(BaseMiddleware):
             log.info("ignored a %s without a person", type(event).__name__)
             if isinstance(event, Message) and chat is not None and (event.text or "")[:1] == "/":
                 t = await self.words.chat(chat.id)
-                await tell(event, self.painter, t._(
-                    "I can't tell who you are: anonymous admins and channels can't play."))
+                await tell(
+                    event,
+                    self.painter,
+                    t._("I can't tell who you are: anonymous admins and channels can't play."),
+                )
             return None
         lang = await self.words.person_language(tg_user)
         data["user"] = User(f"tg:{tg_user.id}", tg_user.full_name or str(tg_user.id), lang)
@@ -92,8 +93,11 @@ class Context(BaseMiddleware):
                 if chat.type != "private":
                     data["t"] = data["chat_t"]  # a plain command's answer: the group sees it
         update: Update | None = data.get("event_update")
-        data["update_key"] = f"cb{event.id}" if isinstance(event, CallbackQuery) else (
-            f"u{update.update_id}" if update is not None else None)
+        data["update_key"] = (
+            f"cb{event.id}"
+            if isinstance(event, CallbackQuery)
+            else (f"u{update.update_id}" if update is not None else None)
+        )
         with logs.context(data["room_id"], data["update_key"]):
             try:
                 return await handler(event, data)
@@ -114,8 +118,7 @@ async def _sorry(message: Message, data: dict[str, Any]) -> None:
 class Answer(CallbackAnswerMiddleware):
     """Every press answered once, after its handler; a failed handler answers "try again"."""
 
-    async def __call__(self, handler: Handler, event: TelegramObject,
-                       data: dict[str, Any]) -> Any:
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         if not isinstance(event, CallbackQuery):
             return await handler(event, data)
         answer = data["callback_answer"] = self.construct_callback_answer(None)

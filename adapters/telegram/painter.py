@@ -77,8 +77,9 @@ class Stats:
 
 
 class Painter:
-    def __init__(self, bot: Bot, service: GameService, clock: Clock, words: Words,
-                 idle_seconds: float) -> None:
+    def __init__(
+        self, bot: Bot, service: GameService, clock: Clock, words: Words, idle_seconds: float
+    ) -> None:
         self.bot = bot
         self.service = service
         self.clock = clock
@@ -121,13 +122,14 @@ class Painter:
         chart: tuple[Line, bytes] | None = None
         for ln in lines:
             if ln.key in DEAL_END_KEYS:
-                values["tg_deal"] = {"gen": room.gen - restarted, "key": ln.key,
-                                     "params": ln.params}
+                values["tg_deal"] = {"gen": room.gen - restarted, "key": ln.key, "params": ln.params}
             elif ln.key == "match_ended":
-                extra = [{"key": x.key, "params": x.params} for x in lines
-                         if x.key in ("rooster_chosen", "eliminated")]
-                values["tg_end"] = {"gen": room.gen - restarted, "params": ln.params,
-                                    "extra": extra}
+                extra = [
+                    {"key": x.key, "params": x.params}
+                    for x in lines
+                    if x.key in ("rooster_chosen", "eliminated")
+                ]
+                values["tg_end"] = {"gen": room.gen - restarted, "params": ln.params, "extra": extra}
                 png = await self._chart(room)
                 if png is not None:
                     values["tg_end"]["photo"] = True
@@ -159,12 +161,21 @@ class Painter:
         chat, thread = chat_of(room.id)
         t = await self.words.chat(chat)
         text = t.match_result(line, self.service.table_of(room), extra, legend=True)
-        photo = SendPhoto(chat_id=chat, message_thread_id=thread,
-                          photo=BufferedInputFile(png, filename="score.png"),
-                          caption=clip_lines(text, CAPTION_LIMIT, utf16_len))
-        await self.post(Post(chat, photo, room=room.id, gen=room.gen,
-                             fallback=SendMessage(chat_id=chat, message_thread_id=thread,
-                                                  text=text)))
+        photo = SendPhoto(
+            chat_id=chat,
+            message_thread_id=thread,
+            photo=BufferedInputFile(png, filename="score.png"),
+            caption=clip_lines(text, CAPTION_LIMIT, utf16_len),
+        )
+        await self.post(
+            Post(
+                chat,
+                photo,
+                room=room.id,
+                gen=room.gen,
+                fallback=SendMessage(chat_id=chat, message_thread_id=thread, text=text),
+            )
+        )
 
     def redraw(self, room: Room) -> None:
         """Draw the table again although the room has not changed (a new language, a
@@ -200,24 +211,35 @@ class Painter:
         self.outbox.setdefault((post.chat, post.budget), deque()).append(post)
         self.wake.set()
 
-    async def say(self, chat: int, text: str, *, thread: int | None = None,
-                  markup: InlineKeyboardMarkup | None = None, reply_to: int | None = None,
-                  room: str | None = None, gen: int | None = None,
-                  on_sent: Callable[[Any], Awaitable[None]] | None = None) -> None:
+    async def say(
+        self,
+        chat: int,
+        text: str,
+        *,
+        thread: int | None = None,
+        markup: InlineKeyboardMarkup | None = None,
+        reply_to: int | None = None,
+        room: str | None = None,
+        gen: int | None = None,
+        on_sent: Callable[[Any], Awaitable[None]] | None = None,
+    ) -> None:
         """A message to the chat (a reply to a command when ``reply_to``)."""
         method = SendMessage(
-            chat_id=chat, text=text, message_thread_id=thread, reply_markup=markup,
-            reply_parameters=ReplyParameters(message_id=reply_to,
-                                             allow_sending_without_reply=True)
-            if reply_to else None)
+            chat_id=chat,
+            text=text,
+            message_thread_id=thread,
+            reply_markup=markup,
+            reply_parameters=ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+            if reply_to
+            else None,
+        )
         await self.post(Post(chat, method, room=room, gen=gen, on_sent=on_sent))
 
     def _drop_posts(self, room_id: str, gen: int) -> None:
         for queue in self.outbox.values():
             kept = [p for p in queue if not (p.room == room_id and p.gen == gen)]
             if len(kept) != len(queue):
-                log.info("dropped %d queued posts of cancelled %s", len(queue) - len(kept),
-                         room_id)
+                log.info("dropped %d queued posts of cancelled %s", len(queue) - len(kept), room_id)
                 queue.clear()
                 queue.extend(kept)
 
@@ -254,14 +276,13 @@ class Painter:
             if "not modified" in str(e):
                 return True
             post.tries += 1
-            if post.tries >= MAX_TRIES or isinstance(e, TelegramForbiddenError) \
-                    or "not found" in str(e):
+            if post.tries >= MAX_TRIES or isinstance(e, TelegramForbiddenError) or "not found" in str(e):
                 self.stats.dropped.append(f"{type(post.method).__name__} {post.chat}: {e}")
                 log.warning("dropped a write to %s: %s", post.chat, e)
                 if post.fallback is not None:  # said another way (a photo's words alone)
-                    self.outbox.setdefault((post.chat, post.budget), deque()).append(Post(
-                        post.chat, post.fallback, room=post.room, gen=post.gen,
-                        budget=post.budget))
+                    self.outbox.setdefault((post.chat, post.budget), deque()).append(
+                        Post(post.chat, post.fallback, room=post.room, gen=post.gen, budget=post.budget)
+                    )
                 return True
             post.not_before = now + BAD_RETRY
             return False
@@ -301,8 +322,9 @@ class Painter:
                     dues.append(due)
             if self.lobbies:
                 dues.append(min(w.expires for w in self.lobbies.values()))
-            self.service.metrics.painter_queue("tg", len(self.tables) + len(self.hands) + sum(
-                len(q) for q in self.outbox.values()))
+            self.service.metrics.painter_queue(
+                "tg", len(self.tables) + len(self.hands) + sum(len(q) for q in self.outbox.values())
+            )
             return max(0.0, min(dues) - now) if dues else None
 
     async def paint_now(self, room_id: str) -> None:
@@ -322,14 +344,19 @@ class Painter:
 
     async def drain(self, limit: float = 10.0) -> bool:
         """At shutdown: write what is held, for at most ``limit`` seconds."""
+
         async def flush_held() -> float | None:
             due = await self.flush()
             return due if self.pending() else None
 
         done = await drain(flush_held, limit)
         if not done:
-            log.warning("shutdown: %d tables, %d hands, %d chats of posts left undrawn",
-                        len(self.tables), len(self.hands), len(self.outbox))
+            log.warning(
+                "shutdown: %d tables, %d hands, %d chats of posts left undrawn",
+                len(self.tables),
+                len(self.hands),
+                len(self.outbox),
+            )
         return done
 
     async def redraw_stale(self) -> int:
@@ -363,8 +390,9 @@ class Painter:
         try:
             ok = await self._draw_table(room, now)
         finally:
-            again = await self.service.end_paint(room_id, "table", owner=self.owner,
-                                                 version=room.version if ok else drawn)
+            again = await self.service.end_paint(
+                room_id, "table", owner=self.owner, version=room.version if ok else drawn
+            )
         if ok:
             self.tables.drawn(room_id, room.version)
             if again:
@@ -386,14 +414,13 @@ class Painter:
         far = msg is not None and fresh and self.tails.get(chat, 0) - int(msg) > REPOST_AFTER
         try:
             if fresh and not far:
-                await self.bot(EditMessageText(chat_id=chat, message_id=msg, text=text,
-                                               reply_markup=markup))
+                await self.bot(EditMessageText(chat_id=chat, message_id=msg, text=text, reply_markup=markup))
             else:
-                sent = await self.bot(SendMessage(chat_id=chat, message_thread_id=thread,
-                                                  text=text, reply_markup=markup))
+                sent = await self.bot(
+                    SendMessage(chat_id=chat, message_thread_id=thread, text=text, reply_markup=markup)
+                )
                 self.saw(chat, sent.message_id)
-                await self.service.set_room_data(room.id, tg_table=sent.message_id,
-                                                  tg_table_gen=room.gen)
+                await self.service.set_room_data(room.id, tg_table=sent.message_id, tg_table_gen=room.gen)
                 room.pdata.update(tg_table=sent.message_id, tg_table_gen=room.gen)
                 if msg is not None:
                     await self._retire_table(room, t, chat, int(msg), old_gen, moved=bool(far))
@@ -425,8 +452,9 @@ class Painter:
             mine = end if isinstance(end, dict) and end.get("gen") == room.gen else None
             return texts.one_line_result(t, room.preset, mine)
         result = None
-        if table.finished and isinstance(end, dict) and end.get("gen") == room.gen \
-                and not end.get("photo"):  # else the result is the chart's caption
+        if (
+            table.finished and isinstance(end, dict) and end.get("gen") == room.gen and not end.get("photo")
+        ):  # else the result is the chart's caption
             line = Line("match_ended", end.get("params", {}))
             extra = [Line(x["key"], x["params"]) for x in end.get("extra", [])]
             result = t.match_result(line, table, extra)
@@ -438,18 +466,24 @@ class Painter:
             text += "\n\n" + deal
         return text + "\n\n" + result if result else text
 
-    async def _retire_table(self, room: Room, t: Text, chat: int, msg: int, old_gen: Any,
-                            moved: bool) -> None:
+    async def _retire_table(
+        self, room: Room, t: Text, chat: int, msg: int, old_gen: Any, moved: bool
+    ) -> None:
         """The previous table message: deleted when the same table moved below (its buttons
         would be doubles), else rewritten to its match's one-line result."""
         if moved:
-            await self.post(Post(chat, DeleteMessage(chat_id=chat, message_id=msg),
-                                 budget=False))
+            await self.post(Post(chat, DeleteMessage(chat_id=chat, message_id=msg), budget=False))
             return
         end = room.pdata.get("tg_end")
         mine = end if isinstance(end, dict) and end.get("gen") == old_gen else None
-        await self.post(Post(chat, EditMessageText(
-            chat_id=chat, message_id=msg, text=texts.one_line_result(t, room.preset, mine))))
+        await self.post(
+            Post(
+                chat,
+                EditMessageText(
+                    chat_id=chat, message_id=msg, text=texts.one_line_result(t, room.preset, mine)
+                ),
+            )
+        )
 
     # --- expiry of lobbies ---------------------------------------------------------------
 
@@ -457,8 +491,7 @@ class Painter:
         msg = room.pdata.get("tg_table")
         if msg is None:
             return
-        self.lobbies[room.id] = LobbyWatch(chat, int(msg), room.preset,
-                                           room.updated + self.idle_seconds)
+        self.lobbies[room.id] = LobbyWatch(chat, int(msg), room.preset, room.updated + self.idle_seconds)
 
     async def _expire_lobbies(self, now: float) -> None:
         """A lobby nobody touched for ``idle_seconds`` is gone from the store: its message
@@ -467,8 +500,7 @@ class Painter:
             if watch.expires > now:
                 continue
             room = await self.service.room(room_id)
-            if room is not None and room.state == LOBBY and \
-                    room.pdata.get("tg_table") == watch.message:
+            if room is not None and room.state == LOBBY and room.pdata.get("tg_table") == watch.message:
                 watch.expires = room.updated + self.idle_seconds
                 if watch.expires > now:
                     continue
@@ -478,9 +510,16 @@ class Painter:
             if room is not None and room.state != LOBBY:
                 continue
             t = await self.words.chat(watch.chat)
-            await self.post(Post(watch.chat, EditMessageText(
-                chat_id=watch.chat, message_id=watch.message,
-                text=texts.one_line_result(t, watch.preset, {"expired": True}))))
+            await self.post(
+                Post(
+                    watch.chat,
+                    EditMessageText(
+                        chat_id=watch.chat,
+                        message_id=watch.message,
+                        text=texts.one_line_result(t, watch.preset, {"expired": True}),
+                    ),
+                )
+            )
 
     # --- hands -------------------------------------------------------------------------
 
@@ -540,8 +579,11 @@ def routine(room: Room, lines: list[Line]) -> bool:
     pace), not a match's start, end or cancel (results pass at once)."""
     if room.state != PLAYING:
         return False
-    return not any(ln.key in ("match_ended", "cancelled", "eliminated")
-                   or (ln.key in START_KEYS and ln.params.get("deal_no") == 1) for ln in lines)
+    return not any(
+        ln.key in ("match_ended", "cancelled", "eliminated")
+        or (ln.key in START_KEYS and ln.params.get("deal_no") == 1)
+        for ln in lines
+    )
 
 
 START_KEYS = frozenset({"deal_started", "shuffled"})
@@ -549,5 +591,6 @@ START_KEYS = frozenset({"deal_started", "shuffled"})
 
 def _closed(room: Room) -> bool:
     """A room that ended without a match to show: cancelled, or a lobby closed."""
-    return room.state == FINISHED and (room.match is None or bool(
-        room.result and room.result.get("cancelled")))
+    return room.state == FINISHED and (
+        room.match is None or bool(room.result and room.result.get("cancelled"))
+    )

@@ -15,21 +15,25 @@ from adapters.telegram.painter import Painter
 from adapters.telegram.posts import Post
 
 
-async def tell(message: Message, painter: Painter, text: str,
-               markup: InlineKeyboardMarkup | None = None,
-               match: tuple[str, int] | None = None) -> None:
+async def tell(
+    message: Message,
+    painter: Painter,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    match: tuple[str, int] | None = None,
+) -> None:
     """``match``: (room, generation) the answer is about: dropped if that match is
     cancelled while the answer still waits for the budget."""
     chat = message.chat
     room, gen = match if match is not None else (None, None)
     if message.ephemeral_message_id or chat.type == "private":
         method = message.reply(text, reply_markup=markup)  # fills the ephemeral parameters
-        await painter.post(Post(chat.id, method, budget=chat.type == "private", room=room,
-                                gen=gen))
+        await painter.post(Post(chat.id, method, budget=chat.type == "private", room=room, gen=gen))
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    await painter.say(chat.id, text, thread=thread, markup=markup, reply_to=message.message_id,
-                      room=room, gen=gen)
+    await painter.say(
+        chat.id, text, thread=thread, markup=markup, reply_to=message.message_id, room=room, gen=gen
+    )
 
 
 def group(message: Message) -> bool:

@@ -35,8 +35,7 @@ def seat_label(t: Text, table: TableView, i: int) -> str:
 def lobby_text(t: Text, table: TableView) -> str:
     """The lobby: title and size, the seats (grouped by team when the game has teams), the
     rules one a line, the level of new computer players."""
-    head = f"🐐 {t.title(table)} · " + t.n("{n} player", "{n} players", table.size).format(
-        n=table.size)
+    head = f"🐐 {t.title(table)} · " + t.n("{n} player", "{n} players", table.size).format(n=table.size)
     rows = [head, t._("Seats:")]
     sides = [side for side in table.sides if side] if table.partnership else []
     if sides:
@@ -49,8 +48,10 @@ def lobby_text(t: Text, table: TableView) -> str:
     if options:
         rows.append(t._("Rules:"))
         rows.extend(f" • {line}" for line in options)
-    rows.append("🤖 " + t._("Computer players: {level}").format(
-        level=t._(level_word(table.bot_level) or table.bot_level)))
+    rows.append(
+        "🤖 "
+        + t._("Computer players: {level}").format(level=t._(level_word(table.bot_level) or table.bot_level))
+    )
     return "\n".join(rows)
 
 
@@ -60,8 +61,7 @@ def _team_letter(k: int) -> str:
 
 def option_lines(t: Text, table: TableView) -> list[str]:
     """Each option of the table with its value, one a line."""
-    return [f"{t._(OPTION_TITLES.get(k, k))}: {t._(value_title(v))}"
-            for k, v in table.options.items()]
+    return [f"{t._(OPTION_TITLES.get(k, k))}: {t._(value_title(v))}" for k, v in table.options.items()]
 
 
 def settings_text(t: Text, table: TableView) -> str:
@@ -71,14 +71,15 @@ def settings_text(t: Text, table: TableView) -> str:
         rows.extend(f" • {line}" for line in lines)
     else:
         rows.append(t._("This game has no options to set."))
-    rows.append(" • " + t._("players: {counts}").format(
-        counts=", ".join(str(n) for n in PRESETS[table.preset].players)))
+    rows.append(
+        " • "
+        + t._("players: {counts}").format(counts=", ".join(str(n) for n in PRESETS[table.preset].players))
+    )
     rows.append(t._("Tap a rule to change it (the table's creator or a chat admin)."))
     return "\n".join(rows)
 
 
-def hand_text(t: Text, hand: HandView, group: str | None = None,
-              notice: str | None = None) -> str:
+def hand_text(t: Text, hand: HandView, group: str | None = None, notice: str | None = None) -> str:
     """A hand: its game (and group, in the private chat), the cards and what to do; the
     cards on the table while the hand must answer them; a refusal's reason on top."""
     table = hand.table
@@ -88,19 +89,18 @@ def hand_text(t: Text, hand: HandView, group: str | None = None,
     rows = [f"⚠️ {notice}"] if notice else []
     rows += [head, t.hand(hand)]
     if table.trick:
-        rows.append(t._("On the table: {plays}").format(
-            plays=" · ".join(t.play(table, p) for p in table.trick)))
+        rows.append(
+            t._("On the table: {plays}").format(plays=" · ".join(t.play(table, p) for p in table.trick))
+        )
     return "\n".join(rows)
 
 
-def hand_over_text(t: Text, table: TableView | None, cancelled: bool,
-                   group: str | None = None) -> str:
+def hand_over_text(t: Text, table: TableView | None, cancelled: bool, group: str | None = None) -> str:
     """What a hand becomes when its match ends: no cards, no buttons."""
     head = "🐐 " + (t.title(table) if table is not None else "")
     if group:
         head += " · " + group
-    return head + "\n" + (t._("The game was cancelled.") if cancelled
-                          else t._("The game is over."))
+    return head + "\n" + (t._("The game was cancelled.") if cancelled else t._("The game is over."))
 
 
 def one_line_result(t: Text, preset: str, end: dict[str, Any] | None) -> str:
@@ -115,8 +115,9 @@ def one_line_result(t: Text, preset: str, end: dict[str, Any] | None) -> str:
         return f"⌛ {title} · " + t._("closed: nobody played for a long time")
     params = end.get("params") or {}
     names = params.get("seat_names") or []
-    winners = ", ".join(str(names[s]) if isinstance(s, int) and s < len(names) else "?"
-                        for s in params.get("winners", []))
+    winners = ", ".join(
+        str(names[s]) if isinstance(s, int) and s < len(names) else "?" for s in params.get("winners", [])
+    )
     score = " — ".join(str(v) for v in params.get("score", []))
     return f"🏁 {title} · " + t._("won by {names} ({score})").format(names=winners, score=score)
 
@@ -144,8 +145,7 @@ def refusal(t: Text, out: Outcome, creator: str | None = None) -> str:
     if reason == "not_seated":
         return t._("You are not at the table: take a seat with /join first.")
     if reason == "not_allowed" and creator:
-        return t._("Only the table's creator ({name}) or a chat admin may do that.").format(
-            name=creator)
+        return t._("Only the table's creator ({name}) or a chat admin may do that.").format(name=creator)
     text = t.reason(reason)
     extra = out.data.get("message")
     return text + (f"\n{extra}" if extra and reason != "bad_option" else "")

@@ -47,8 +47,7 @@ class Words:
         now = self.service.clock.now()
         hit = self._chosen.get(user.id)
         if hit is None or hit[1] <= now:
-            hit = (await self.service.chat_language_set("tg", str(user.id)),
-                   now + CACHE_SECONDS)
+            hit = (await self.service.chat_language_set("tg", str(user.id)), now + CACHE_SECONDS)
             self._chosen[user.id] = hit
         if hit[0]:
             return await self.chat_language(user.id)

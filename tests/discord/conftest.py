@@ -22,9 +22,12 @@ from .harness import Harness, make_settings
 def _no_swallowed_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """discord.py and the painter log (and swallow) exceptions: fail the test instead."""
     yield
-    errors = [r for when in ("setup", "call", "teardown") for r in caplog.get_records(when)
-              if r.levelno >= logging.ERROR
-              and r.name.startswith(("discord", "adapters", "bot"))]
+    errors = [
+        r
+        for when in ("setup", "call", "teardown")
+        for r in caplog.get_records(when)
+        if r.levelno >= logging.ERROR and r.name.startswith(("discord", "adapters", "bot"))
+    ]
     assert not errors, [r.getMessage() for r in errors]
 
 
@@ -54,13 +57,12 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-async def h(fake: FakeDiscord, redis: Redis, store: Store, settings: Settings,
-            clock: ManualClock) -> AsyncIterator[Harness]:
+async def h(
+    fake: FakeDiscord, redis: Redis, store: Store, settings: Settings, clock: ManualClock
+) -> AsyncIterator[Harness]:
     service = GameService(store, settings, clock)
     harness = await Harness.start(fake, redis, settings, clock, service)
     try:
         yield harness
     finally:
         await harness.stop()
-
-

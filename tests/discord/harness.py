@@ -49,9 +49,14 @@ SUIT_OF_SYMBOL = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
 
 def make_settings(**over: Any) -> Settings:
     base: dict[str, Any] = {
-        "turn_seconds": TURN, "bot_delay_seconds": DELAY, "missed_turns_to_bot": 2,
-        "idle_seconds": 3600, "update_ttl_seconds": 24 * 3600, "default_language": "en",
-        "redis_url": None, "discord_token": None,
+        "turn_seconds": TURN,
+        "bot_delay_seconds": DELAY,
+        "missed_turns_to_bot": 2,
+        "idle_seconds": 3600,
+        "update_ttl_seconds": 24 * 3600,
+        "default_language": "en",
+        "redis_url": None,
+        "discord_token": None,
     }
     base.update(over)
     return Settings(**base)
@@ -95,8 +100,12 @@ def _rule_phrases() -> list[str]:
     from adapters.common.render import OPTION_TITLES, RULES_SUMMARIES, Text
     from adapters.discord.handlers import SHOKHA_LEAD
 
-    sources = [OPTION_TITLES["shokha"], SHOKHA_LEAD, *RULES_SUMMARIES.values(),
-               "Lead several cards: one suit, or the 6♠ with any suit…"]
+    sources = [
+        OPTION_TITLES["shokha"],
+        SHOKHA_LEAD,
+        *RULES_SUMMARIES.values(),
+        "Lead several cards: one suit, or the 6♠ with any suit…",
+    ]
     phrases = {Text(lang)._(x) for lang in LANGUAGES for x in sources}
     return sorted(phrases, key=len, reverse=True)
 
@@ -205,7 +214,7 @@ class LeakGuard:
 
     def check(self) -> None:
         known = self._known_public()
-        for call in self.fake.calls[self.checked:]:
+        for call in self.fake.calls[self.checked :]:
             if call.method not in ("POST", "PATCH") or call.json is None:
                 continue
             if not call.path.startswith(("/channels", "/interactions", "/webhooks")):
@@ -219,8 +228,7 @@ class LeakGuard:
                 self.public_bodies += 1
                 allowed = known
             if cards - allowed:
-                self.leaks.append(Leak(repr(call), cards - allowed,
-                                       who if ephemeral else None))
+                self.leaks.append(Leak(repr(call), cards - allowed, who if ephemeral else None))
         self.checked = len(self.fake.calls)
         assert not self.leaks, self.leaks
 
@@ -288,10 +296,17 @@ class Harness:
     used: dict[str, int] = field(default_factory=dict)  # what moves went through: kind -> n
 
     @classmethod
-    async def start(cls, fake: FakeDiscord, redis: Redis, settings: Settings,
-                    clock: ManualClock, service: GameService,
-                    after: Harness | None = None, sleeper: ClockSleeper | None = None,
-                    **options: Any) -> Harness:
+    async def start(
+        cls,
+        fake: FakeDiscord,
+        redis: Redis,
+        settings: Settings,
+        clock: ManualClock,
+        service: GameService,
+        after: Harness | None = None,
+        sleeper: ClockSleeper | None = None,
+        **options: Any,
+    ) -> Harness:
         """``after``: the harness of an earlier process (its leak guard's knowledge goes on);
         ``sleeper``: one shared with another process of the same test (one clock);
         ``options``: the client's (a shard, say)."""
@@ -301,8 +316,7 @@ class Harness:
             guard.public, guard.previous = old.public, old.previous
             guard.hands_seen, guard.checked = old.hands_seen, old.checked
         sleeper = sleeper or ClockSleeper(clock)
-        client = KozelClient(service, settings, guild_ready_timeout=0.01, sleep=sleeper.sleep,
-                             **options)
+        client = KozelClient(service, settings, guild_ready_timeout=0.01, sleep=sleeper.sleep, **options)
         task = await start_client(client, fake)
         return cls(fake, redis, settings, clock, service, client, task, guard, sleeper)
 
@@ -346,14 +360,21 @@ class Harness:
                     await self.sleeper.resumed.wait()
                     await activity.quiet()
         except TimeoutError:
-            raise AssertionError(f"the bot did not settle: {activity.running} running, "
-                                 f"{len(self.fake.calls)} calls") from None
+            raise AssertionError(
+                f"the bot did not settle: {activity.running} running, {len(self.fake.calls)} calls"
+            ) from None
 
     # --- people's actions -----------------------------------------------------------------
 
-    async def command(self, user: FakeUser, channel: FakeChannel, name: str,
-                      options: Mapping[str, Any] | None = None, *,
-                      look: bool = True) -> FakeInteraction:
+    async def command(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        look: bool = True,
+    ) -> FakeInteraction:
         """A person runs a slash command: a moment after his last action (``PACE``), and
         (``look``) looks at the channel a moment later, when every drawing is done."""
         await self.advance(PACE)
@@ -362,15 +383,22 @@ class Harness:
         await (self.flush() if look else self.settle())
         return inter
 
-    async def press(self, user: FakeUser, message: FakeMessage | int, custom_id: str,
-                    values: list[str] | None = None, *, check: bool = True,
-                    pace: float = PACE, look: bool = True) -> FakeInteraction:
+    async def press(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        custom_id: str,
+        values: list[str] | None = None,
+        *,
+        check: bool = True,
+        pace: float = PACE,
+        look: bool = True,
+    ) -> FakeInteraction:
         """A person presses a button (or picks in a select) ``pace`` seconds after his last
         action (0: a second press at once), and (``look``) looks a moment later."""
         if pace:
             await self.advance(pace)
-        inter = await self.fake.interaction_component(user, message, custom_id, values,
-                                                      check_component=check)
+        inter = await self.fake.interaction_component(user, message, custom_id, values, check_component=check)
         await self.fake.wait_for_response(inter)
         await (self.flush() if look else self.settle())
         return inter
@@ -379,8 +407,7 @@ class Harness:
         """A server the bot joins now (its own language setting), with a channel: once the
         bot has it (discord.py's own "guild_join" event)."""
         # discord.py registers the listener right away (before the server appears)
-        joined = self.client.wait_for("guild_join", check=lambda g: g.name == name,
-                                    timeout=HANG)
+        joined = self.client.wait_for("guild_join", check=lambda g: g.name == name, timeout=HANG)
         guild = self.fake.add_guild(name, locale=locale)
         channel = self.fake.add_text_channel(guild, "cards")
         await self.fake.flush()
@@ -428,8 +455,15 @@ class Harness:
             return select, [str(choice.mask)]  # the whole combination is one option
         return select, [str(1 << i) for i in range(12) if choice.mask >> i & 1]
 
-    async def play(self, user: FakeUser, channel: FakeChannel, choice: Choice,
-                   message: FakeMessage | None = None, *, look: bool = True) -> FakeInteraction:
+    async def play(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        choice: Choice,
+        message: FakeMessage | None = None,
+        *,
+        look: bool = True,
+    ) -> FakeInteraction:
         """Make ``choice`` with the hand message's own components."""
         msg = message or self.hands.get(user.id) or await self.open_hand(user, channel)
         custom_id, values = self.control_for(msg, choice)
@@ -438,9 +472,16 @@ class Harness:
         self.used[how] = self.used.get(how, 0) + 1
         return inter
 
-    async def play_match(self, channel: FakeChannel, people: list[FakeUser], seed: int,
-                         fresh_every: int = 9, max_steps: int = 3000,
-                         on_step: Any = None, until_deal: int | None = None) -> Room:
+    async def play_match(
+        self,
+        channel: FakeChannel,
+        people: list[FakeUser],
+        seed: int,
+        fresh_every: int = 9,
+        max_steps: int = 3000,
+        on_step: Any = None,
+        until_deal: int | None = None,
+    ) -> Room:
         """Play until the match ends (or deal ``until_deal`` begins): people through their
         ephemeral hands, computer players through the timer loop (the clock moved on by the
         bot delay)."""
@@ -448,8 +489,7 @@ class Harness:
         by_id = {uid(u): u for u in people}
         for step in range(max_steps):
             room = await self.room(channel)
-            if room.state != PLAYING or (until_deal is not None
-                                         and room.load_match().deal_no >= until_deal):
+            if room.state != PLAYING or (until_deal is not None and room.load_match().deal_no >= until_deal):
                 await self.flush()  # a moment later: everything drawn
                 return room
             mover = room.load_match().to_act()[0]
@@ -481,8 +521,7 @@ class Harness:
 # --- helpers for the shorter stories -------------------------------------------------------
 
 
-async def people_and_bots(h: Harness, fake: FakeDiscord, ch: FakeChannel,
-                          bots: int = 2) -> None:
+async def people_and_bots(h: Harness, fake: FakeDiscord, ch: FakeChannel, bots: int = 2) -> None:
     """Alice and Bob with computer players, dealt; played on until a person is on move."""
     await h.command(fake.alice, ch, "newgame", {"preset": "kozel", "players": 2 + bots})
     await h.command(fake.bob, ch, "join")
@@ -539,16 +578,14 @@ async def snapshot(redis: Redis) -> dict[bytes, Any]:
 
 def check_limits(message: FakeMessage) -> None:
     """Discord's component limits, on the message as it is and on every edit of it."""
-    bodies: list[dict[str, Any]] = [{"components": message.components,
-                                     "flags": message.flags}]
+    bodies: list[dict[str, Any]] = [{"components": message.components, "flags": message.flags}]
     bodies += [e for e in message.edits if "components" in e]
     v2 = message.is_components_v2
     for body in bodies:
         comps = body.get("components") or []
         if v2:
             assert sum(1 for _ in walk_components(comps)) <= 40
-            text = sum(len(str(c.get("content", ""))) for c in walk_components(comps)
-                       if c.get("type") == 10)
+            text = sum(len(str(c.get("content", ""))) for c in walk_components(comps) if c.get("type") == 10)
             assert text <= 4000
         else:
             assert len(comps) <= 5

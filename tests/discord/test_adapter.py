@@ -50,8 +50,7 @@ from .harness import (
 )
 
 
-async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord,
-                                              seeded: None) -> None:
+async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord, seeded: None) -> None:
     ch = fake.games
     people = [fake.alice, fake.bob, fake.carol, fake.dave]
     inter = await h.command(fake.alice, ch, "newgame", {"preset": "kozel"})
@@ -79,8 +78,7 @@ async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord,
         assert "Your cards:" not in hand.text() and "the game is over" in hand.text()
     posts = [m for m in fake.messages_in(ch) if m.content.startswith(("📋", "🏁"))]
     assert posts[-1].content.startswith("🏁") and len(posts) >= 2
-    assert h.used.get("lead:select", 0) + h.used.get("beat:select", 0) \
-        + h.used.get("throw:select", 0) > 0
+    assert h.used.get("lead:select", 0) + h.used.get("beat:select", 0) + h.used.get("throw:select", 0) > 0
     inter = await h.command(fake.carol, ch, "series")
     assert "1" in h.reply(inter).content and not h.reply(inter).ephemeral
     inter = await h.command(fake.carol, ch, "top")
@@ -96,7 +94,8 @@ async def test_four_people_play_a_whole_match(h: Harness, fake: FakeDiscord,
 
 
 async def test_people_and_computer_players_play_a_whole_match(
-        h: Harness, fake: FakeDiscord, seeded: None) -> None:
+    h: Harness, fake: FakeDiscord, seeded: None
+) -> None:
     ch = fake.games
     await h.command(fake.alice, ch, "newgame", {"players": 4})
     await h.command(fake.bob, ch, "join")
@@ -139,8 +138,7 @@ async def test_people_and_computer_players_play_a_whole_match(
 # --- leaks -----------------------------------------------------------------------------------
 
 
-async def test_no_hidden_card_in_any_public_payload(h: Harness, fake: FakeDiscord,
-                                                    seeded: None) -> None:
+async def test_no_hidden_card_in_any_public_payload(h: Harness, fake: FakeDiscord, seeded: None) -> None:
     """The guard checks every body the bot sent (the two whole matches above run it after
     every move); here a few deals more, and proof that the guard is not blind."""
     ch = fake.games
@@ -152,8 +150,7 @@ async def test_no_hidden_card_in_any_public_payload(h: Harness, fake: FakeDiscor
         user = person(room, fake)
         hand = h.service.hand_of(room, uid(user))
         assert hand is not None
-        await h.play(user, ch, random.Random(step).choice(
-            [c for c in hand.choices if c.kind != "declare"]))
+        await h.play(user, ch, random.Random(step).choice([c for c in hand.choices if c.kind != "declare"]))
         h.guard.check()
     assert h.guard.public_bodies > 10 and h.guard.ephemeral_bodies > 10
     # hands went only to their owners, and were never seen by anybody else
@@ -176,7 +173,8 @@ async def test_no_hidden_card_in_any_public_payload(h: Harness, fake: FakeDiscor
 
 
 async def test_stale_forged_and_foreign_interactions_are_refused_and_change_nothing(
-        h: Harness, fake: FakeDiscord, redis: Redis, seeded: None) -> None:
+    h: Harness, fake: FakeDiscord, redis: Redis, seeded: None
+) -> None:
     ch = fake.games
     await h.command(fake.carol, fake.channel, "newgame")  # another channel's table
     await people_and_bots(h, fake, ch)
@@ -199,10 +197,14 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     # messages carrying this table's real move where it does not belong: in another
     # channel, and in this one for whoever presses it
     planted = views.notice_layout("planted")
-    planted.add_item(discord.ui.ActionRow(views.MoveButton(current.token, "x"),
-                                          views.TableButton("start", "x")))
-    planted.add_item(discord.ui.ActionRow(views.CardsSelect(
-        views.select_stem(current), [discord.SelectOption(label="x", value="4096")])))
+    planted.add_item(
+        discord.ui.ActionRow(views.MoveButton(current.token, "x"), views.TableButton("start", "x"))
+    )
+    planted.add_item(
+        discord.ui.ActionRow(
+            views.CardsSelect(views.select_stem(current), [discord.SelectOption(label="x", value="4096")])
+        )
+    )
     sent_there = await h.client.get_partial_messageable(fake.channel.id).send(view=planted)
     sent_here = await h.client.get_partial_messageable(ch.id).send(view=planted)
     there, here = fake.messages[sent_there.id], fake.messages[sent_here.id]
@@ -247,12 +249,19 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     inter = await h.play(user, ch, current, await h.open_hand(user, ch))
     assert inter.response_type == 7
 
+
 # --- restarts --------------------------------------------------------------------------------
 
 
 async def test_restart_mid_match_old_buttons_keep_working(
-        h: Harness, fake: FakeDiscord, redis: Redis, redis_url: str, settings: Settings,
-        clock: ManualClock, seeded: None) -> None:
+    h: Harness,
+    fake: FakeDiscord,
+    redis: Redis,
+    redis_url: str,
+    settings: Settings,
+    clock: ManualClock,
+    seeded: None,
+) -> None:
     ch = fake.games
     await people_and_bots(h, fake, ch)
     table = await h.table(ch)
@@ -262,8 +271,14 @@ async def test_restart_mid_match_old_buttons_keep_working(
         user = person(room, fake)
         hand = h.service.hand_of(room, uid(user))
         assert hand is not None
-        await h.play(user, ch, [c for c in hand.choices if c.kind != "declare"][step % 2 - 1]
-                     if len(hand.choices) > 1 else hand.choices[0], old_hands[user.id])
+        await h.play(
+            user,
+            ch,
+            [c for c in hand.choices if c.kind != "declare"][step % 2 - 1]
+            if len(hand.choices) > 1
+            else hand.choices[0],
+            old_hands[user.id],
+        )
     room = await until_person_moves(h, ch)
     await h.stop()
 
@@ -300,8 +315,7 @@ async def test_restart_mid_match_old_buttons_keep_working(
 
 def _check_layout(view: discord.ui.LayoutView) -> None:
     comps = view.to_components()
-    msg = FakeMessage(0, 0, None, FakeUser(0, "x"), components=comps,
-                      flags=FLAG_IS_COMPONENTS_V2)
+    msg = FakeMessage(0, 0, None, FakeUser(0, "x"), components=comps, flags=FLAG_IS_COMPONENTS_V2)
     check_limits(msg)
 
 
@@ -320,20 +334,20 @@ def _check_moves_legal(view: discord.ui.LayoutView, hand: HandView) -> None:
             for n in range(comp.get("min_values", 1), comp.get("max_values", 1) + 1):
                 for pick in itertools.combinations(values, n):
                     mask = functools.reduce(operator.or_, pick)
-                    assert (stem, mask) in legal, (hand.cards, [o["label"] for o in comp["options"]],
-                                                   pick)
+                    assert (stem, mask) in legal, (hand.cards, [o["label"] for o in comp["options"]], pick)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("kozel", 4), ("kozel", 2), ("kozel", 3),
-                                                 ("kozel-4", 4), ("kozel-60", 3)])
+@pytest.mark.parametrize(
+    ("preset", "players"), [("kozel", 4), ("kozel", 2), ("kozel", 3), ("kozel-4", 4), ("kozel-60", 3)]
+)
 async def test_every_layout_within_discord_limits_over_whole_matches(
-        store: Store, settings: Settings, clock: ManualClock, preset: str, players: int) -> None:
+    store: Store, settings: Settings, clock: ManualClock, preset: str, players: int
+) -> None:
     """Hands, tables and settings of every moment of whole matches, both languages, with
     the longest room ids Discord makes (a 20-digit channel id); a hand's controls make only
     legal moves."""
     svc = GameService(store, settings, clock)
-    people = [User(f"dc:{10**19 + i}", f"Player number {i} with a long name")
-              for i in range(players)]
+    people = [User(f"dc:{10**19 + i}", f"Player number {i} with a long name") for i in range(players)]
     chat = str(10**19 + 99)
     out = await svc.create("dc", chat, None, people[0], preset, size=players)
     assert out.ok and out.room is not None
@@ -372,12 +386,26 @@ async def test_every_layout_within_discord_limits_over_whole_matches(
 # --- commands, permissions, rooms, languages -------------------------------------------------
 
 
-async def test_slash_commands_synced_with_russian_descriptions(h: Harness,
-                                                               fake: FakeDiscord) -> None:
+async def test_slash_commands_synced_with_russian_descriptions(h: Harness, fake: FakeDiscord) -> None:
     names = {c["name"] for c in fake.global_commands}
-    assert names >= {"newgame", "join", "leave", "addbot", "startgame", "cancel", "kick",
-                     "settings", "invite", "score", "series", "top", "rules", "lang", "help",
-                     "hand"}
+    assert names >= {
+        "newgame",
+        "join",
+        "leave",
+        "addbot",
+        "startgame",
+        "cancel",
+        "kick",
+        "settings",
+        "invite",
+        "score",
+        "series",
+        "top",
+        "rules",
+        "lang",
+        "help",
+        "hand",
+    }
     ru = Text("ru")
     for cmd in fake.global_commands:
         assert cmd["name"].isascii() and not cmd.get("name_localizations")
@@ -400,7 +428,8 @@ async def test_slash_commands_synced_with_russian_descriptions(h: Harness,
 
 
 async def test_cancel_kick_and_settings_need_the_creator_or_manage_server(
-        h: Harness, fake: FakeDiscord) -> None:
+    h: Harness, fake: FakeDiscord
+) -> None:
     ch = fake.games
     await h.command(fake.carol, ch, "newgame")  # Carol: no Manage Server
     for u in (fake.bob, fake.dave):
@@ -418,7 +447,8 @@ async def test_cancel_kick_and_settings_need_the_creator_or_manage_server(
     inter = await h.command(fake.carol, ch, "settings")
     settings_msg = h.reply(inter)
     assert settings_msg.ephemeral and {"kz:o:shokha", "kz:o:tie", "kz:o:size"} <= set(
-        settings_msg.custom_ids())
+        settings_msg.custom_ids()
+    )
     pick = await h.press(fake.carol, settings_msg, "kz:o:tie", ["eggs"])
     assert pick.response_type == 7 and (await h.room(ch)).options["tie"] == "eggs"
 
@@ -448,8 +478,7 @@ async def test_cancel_kick_and_settings_need_the_creator_or_manage_server(
 async def test_a_thread_is_a_room_of_its_own(h: Harness, fake: FakeDiscord) -> None:
     await h.command(fake.alice, fake.thread, "newgame", {"preset": "kozel-60", "players": 2})
     table = await h.table(fake.thread)
-    assert table.channel_id == fake.thread.id and (await h.room(fake.thread)).id == rid(
-        fake.thread)
+    assert table.channel_id == fake.thread.id and (await h.room(fake.thread)).id == rid(fake.thread)
     inter = await h.command(fake.bob, fake.games, "join")  # the parent channel has no table
     assert "There is no table here" in refusal_text(h, inter)
     await h.press(fake.bob, table, "kz:t:join")
@@ -457,14 +486,14 @@ async def test_a_thread_is_a_room_of_its_own(h: Harness, fake: FakeDiscord) -> N
     room = await h.room(fake.thread)
     assert room.state == "playing" and room.preset == "kozel-60"
     hand = await h.open_hand(person(room, fake), fake.thread)
-    assert hand.channel_id == fake.thread.id and any(
-        c.startswith("kz:a:") for c in hand.custom_ids())
+    assert hand.channel_id == fake.thread.id and any(c.startswith("kz:a:") for c in hand.custom_ids())
     inter = await h.command(fake.carol, fake.thread, "invite")
     assert "already started" in refusal_text(h, inter)
 
 
 async def test_server_language_for_the_table_and_own_language_for_ephemerals(
-        h: Harness, fake: FakeDiscord) -> None:
+    h: Harness, fake: FakeDiscord
+) -> None:
     ch = fake.games
     inter = await h.command(fake.alice, ch, "lang", {"language": "ru"})
     assert h.reply(inter).content == "Язык: русский" and not h.reply(inter).ephemeral
@@ -504,7 +533,8 @@ async def test_newgame_where_the_bot_may_not_post_says_so(h: Harness, fake: Fake
 
 
 async def test_run_refuses_a_missing_or_rejected_token_in_one_line(
-        fake: FakeDiscord, store: Store, clock: ManualClock) -> None:
+    fake: FakeDiscord, store: Store, clock: ManualClock
+) -> None:
     service = GameService(store, make_settings(), clock)
     with pytest.raises(ConfigError) as missing:
         await run(make_settings(discord_token=None), service, asyncio.Event())
@@ -516,7 +546,8 @@ async def test_run_refuses_a_missing_or_rejected_token_in_one_line(
 
 
 def test_python_m_bot_discord_without_token_says_so_in_one_line(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from bot.__main__ import main
 
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
@@ -527,8 +558,9 @@ def test_python_m_bot_discord_without_token_says_so_in_one_line(
 
 
 @pytest.mark.parametrize("preset", ["kozel-nn", "petukh"])
-async def test_new_games_through_buttons_and_selects(h: Harness, fake: FakeDiscord,
-                                                     seeded: None, preset: str) -> None:
+async def test_new_games_through_buttons_and_selects(
+    h: Harness, fake: FakeDiscord, seeded: None, preset: str
+) -> None:
     """RULES.md 4b, 5: the cut, the boast, exchanges and passes are buttons and selects of
     the ephemeral hand; no public payload shows a hidden card."""
     ch = fake.games
@@ -544,8 +576,10 @@ async def test_new_games_through_buttons_and_selects(h: Harness, fake: FakeDisco
         assert h.used.get("cut:button", 0) >= 2  # a cut before each deal
         assert h.used.get("lay:button", 0) + h.used.get("lay:select", 0) >= 1  # the boast
     else:
-        assert h.used.get("exchange:select", 0) + h.used.get("keep:button", 0) \
-            + h.used.get("pass:button", 0) >= 3
+        assert (
+            h.used.get("exchange:select", 0) + h.used.get("keep:button", 0) + h.used.get("pass:button", 0)
+            >= 3
+        )
     for m in fake.messages.values():
         check_limits(m)
 
@@ -555,8 +589,7 @@ async def test_petukh_queue_by_command_and_table_button(h: Harness, fake: FakeDi
     ch = fake.games
     await h.command(fake.alice, ch, "newgame", {"preset": "petukh", "players": 2})
     room = await h.room(ch)
-    assert (await h.service.set_option(room.id, User(uid(fake.alice), "Alice"), "elimination",
-                                       True)).ok
+    assert (await h.service.set_option(room.id, User(uid(fake.alice), "Alice"), "elimination", True)).ok
     table = await h.table(ch)
     await h.press(fake.bob, table, "kz:t:join")
     await h.press(fake.alice, table, "kz:t:start")

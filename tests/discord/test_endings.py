@@ -40,7 +40,8 @@ async def test_cancel_and_score_say_what_happened(h: Harness, fake: FakeDiscord)
 
 
 async def test_cancel_of_a_finished_match_says_it_is_over(
-        h: Harness, fake: FakeDiscord, seeded: None) -> None:
+    h: Harness, fake: FakeDiscord, seeded: None
+) -> None:
     ch = fake.games
     await h.command(fake.alice, ch, "newgame", {"preset": "kozel-60", "players": 2})
     await h.command(fake.alice, ch, "addbot")
@@ -64,8 +65,9 @@ async def test_leave_mid_match_explains_the_way_out(h: Harness, fake: FakeDiscor
 
 
 @pytest.mark.parametrize("preset", [p for p, spec in PRESETS.items() if spec.family == "trump"])
-async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDiscord,
-                                                      seeded: None, preset: str) -> None:
+async def test_permanent_trump_hands_show_trumps_last(
+    h: Harness, fake: FakeDiscord, seeded: None, preset: str
+) -> None:
     """UX.md: the plain cards by suit and rank, then the trumps, the strongest at the right
     (RULES.md 4a's ladder), in every permanent-trump preset."""
     ch = fake.games
@@ -84,8 +86,7 @@ async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDisc
             break
         await h.play(cutter, ch, cut)
         room = await h.room(ch)
-    ladder = [CARD_TEXT[c] for c in trump_order(room.preset, trump_suit(room.preset,
-                                                                         room.options))]
+    ladder = [CARD_TEXT[c] for c in trump_order(room.preset, trump_suit(room.preset, room.options))]
     symbols = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
     for u in people:
         msg = await h.open_hand(u, ch)
@@ -95,8 +96,8 @@ async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDisc
         own = h.service.hand_of(room, uid(u))
         assert own is not None and sorted(cards) == sorted(own.cards)
         trumps = [c for c in cards if c in ladder]
-        plain = cards[:len(cards) - len(trumps)]
-        assert cards[len(plain):] == trumps  # the trumps come last
+        plain = cards[: len(cards) - len(trumps)]
+        assert cards[len(plain) :] == trumps  # the trumps come last
         assert trumps == sorted(trumps, key=lambda c: -ladder.index(c))  # weakest first
         ids = [CARD_TEXT.index(c) for c in plain]  # the engine's order: by suit, then rank
         assert ids == sorted(ids)
@@ -105,19 +106,29 @@ async def test_permanent_trump_hands_show_trumps_last(h: Harness, fake: FakeDisc
 async def test_no_voice_warnings_at_start(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
     """The bot has no voice: discord.py's PyNaCl / davey warnings are silenced."""
     assert h.client.is_ready()
-    noise = [r for r in caplog.records if r.levelno >= logging.WARNING
-             and "voice will NOT be supported" in r.getMessage()]
+    noise = [
+        r
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and "voice will NOT be supported" in r.getMessage()
+    ]
     assert not noise
 
 
 def _client_warnings(*imports: str) -> str:
     """What a fresh process logs when it makes a discord.py client after ``imports``
     (discord.py warns once a process: only a process of its own shows it)."""
-    code = "; ".join(["import logging", *(f"import {m}" for m in imports), "import discord",
-                      "logging.basicConfig(level=logging.WARNING)",
-                      "discord.Client(intents=discord.Intents.default())"])
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, check=True, timeout=120)
+    code = "; ".join(
+        [
+            "import logging",
+            *(f"import {m}" for m in imports),
+            "import discord",
+            "logging.basicConfig(level=logging.WARNING)",
+            "discord.Client(intents=discord.Intents.default())",
+        ]
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+    )
     return out.stderr
 
 

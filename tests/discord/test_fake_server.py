@@ -45,9 +45,7 @@ class CardButton(
 
     def __init__(self, card: str) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=card, style=discord.ButtonStyle.secondary, custom_id=f"kozel:card:{card}"
-            )
+            discord.ui.Button(label=card, style=discord.ButtonStyle.secondary, custom_id=f"kozel:card:{card}")
         )
         self.card = card
 
@@ -138,8 +136,9 @@ class KozelTestBot(discord.Client):
                 self._done_changed.clear()
                 await self._done_changed.wait()
 
-    def served(self, func: Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
-               ) -> Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]:
+    def served(
+        self, func: Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
+    ) -> Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]:
         """The command, then "done" for its interaction (the bot's own signal)."""
 
         @functools.wraps(func)
@@ -198,9 +197,7 @@ class KozelTestBot(discord.Client):
         @self.served
         async def admin(interaction: discord.Interaction[discord.Client]) -> None:
             perms = interaction.permissions
-            await interaction.response.send_message(
-                f"manage_guild={perms.manage_guild}", ephemeral=True
-            )
+            await interaction.response.send_message(f"manage_guild={perms.manage_guild}", ephemeral=True)
 
         @tree.command(name="announce", description="Post to the channel")
         @self.served
@@ -318,9 +315,7 @@ async def test_slash_command_ephemeral_pong(fake: FakeDiscord, bot: KozelTestBot
     assert not [d for t, d in fake.dispatched if t == "MESSAGE_CREATE" and d["id"] == str(msg.id)]
 
 
-async def test_persistent_view_button_and_dynamic_item(
-    fake: FakeDiscord, bot: KozelTestBot
-) -> None:
+async def test_persistent_view_button_and_dynamic_item(fake: FakeDiscord, bot: KozelTestBot) -> None:
     inter = await fake.interaction_command(fake.alice, fake.games, "game")
     table = await fake.wait_for_original(inter)
     assert not table.ephemeral and table.content == "Kozel table"
@@ -448,9 +443,7 @@ async def test_channel_send_survives_429(fake: FakeDiscord, bot: KozelTestBot) -
     await fake.wait_for(lambda: any(m.id == msg_id for m in bot.seen_messages))
 
 
-async def test_http_errors_surface_as_discord_exceptions(
-    fake: FakeDiscord, bot: KozelTestBot
-) -> None:
+async def test_http_errors_surface_as_discord_exceptions(fake: FakeDiscord, bot: KozelTestBot) -> None:
     channel = bot.get_channel(fake.channel.id)
     assert isinstance(channel, discord.TextChannel)
     fake.fail_next("POST", "/channels/{channel_id}/messages", status=403)

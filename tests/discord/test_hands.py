@@ -44,7 +44,8 @@ def seed_match(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
 
 
 async def test_several_cards_offer_only_what_may_be_legal(
-        h: Harness, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
+    h: Harness, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Item 7: seed 26 gives Bob (on lead) 6♣ 6♠ 9♠ 10♥. The 6♠ joins a lead of any suit
     (RULES.md 1), so 6♠+6♣, 6♠+9♠ and 6♠+10♥ are leads; 6♣+10♥ or 9♠+10♥ are not and
     nothing offers them; picked anyway, the answer says the rule right."""
@@ -65,8 +66,7 @@ async def test_several_cards_offer_only_what_may_be_legal(
     # a pick no control offers (a select of a moment ago, say): the rule, in its words, on
     # top of the hand, which stays his live hand
     wrong = [str(1 << hand.cards.index(c)) for c in ("6C", "10H")]
-    inter = await h.press(fake.bob, msg, f"kz:s:{views.select_stem(mixed)}", wrong,
-                          check=False)
+    inter = await h.press(fake.bob, msg, f"kz:s:{views.select_stem(mixed)}", wrong, check=False)
     assert inter.response_type == 7
     assert msg.text().startswith("⚠️ A lead is cards of one suit, or the 6♠ with any suit.")
     assert (await h.room(ch)).seat_of(uid(fake.bob)) is not None
@@ -79,14 +79,16 @@ async def test_several_cards_offer_only_what_may_be_legal(
 
 def hand_messages(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
     """Every message that ever showed ``user`` a hand (live or retired)."""
-    return [m for m in fake.ephemeral_messages(user)
-            if "kz:h" in m.custom_ids() or "no longer updated" in m.text()]
+    return [
+        m
+        for m in fake.ephemeral_messages(user)
+        if "kz:h" in m.custom_ids() or "no longer updated" in m.text()
+    ]
 
 
 def hand_calls(fake: FakeDiscord, since: int) -> list[RecordedCall]:
     """Edits of hands through interaction tokens (the painter's), since a call index."""
-    return [c for c in fake.calls[since:] if c.path.startswith("/webhooks/")
-            and c.method == "PATCH"]
+    return [c for c in fake.calls[since:] if c.path.startswith("/webhooks/") and c.method == "PATCH"]
 
 
 async def test_one_live_hand_per_person_per_table(h: Harness, fake: FakeDiscord) -> None:
@@ -119,15 +121,18 @@ async def test_one_live_hand_per_person_per_table(h: Harness, fake: FakeDiscord)
         user = person(room, fake)
         hand = h.service.hand_of(room, uid(user))
         assert hand is not None
-        await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"),
-                     second if user is fake.bob else None)
+        await h.play(
+            user,
+            ch,
+            next(c for c in hand.choices if c.kind != "declare"),
+            second if user is fake.bob else None,
+        )
     hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
     assert hand is not None and texts.hand_text(Text("en"), hand) in second.text()
     assert len(second.edits) > mark and "no longer updated" not in there.text()
 
 
-async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
-        h: Harness, fake: FakeDiscord) -> None:
+async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(h: Harness, fake: FakeDiscord) -> None:
     """Items 1 and 2: a hand whose token nears its end says so; once the token is gone the
     hand is left alone (never edited with a dead token); a stale button pressed on it is
     answered on that very message, the warning on top, and from then on it is live again."""
@@ -146,8 +151,7 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
                 return
             hand = h.service.hand_of(room, uid(user))
             assert hand is not None
-            await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"),
-                         h.hands.get(user.id))
+            await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"), h.hands.get(user.id))
         raise AssertionError(f"{who.username} never came to move")
 
     await until(fake.alice)
@@ -157,7 +161,7 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
     stale = [c for c in bob.custom_ids() if c.startswith(("kz:a:", "kz:s:"))]
     assert stale
     select = bob.component(stale[0]) or {}
-    picks = [o["value"] for o in select.get("options", [])][:select.get("min_values", 1)]
+    picks = [o["value"] for o in select.get("options", [])][: select.get("min_values", 1)]
     await h.advance(3 * 60)  # past the token's 15 minutes: Bob's time ran out too
     shown, mark = bob.text(), len(fake.calls)
     assert await h.service.run_timers() == 1  # a computer player moves for Bob
@@ -181,8 +185,7 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(
     assert hand is not None and texts.hand_text(Text("en"), hand) in bob.text()
 
 
-async def test_a_move_of_a_moment_ago_is_answered_on_the_redrawn_hand(
-        h: Harness, fake: FakeDiscord) -> None:
+async def test_a_move_of_a_moment_ago_is_answered_on_the_redrawn_hand(h: Harness, fake: FakeDiscord) -> None:
     """Item 1: the person's time runs out and a computer player moves for him; the painter
     redraws his hand just as he presses the move he still sees (its custom id is no longer
     on the message). That press is answered on that very hand, the warning on top, no copy
@@ -212,20 +215,17 @@ async def test_a_move_of_a_moment_ago_is_answered_on_the_redrawn_hand(
             break
         hand = h.service.hand_of(room, uid(other))
         assert hand is not None
-        await h.play(other, ch, next(c for c in hand.choices if c.kind != "declare"),
-                     h.hands.get(other.id))
+        await h.play(other, ch, next(c for c in hand.choices if c.kind != "declare"), h.hands.get(other.id))
     assert hand_calls(fake, mark) and "⚠️" not in msg.text()
     hand = h.service.hand_of(await h.room(ch), uid(user))
     assert hand is not None and texts.hand_text(Text("en"), hand) in msg.text()
 
 
 @pytest.fixture
-async def slow(fake: FakeDiscord, redis: Redis, store: Store,
-               clock: ManualClock) -> AsyncIterator[Harness]:
+async def slow(fake: FakeDiscord, redis: Redis, store: Store, clock: ManualClock) -> AsyncIterator[Harness]:
     """Ten minutes a move: the room may stay unchanged for most of a token's life."""
     settings = make_settings(turn_seconds=600.0)
-    harness = await Harness.start(fake, redis, settings, clock, GameService(store, settings,
-                                                                            clock))
+    harness = await Harness.start(fake, redis, settings, clock, GameService(store, settings, clock))
     try:
         yield harness
     finally:
@@ -233,7 +233,8 @@ async def slow(fake: FakeDiscord, redis: Redis, store: Store,
 
 
 async def test_a_hand_says_its_end_is_near_in_time_and_refresh_keeps_it_live(
-        slow: Harness, fake: FakeDiscord) -> None:
+    slow: Harness, fake: FakeDiscord
+) -> None:
     """Item 2: a hand is drawn only when its room changes; with ten minutes a move the
     next change may come after its token's 15 minutes. So it says so at the last change
     that might come before the end (at six minutes here), offers "Refresh", and once
@@ -267,8 +268,8 @@ async def test_a_hand_says_its_end_is_near_in_time_and_refresh_keeps_it_live(
 
 
 async def test_open_hands_follow_the_game_after_a_restart(
-        h: Harness, fake: FakeDiscord, redis: Redis, redis_url: str, settings: Settings,
-        clock: ManualClock) -> None:
+    h: Harness, fake: FakeDiscord, redis: Redis, redis_url: str, settings: Settings, clock: ManualClock
+) -> None:
     """Item 2: what edits a hand (the token, its end, the message) is in Redis: a new
     process keeps the hands up to date without anyone pressing anything."""
     ch = fake.games
@@ -324,7 +325,8 @@ async def test_a_double_press_is_quiet(h: Harness, fake: FakeDiscord, seeded: No
 
 
 async def test_two_presses_at_the_same_moment_make_one_move_quietly(
-        h: Harness, fake: FakeDiscord, seeded: None) -> None:
+    h: Harness, fake: FakeDiscord, seeded: None
+) -> None:
     """Item 1: two presses of the same move delivered together (neither answered before
     the other arrives): the move is made once, one press shows it on the hand, the other
     is quiet; no warning, no copy of the hand."""
@@ -377,8 +379,7 @@ async def test_a_hint_in_a_practice_game(h: Harness, fake: FakeDiscord, seeded: 
     assert "kz:n" not in (await h.open_hand(person(room, fake), other)).custom_ids()
 
 
-async def _play_until(h: Harness, fake: FakeDiscord, who: FakeUser, *,
-                      absent: bool = False) -> Room:
+async def _play_until(h: Harness, fake: FakeDiscord, who: FakeUser, *, absent: bool = False) -> Room:
     """The others play (people from their hands, computer players on the clock) until
     ``who``'s seat is on move; ``absent``: he lets his time run out meanwhile."""
     ch = fake.games
@@ -394,8 +395,7 @@ async def _play_until(h: Harness, fake: FakeDiscord, who: FakeUser, *,
             user = person(room, fake)
             hand = h.service.hand_of(room, uid(user))
             assert hand is not None
-            await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"),
-                         h.hands.get(user.id))
+            await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"), h.hands.get(user.id))
             continue
         await h.advance(TURN if seat.user == uid(who) and not seat.auto else DELAY)
         await h.service.run_timers()
@@ -459,7 +459,8 @@ async def test_im_back_too_late_is_answered_on_the_hand(h: Harness, fake: FakeDi
 
 
 async def test_a_room_with_every_hand_open_stays_within_8_kb(
-        h: Harness, fake: FakeDiscord, redis: Redis, seeded: None) -> None:
+    h: Harness, fake: FakeDiscord, redis: Redis, seeded: None
+) -> None:
     """Issue 12.7: memory per room is every key of the room, the open hands' records beside
     it included. Four people with their hands open through a long petukh-25 match (the
     longest rooms: a log of many deals, records at 25) keep the room within 8 KB."""

@@ -9,8 +9,7 @@ from tests.fakes.discord_api import FakeDiscord
 from .harness import Harness
 
 
-async def test_commands_are_described_in_ukrainian_and_croatian(h: Harness,
-                                                                fake: FakeDiscord) -> None:
+async def test_commands_are_described_in_ukrainian_and_croatian(h: Harness, fake: FakeDiscord) -> None:
     for lang in ("uk", "hr"):
         t = Text(lang)
         for cmd in fake.global_commands:
@@ -23,7 +22,8 @@ async def test_commands_are_described_in_ukrainian_and_croatian(h: Harness,
 
 
 async def test_a_ukrainian_locale_gets_ukrainian_words_and_lang_hr_turns_the_table(
-        h: Harness, fake: FakeDiscord) -> None:
+    h: Harness, fake: FakeDiscord
+) -> None:
     fake.bob.locale = "uk"  # Bob's Discord is in Ukrainian: what only he sees is his
     inter = await h.command(fake.bob, fake.games, "rules")
     assert "Класичний козел" in h.reply(inter).content and h.reply(inter).ephemeral

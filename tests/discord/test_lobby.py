@@ -22,8 +22,7 @@ async def test_lang_needs_manage_server(h: Harness, fake: FakeDiscord) -> None:
     with pytest.raises(FakeDiscordError):  # Discord does not even show it to Bob
         await h.fake.interaction_command(fake.bob, ch, "lang", {"language": "ru"})
     # a server that lets members see it: the bot still refuses, and nothing changes
-    inter = await h.fake.interaction_command(fake.bob, ch, "lang", {"language": "ru"},
-                                             check_registered=False)
+    inter = await h.fake.interaction_command(fake.bob, ch, "lang", {"language": "ru"}, check_registered=False)
     await h.fake.wait_for_response(inter)
     await h.settle()
     assert "Manage Server" in refusal_text(h, inter)
@@ -37,20 +36,19 @@ async def test_lang_needs_manage_server(h: Harness, fake: FakeDiscord) -> None:
 
 
 @pytest.fixture
-async def ru_default(fake: FakeDiscord, redis: Redis, store: Store,
-                     clock: ManualClock) -> AsyncIterator[Harness]:
+async def ru_default(
+    fake: FakeDiscord, redis: Redis, store: Store, clock: ManualClock
+) -> AsyncIterator[Harness]:
     """A bot whose default language is Russian (as it ships)."""
     settings = make_settings(default_language="ru")
-    harness = await Harness.start(fake, redis, settings, clock, GameService(store, settings,
-                                                                            clock))
+    harness = await Harness.start(fake, redis, settings, clock, GameService(store, settings, clock))
     try:
         yield harness
     finally:
         await harness.stop()
 
 
-async def test_a_new_server_speaks_its_own_language(ru_default: Harness,
-                                                    fake: FakeDiscord) -> None:
+async def test_a_new_server_speaks_its_own_language(ru_default: Harness, fake: FakeDiscord) -> None:
     """Item 6: a server that never chose a language follows its own locale (an English
     server gets English though the bot's default is Russian); /lang overrides it."""
     h = ru_default
@@ -66,8 +64,7 @@ async def test_a_new_server_speaks_its_own_language(ru_default: Harness,
     assert "Места:" in table.text()
 
 
-async def test_computer_players_have_unique_names_and_levels_in_words(
-        h: Harness, fake: FakeDiscord) -> None:
+async def test_computer_players_have_unique_names_and_levels_in_words(h: Harness, fake: FakeDiscord) -> None:
     """Item 5 and issue 15: +Bot, /addbot, /kick the first, +Bot: no two computer players
     share a name; names and levels in the server's language; the table's default level
     (in settings) is what "+ Bot" seats."""
@@ -96,13 +93,13 @@ async def test_computer_players_have_unique_names_and_levels_in_words(
 
 
 # every preset played in partnerships (kozel, kozel-4, hvalenyi, nn, kocherga today)
-PARTNERSHIPS = [p for p, spec in PRESETS.items()
-                if 4 in spec.players and make_rules(p, 4).partnership]
+PARTNERSHIPS = [p for p, spec in PRESETS.items() if 4 in spec.players and make_rules(p, 4).partnership]
 
 
 @pytest.mark.parametrize("preset", PARTNERSHIPS)
 async def test_teams_are_labelled_and_seats_swap_before_the_start(
-        h: Harness, fake: FakeDiscord, preset: str) -> None:
+    h: Harness, fake: FakeDiscord, preset: str
+) -> None:
     """Item 5: every partnership preset labels its teams in the lobby (the service's sides,
     not a list of presets); friends who want to play together swap seats before the deal:
     a seated person moves to a free seat, the creator swaps any two."""

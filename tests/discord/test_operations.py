@@ -31,8 +31,7 @@ class Recorded(PrometheusMetrics):
         super().painter_queue(platform, depth)
 
 
-async def test_a_long_429_its_wait_and_the_painter_queue_are_counted(
-        h: Harness, fake: FakeDiscord) -> None:
+async def test_a_long_429_its_wait_and_the_painter_queue_are_counted(h: Harness, fake: FakeDiscord) -> None:
     metrics = Recorded()
     h.service.metrics = metrics
     ch = fake.games
@@ -53,8 +52,8 @@ async def test_a_long_429_its_wait_and_the_painter_queue_are_counted(
 
 
 async def test_a_line_logged_while_serving_a_command_names_the_room_and_the_interaction(
-        h: Harness, fake: FakeDiscord, caplog: pytest.LogCaptureFixture,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    h: Harness, fake: FakeDiscord, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """/top reads and writes nothing of a room (the service names none): the adapter does."""
     caplog.handler.addFilter(logs.Context())
     read = h.service.leaderboard
@@ -71,12 +70,13 @@ async def test_a_line_logged_while_serving_a_command_names_the_room_and_the_inte
         second = await h.command(fake.bob, ch, "top")
     lines = [r for r in caplog.records if r.getMessage() == "reading the leaderboard"]
     assert [(r.room, r.update) for r in lines] == [  # type: ignore[attr-defined]
-        (f"dc:{ch.id}", f"dc{first.id}"), (f"dc:{ch.id}", f"dc{second.id}")]
+        (f"dc:{ch.id}", f"dc{first.id}"),
+        (f"dc:{ch.id}", f"dc{second.id}"),
+    ]
     assert logs.ROOM.get() is None and logs.UPDATE.get() is None
 
 
-async def test_a_short_429_discord_py_sleeps_out_is_counted_too(
-        h: Harness, fake: FakeDiscord) -> None:
+async def test_a_short_429_discord_py_sleeps_out_is_counted_too(h: Harness, fake: FakeDiscord) -> None:
     """discord.py waits a short 429 out inside the request (it only logs it): counted with
     its wait all the same, and the edit goes through."""
     metrics = Recorded()
@@ -110,7 +110,8 @@ class Kept(logging.Handler):
 
 @pytest.mark.parametrize(("level", "written"), [(logging.ERROR, False), (logging.WARNING, True)])
 def test_discord_py_429_lines_are_counted_at_any_log_level_and_written_at_its_own(
-        level: int, written: bool) -> None:
+    level: int, written: bool
+) -> None:
     """LOG_LEVEL=ERROR: discord.py's 429 line is still made (and counted), not written."""
     from types import SimpleNamespace
     from typing import cast

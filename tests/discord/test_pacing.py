@@ -22,17 +22,18 @@ TABLE_EDIT = "/channels/{channel_id}/messages/{message_id}"
 
 
 def table_edits(fake: FakeDiscord, message_id: int, since: int = 0) -> list[RecordedCall]:
-    return [c for c in fake.calls[since:] if c.method == "PATCH"
-            and c.path.endswith(f"/messages/{message_id}") and c.status == 200]
+    return [
+        c
+        for c in fake.calls[since:]
+        if c.method == "PATCH" and c.path.endswith(f"/messages/{message_id}") and c.status == 200
+    ]
 
 
 @pytest.fixture
-async def quick(fake: FakeDiscord, redis: Redis, store: Store,
-                clock: ManualClock) -> AsyncIterator[Harness]:
+async def quick(fake: FakeDiscord, redis: Redis, store: Store, clock: ManualClock) -> AsyncIterator[Harness]:
     """Computer players that move every 0.2 s: a burst of changes."""
     settings = make_settings(bot_delay_seconds=0.2)
-    harness = await Harness.start(fake, redis, settings, clock, GameService(store, settings,
-                                                                            clock))
+    harness = await Harness.start(fake, redis, settings, clock, GameService(store, settings, clock))
     try:
         yield harness
     finally:

@@ -14,8 +14,7 @@ from .test_results import last_move, posts
 LONG = [[10, 11, 12, 12], [8, 10, 11, 12], [6, 9, 11, 12], [4, 8, 10, 12], [2, 7, 9, 12]]
 
 
-async def test_an_eliminated_petukh_match_ends_with_its_own_chart(
-        h: Harness, fake: FakeDiscord) -> None:
+async def test_an_eliminated_petukh_match_ends_with_its_own_chart(h: Harness, fake: FakeDiscord) -> None:
     ch = fake.games
     await h.command(fake.alice, ch, "newgame", {"preset": "petukh", "players": 4})
     alice = User(uid(fake.alice), fake.alice.global_name or "Alice")

@@ -29,8 +29,14 @@ async def four_at_a_table(h: Harness, fake: FakeDiscord, preset: str = "kozel") 
     return ch
 
 
-async def last_move(h: Harness, fake: FakeDiscord, ch: FakeChannel, *, match_end: bool = True,
-                    progress: list[list[int]] | None = None) -> None:
+async def last_move(
+    h: Harness,
+    fake: FakeDiscord,
+    ch: FakeChannel,
+    *,
+    match_end: bool = True,
+    progress: list[list[int]] | None = None,
+) -> None:
     """The engine plays up to the last move of the match (or deal); its person makes it
     from his hand; every drawing is done."""
     await fast_forward(h.service, rid(ch), match_end=match_end, progress=progress)
@@ -38,8 +44,7 @@ async def last_move(h: Harness, fake: FakeDiscord, ch: FakeChannel, *, match_end
     # the leak guard learns what the engine's moves showed: the hands, the cards face up
     table = h.service.table_of(room)
     plays = table.trick + (table.last_trick[1] if table.last_trick else [])
-    await h.guard.listener(room, [Line("played", {"cards": [c for p in plays
-                                                            for c in p.cards or []]})])
+    await h.guard.listener(room, [Line("played", {"cards": [c for p in plays for c in p.cards or []]})])
     user = person(room, fake)
     hand = h.service.hand_of(room, uid(user))
     assert hand is not None and hand.choices
@@ -52,8 +57,7 @@ def posts(fake: FakeDiscord, ch: FakeChannel, start: str) -> list[FakeMessage]:
     return [m for m in fake.messages_in(ch) if m.content.startswith(start)]
 
 
-async def test_a_kozel_deal_post_says_who_took_what_and_why(h: Harness,
-                                                            fake: FakeDiscord) -> None:
+async def test_a_kozel_deal_post_says_who_took_what_and_why(h: Harness, fake: FakeDiscord) -> None:
     ch = await four_at_a_table(h, fake)
     await last_move(h, fake, ch, match_end=False)
     (post,) = posts(fake, ch, "📋")
@@ -63,13 +67,11 @@ async def test_a_kozel_deal_post_says_who_took_what_and_why(h: Harness,
     outcome = next(ln for ln in (await h.room(ch)).events if ln["key"] == "deal_ended")
     scored = outcome["params"]["scored"]
     assert len(reasons) == sum(1 for n in scored if n)
-    assert all(ln.endswith(f": +{n}") for ln, n in zip(reasons, [n for n in scored if n],
-                                                       strict=True))
+    assert all(ln.endswith(f": +{n}") for ln, n in zip(reasons, [n for n in scored if n], strict=True))
     assert "📋" not in (await h.table(ch)).text()  # Kozel's deals are posts, not the table's
 
 
-async def test_a_petukh_deal_is_the_tables_own_scoreboard(h: Harness,
-                                                          fake: FakeDiscord) -> None:
+async def test_a_petukh_deal_is_the_tables_own_scoreboard(h: Harness, fake: FakeDiscord) -> None:
     ch = await four_at_a_table(h, fake, "petukh")
     before = len([m for m in fake.messages_in(ch) if not m.ephemeral])
     await last_move(h, fake, ch, match_end=False)
@@ -82,7 +84,8 @@ async def test_a_petukh_deal_is_the_tables_own_scoreboard(h: Harness,
 
 
 async def test_a_long_match_ends_with_its_chart_unless_the_server_turned_charts_off(
-        h: Harness, fake: FakeDiscord) -> None:
+    h: Harness, fake: FakeDiscord
+) -> None:
     ch = await four_at_a_table(h, fake)
     await last_move(h, fake, ch, progress=LONG)
     room = await h.room(ch)

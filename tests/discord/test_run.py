@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
-        fake: FakeDiscord, store: Store, clock: ManualClock,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    fake: FakeDiscord, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     made: list[KozelClient] = []
     born = asyncio.Event()
     sleeper = ClockSleeper(clock)
@@ -65,8 +65,7 @@ async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
         await asyncio.wait_for(born.wait(), HANG)
         client = made[0]
         await asyncio.wait_for(client.wait_until_ready(), HANG)
-        for name, options in (("newgame", {"players": 2}), ("addbot", None),
-                              ("startgame", None)):
+        for name, options in (("newgame", {"players": 2}), ("addbot", None), ("startgame", None)):
             clock.advance(1.5)
             inter = await fake.interaction_command(fake.alice, fake.games, name, options)
             await fake.wait_for_response(inter)
@@ -82,8 +81,7 @@ async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
             else:
                 hand = service.hand_of(room, uid(fake.alice))
                 assert hand is not None
-                assert (await service.act(hand.choices[0].token,
-                                          User(uid(fake.alice), "Alice"))).ok
+                assert (await service.act(hand.choices[0].token, User(uid(fake.alice), "Alice"))).ok
         stop.set()  # SIGTERM: no new interaction served, the last change still drawn
         async with asyncio.timeout(HANG):
             while not task.done():
@@ -106,7 +104,8 @@ async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
 
 
 async def test_a_press_while_stopping_gets_a_word_and_changes_nothing(
-        h: Harness, fake: FakeDiscord, redis: Redis) -> None:
+    h: Harness, fake: FakeDiscord, redis: Redis
+) -> None:
     ch = fake.games
     await h.command(fake.alice, ch, "newgame")
     table = await h.table(ch)
@@ -120,8 +119,8 @@ async def test_a_press_while_stopping_gets_a_word_and_changes_nothing(
 
 
 async def test_tables_changed_while_nobody_drew_them_are_redrawn_at_start(
-        h: Harness, fake: FakeDiscord, redis: Redis, redis_url: str, settings: Settings,
-        clock: ManualClock) -> None:
+    h: Harness, fake: FakeDiscord, redis: Redis, redis_url: str, settings: Settings, clock: ManualClock
+) -> None:
     """A worker that died between its commit and its drawing (or moves made while no
     Discord process ran): the next start redraws the table and the live hands."""
     ch = fake.games
@@ -141,8 +140,7 @@ async def test_tables_changed_while_nobody_drew_them_are_redrawn_at_start(
         choice = next(c for c in hand.choices if c.kind != "declare")
         assert (await headless.act(choice.token, User(uid(user), user.username))).ok
         shown = table.text()
-        h2 = await Harness.start(fake, redis, settings, clock, GameService(store, settings,
-                                                                           clock), after=h)
+        h2 = await Harness.start(fake, redis, settings, clock, GameService(store, settings, clock), after=h)
         try:
             await h2.flush()
             room = await h2.room(ch)
@@ -160,33 +158,50 @@ async def test_tables_changed_while_nobody_drew_them_are_redrawn_at_start(
 
 # ``python -m bot discord`` with discord.py pointed at the fake (as ``patch_discord_py`` does
 # in this process): the argv are the fake's REST base and gateway
-LAUNCH = "; ".join([
-    "import sys, yarl", "from discord.http import Route",
-    "from discord.gateway import DiscordWebSocket", "Route.BASE = sys.argv[1]",
-    "DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])",
-    "from bot.__main__ import main", "sys.exit(main(['discord']))"])
+LAUNCH = "; ".join(
+    [
+        "import sys, yarl",
+        "from discord.http import Route",
+        "from discord.gateway import DiscordWebSocket",
+        "Route.BASE = sys.argv[1]",
+        "DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])",
+        "from bot.__main__ import main",
+        "sys.exit(main(['discord']))",
+    ]
+)
 
 
-async def test_sigterm_stops_the_discord_bot_cleanly(redis_url: str, redis: Redis,
-                                                     tmp_path: Path) -> None:
+async def test_sigterm_stops_the_discord_bot_cleanly(redis_url: str, redis: Redis, tmp_path: Path) -> None:
     """Issue 14, item 2: the bot as docker runs it, against the fake Discord (on the real
     clock: another process). Up, it answers /newgame and posts the table; SIGTERM stops
     it with exit 0: the gateway closed by the bot, no traceback, no voice warning."""
     async with FakeDiscord() as fake:
-        env = {**os.environ, "REDIS_URL": redis_url, "DISCORD_TOKEN": fake.token,
-               "DEFAULT_LANGUAGE": "en", "HEARTBEAT_FILE": str(tmp_path / "heartbeat")}
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "DISCORD_TOKEN": fake.token,
+            "DEFAULT_LANGUAGE": "en",
+            "HEARTBEAT_FILE": str(tmp_path / "heartbeat"),
+        }
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", LAUNCH, fake.api_base, fake.gateway_url, cwd=ROOT, env=env,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-c",
+            LAUNCH,
+            fake.api_base,
+            fake.gateway_url,
+            cwd=ROOT,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         try:
             # up: its commands synced, its gateway session ready
             await fake.wait_for(lambda: fake.command("newgame", fake.guild), what="commands")
             conn = await fake.wait_until_connected()
             inter = await fake.interaction_command(fake.alice, fake.games, "newgame")
             await fake.wait_for_response(inter)
-            table = await fake.wait_for_message(lambda m: "kz:t:join" in m.custom_ids(),
-                                                channel=fake.games)
+            table = await fake.wait_for_message(lambda m: "kz:t:join" in m.custom_ids(), channel=fake.games)
             proc.send_signal(signal.SIGTERM)
             out, err = await asyncio.wait_for(proc.communicate(), HANG)
         finally:
@@ -202,8 +217,11 @@ async def test_sigterm_stops_the_discord_bot_cleanly(redis_url: str, redis: Redi
 
 def test_discord_mode_does_not_import_aiogram() -> None:
     """Issue 17: aiogram costs seconds of CPU to import; Discord mode never loads it."""
-    code = ("import sys, bot.__main__, adapters.discord.app; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiogram'))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, check=True, timeout=120)
+    code = (
+        "import sys, bot.__main__, adapters.discord.app; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiogram'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+    )
     assert out.stdout.strip() == "[]", out.stdout

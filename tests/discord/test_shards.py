@@ -38,21 +38,41 @@ async def settle_all(*hs: Harness) -> None:
         while True:
             for h in hs:
                 await h.flush()
-            if all(h.client.doing.is_quiet and not h.sleeper.woken for h in hs) \
-                    and hs[0].fake.is_idle and hs[0].sleeper.next_due() is None:
+            if (
+                all(h.client.doing.is_quiet and not h.sleeper.woken for h in hs)
+                and hs[0].fake.is_idle
+                and hs[0].sleeper.next_due() is None
+            ):
                 return
 
 
 async def test_two_shard_processes_share_every_table(
-        fake: FakeDiscord, redis: Redis, redis_url: str, store: Store, settings: Settings,
-        clock: ManualClock) -> None:
+    fake: FakeDiscord, redis: Redis, redis_url: str, store: Store, settings: Settings, clock: ManualClock
+) -> None:
     ch0, ch1 = two_shard_servers(fake)
     other = Store(Redis.from_url(redis_url))  # the second process's own Redis pool
     sleeper = ClockSleeper(clock)  # one clock for the test, so one sleeper
-    a = await Harness.start(fake, redis, settings, clock, GameService(store, settings, clock),
-                            sleeper=sleeper, shard_ids=[0], shard_count=2)
-    b = await Harness.start(fake, redis, settings, clock, GameService(other, settings, clock),
-                            sleeper=sleeper, shard_ids=[1], shard_count=2, sync_commands=False)
+    a = await Harness.start(
+        fake,
+        redis,
+        settings,
+        clock,
+        GameService(store, settings, clock),
+        sleeper=sleeper,
+        shard_ids=[0],
+        shard_count=2,
+    )
+    b = await Harness.start(
+        fake,
+        redis,
+        settings,
+        clock,
+        GameService(other, settings, clock),
+        sleeper=sleeper,
+        shard_ids=[1],
+        shard_count=2,
+        sync_commands=False,
+    )
     # each process's leak guard learns what is public from both services' changes
     b.service.on_change(a.guard.listener)
     a.service.on_change(b.guard.listener)

@@ -53,9 +53,7 @@ KOZEL = [
     for tie in ("both_two", "eggs", "eggs_double")
 ]
 KOZEL_4: list[tuple[str, int, dict[str, Any]]] = [("kozel-4", 4, {})]
-KOZEL_60 = [("kozel-60", n, {"deal": "draw"}) for n in (2, 3, 4)] + [
-    ("kozel-60", 4, {"deal": "halves"})
-]
+KOZEL_60 = [("kozel-60", n, {"deal": "draw"}) for n in (2, 3, 4)] + [("kozel-60", 4, {"deal": "halves"})]
 
 
 def _id(config: tuple[str, int, dict[str, Any]]) -> str:
@@ -103,14 +101,35 @@ def snapshot(match: Match, full: bool = True) -> Any:
     rec = match.history[-1]
     views = [None, *range(match.rules.players)] if full else [None]
     return (
-        json.dumps(to_log(match), sort_keys=True) if full else
-        (rec.dealer, list(rec.deck), rec.trump_card, list(rec.actions), rec.result),
+        json.dumps(to_log(match), sort_keys=True)
+        if full
+        else (rec.dealer, list(rec.deck), rec.trump_card, list(rec.actions), rec.result),
         [json.dumps(observe(match, s).to_json(), sort_keys=True) for s in views],
-        [sorted(h) for h in d.hands], list(d.stock), [list(p) for p in d.piles], list(d.plays),
-        list(d.tricks), d.leader, d.to_move, d.win_seat, d.win_cards, d.declared, d.counter,
-        d.trick_no, d.finished, list(d.reserve), d.half, d.last_trick,
-        list(match.scores), list(match.out), match.eggs, match.finished, match.winners,
-        match.deal_no, match.dealer, match.next_leader, len(match.history),
+        [sorted(h) for h in d.hands],
+        list(d.stock),
+        [list(p) for p in d.piles],
+        list(d.plays),
+        list(d.tricks),
+        d.leader,
+        d.to_move,
+        d.win_seat,
+        d.win_cards,
+        d.declared,
+        d.counter,
+        d.trick_no,
+        d.finished,
+        list(d.reserve),
+        d.half,
+        d.last_trick,
+        list(match.scores),
+        list(match.out),
+        match.eggs,
+        match.finished,
+        match.winners,
+        match.deal_no,
+        match.dealer,
+        match.next_leader,
+        len(match.history),
     )
 
 
@@ -126,8 +145,12 @@ def next_clockwise(seat: int, seats: tuple[int, ...], players: int) -> int:
 
 
 def expected_deal_end(
-    rules: Any, points: tuple[int, ...], tricks: tuple[int, ...], scores: list[int],
-    out: list[bool], eggs: bool,
+    rules: Any,
+    points: tuple[int, ...],
+    tricks: tuple[int, ...],
+    scores: list[int],
+    out: list[bool],
+    eggs: bool,
 ) -> dict[str, Any]:
     """What a finished deal must score and whether the match ends (independent of Match)."""
     n = rules.sides
@@ -141,15 +164,29 @@ def expected_deal_end(
             best = [s for s in reached if new[s] == top]
             if len(best) == 1:
                 finished, winners = True, (best[0],)
-        return {"scored": list(points), "score": new, "out": out, "eggs": False,
-                "finished": finished, "winners": winners, "doubled": False,
-                "outcome": "normal"}
+        return {
+            "scored": list(points),
+            "score": new,
+            "out": out,
+            "eggs": False,
+            "finished": finished,
+            "winners": winners,
+            "doubled": False,
+            "outcome": "normal",
+        }
     if rules.scoring == "halves":
         best = [s for s in range(n) if points[s] >= SIXTY]
         single = len(best) == 1
-        return {"scored": list(points), "score": list(points), "out": out, "eggs": False,
-                "finished": single, "winners": (best[0],) if single else (),
-                "doubled": False, "outcome": "normal" if single else "void"}
+        return {
+            "scored": list(points),
+            "score": list(points),
+            "out": out,
+            "eggs": False,
+            "finished": single,
+            "winners": (best[0],) if single else (),
+            "doubled": False,
+            "outcome": "normal" if single else "void",
+        }
 
     # penalty: kozel (option tie) and kozel-4 (60:60 is plain eggs)
     tie = rules.options.get("tie", "eggs")
@@ -196,9 +233,16 @@ def expected_deal_end(
         else:
             raise AssertionError("unreachable")
     winners = tuple(seat for s in winning for seat in rules.side_seats(s))
-    return {"scored": scored, "score": new, "out": new_out, "eggs": new_eggs,
-            "finished": finished, "winners": winners,
-            "doubled": eggs and outcome != "eggs", "outcome": outcome}
+    return {
+        "scored": scored,
+        "score": new,
+        "out": new_out,
+        "eggs": new_eggs,
+        "finished": finished,
+        "winners": winners,
+        "doubled": eggs and outcome != "eggs",
+        "outcome": outcome,
+    }
 
 
 # --- the per-action checker ----------------------------------------------------------------
@@ -431,9 +475,7 @@ class Checker:
             assert m.finished, "a deal ended but no new deal started"
         self.check_state()
 
-    def check_deal_end(
-        self, d: Any, ended: DealEnded, state: dict[str, Any], events: list[Any]
-    ) -> None:
+    def check_deal_end(self, d: Any, ended: DealEnded, state: dict[str, Any], events: list[Any]) -> None:
         m, rules = self.match, self.rules
         self.deal_ends.append(ended)
         assert d.finished
@@ -486,8 +528,13 @@ class Oracle:
     def apply(self, seat: int, act: Action) -> list[Event]:
         match = self.match
         old_deal = match.deal
-        state = {"scores": list(match.scores), "out": list(match.out), "eggs": match.eggs,
-                 "dealer": match.dealer, "deal_no": match.deal_no}
+        state = {
+            "scores": list(match.scores),
+            "out": list(match.out),
+            "eggs": match.eggs,
+            "dealer": match.dealer,
+            "deal_no": match.deal_no,
+        }
         events = match.apply(seat, act)
         self.checker.after(old_deal, state, events)
         return events

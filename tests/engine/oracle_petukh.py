@@ -34,15 +34,19 @@ _CARD_RE = re.compile(r'"((?:10|[6-9JQKA])[CSHD])"')
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("petukh", 2, {}),
     ("petukh", 3, {"deck": 36, "start": 20, "trump_swap": "must", "must_beat": True}),
-    ("petukh", 4, {"trump_swap": "never", "pass": False, "lead_trump_ace": True,
-                   "no_trick_cap": 0}),
-    ("petukh", 5, {"start": 25, "no_trick_cap": 25, "boys_table": "thirty",
-                   "crooked_boys": 3, "spade_ace": True}),
-    ("petukh", 6, {"start": 30, "crooked_boys": 5, "boys_finish": False, "no_trick_cap": 5,
-                   "elimination": True}),
+    ("petukh", 4, {"trump_swap": "never", "pass": False, "lead_trump_ace": True, "no_trick_cap": 0}),
+    (
+        "petukh",
+        5,
+        {"start": 25, "no_trick_cap": 25, "boys_table": "thirty", "crooked_boys": 3, "spade_ace": True},
+    ),
+    (
+        "petukh",
+        6,
+        {"start": 30, "crooked_boys": 5, "boys_finish": False, "no_trick_cap": 5, "elimination": True},
+    ),
     ("petukh", 2, {"deck": 36, "boys_table": "thirty", "must_beat": True, "no_trick_cap": 10}),
-    ("petukh", 3, {"spade_ace": True, "crooked_boys": 5, "no_trick_cap": 15,
-                   "lead_trump_ace": True}),
+    ("petukh", 3, {"spade_ace": True, "crooked_boys": 5, "no_trick_cap": 15, "lead_trump_ace": True}),
     ("petukh", 4, {"start": 20, "no_trick_cap": 20, "pass": False, "trump_swap": "must"}),
     ("petukh", 5, {"deck": 36}),
     ("petukh", 6, {"must_beat": True, "spade_ace": True, "boys_table": "thirty"}),
@@ -90,8 +94,9 @@ def expected_change(rules: Any, record: int, tricks: int, combo: str | None, ace
         return -tricks if tricks else (5 if record <= 20 else 0)
     o = rules.options
     cap = o["start"] - 5 if o["no_trick_cap"] == "auto" else o["no_trick_cap"]
-    took = {"pair": -5, "coloured": -10, "three": -12, "four": -15,
-            "crooked": -o["crooked_boys"], None: 0}[combo]
+    took = {"pair": -5, "coloured": -10, "three": -12, "four": -15, "crooked": -o["crooked_boys"], None: 0}[
+        combo
+    ]
     if o["boys_table"] == "thirty":
         none = {"pair": 10, "coloured": 15, "three": 15, "four": 15}.get(combo or "")
     else:
@@ -202,10 +207,16 @@ class Checker:
         revealed = set(act.cards) if act.kind == "play" else set()
         jacks = sorted(c for c in m.hands[seat] if c % 9 == JACK)
         if act.kind == "play" and act.cards[0] % 9 == JACK and seat not in self.combo:
-            self.combo[seat] = combination(
-                jacks, m.trump, self.rules.options.get("boys_table", "standard"),
-                self.rules.options.get("crooked_boys", 0),
-            ) if self.rules.preset == "petukh" else None
+            self.combo[seat] = (
+                combination(
+                    jacks,
+                    m.trump,
+                    self.rules.options.get("boys_table", "standard"),
+                    self.rules.options.get("crooked_boys", 0),
+                )
+                if self.rules.preset == "petukh"
+                else None
+            )
             revealed |= set(jacks)
         if act.kind == "finish":
             revealed |= set(jacks)
@@ -231,7 +242,7 @@ class Checker:
             assert not starts and not m.finished
         if starts:
             assert not m.finished
-            assert all(e.name == "play_started" for e in events[cut + 1:])
+            assert all(e.name == "play_started" for e in events[cut + 1 :])
             self.new_deal()
             for e in events[cut:]:
                 assert not card_strings(e.to_json()) & self.hidden_from(None)
@@ -250,7 +261,8 @@ class Checker:
                 if s in self.passed:
                     continue
                 new = self.records[s] + expected_change(
-                    self.rules, self.records[s], self.tricks[s], self.combo.get(s), self.ace[s])
+                    self.rules, self.records[s], self.tricks[s], self.combo.get(s), self.ace[s]
+                )
                 want[s] = new if new >= 0 else self.start
         assert list(d.records) == want, (d, want, self.records, self.combo)
         assert m.scores == want

@@ -108,8 +108,7 @@ class Checker:
         face_down = set(m.laid) | (set(action.cards) if action.kind == "lay" else set())
         return texts(hands), texts(face_down)
 
-    def after(self, events: list[Event], before: tuple[set[str], set[str]],
-              dealer: int) -> None:
+    def after(self, events: list[Event], before: tuple[set[str], set[str]], dealer: int) -> None:
         hidden, laid = before
         for e in events:
             shown = card_strings(e.to_json())

@@ -19,26 +19,39 @@ def c(text: str) -> int:
 
 
 def petukh_log(
-    preset: str, players: int, dealer: int, hands: dict[int, str],
-    after: list[str] | None = None, options: dict[str, Any] | None = None,
+    preset: str,
+    players: int,
+    dealer: int,
+    hands: dict[int, str],
+    after: list[str] | None = None,
+    options: dict[str, Any] | None = None,
     actions: list[tuple[int, str]] | None = None,
 ) -> dict[str, Any]:
     """A one-deal log: ``hands`` dealt clockwise from the dealer's left, then ``after``
     (trump "turn": the face-up trump first, then the stock top-down), then the rest."""
-    deck = build_deck(preset, players, dealer, {s: h.split() for s, h in hands.items()},
-                      after, options)
+    deck = build_deck(preset, players, dealer, {s: h.split() for s, h in hands.items()}, after, options)
     acts = []
     for seat, text in actions or []:
         kind, *cards = text.split()
         acts.append({"seat": seat, kind: cards})
-    return {"preset": preset, "players": players, "options": options or {}, "seed": 1,
-            "deals": [{"dealer": dealer, "deck": deck, "actions": acts}]}
+    return {
+        "preset": preset,
+        "players": players,
+        "options": options or {},
+        "seed": 1,
+        "deals": [{"dealer": dealer, "deck": deck, "actions": acts}],
+    }
 
 
 def deal(
-    preset: str, players: int, dealer: int, hands: dict[int, str],
-    after: list[str] | None = None, options: dict[str, Any] | None = None,
-    records: list[int] | None = None, skips: list[int] | None = None,
+    preset: str,
+    players: int,
+    dealer: int,
+    hands: dict[int, str],
+    after: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+    records: list[int] | None = None,
+    skips: list[int] | None = None,
 ) -> PetukhMatch:
     """The first deal of a match, optionally with the records (and skips) before it."""
     if records is None and skips is None:
@@ -46,14 +59,16 @@ def deal(
         assert isinstance(match, PetukhMatch)
         return match
     rules = make_rules(preset, players, options)
-    deck = build_deck(preset, players, dealer, {s: h.split() for s, h in hands.items()},
-                      after, options)
+    deck = build_deck(preset, players, dealer, {s: h.split() for s, h in hands.items()}, after, options)
     start = 25 if preset == "petukh-25" else int(rules.options["start"])
     state = {
-        "seed": 1, "dealer": dealer, "deal_no": 1,
+        "seed": 1,
+        "dealer": dealer,
+        "deal_no": 1,
         "records": records or [start] * players,
         "skips": skips or [2 if preset == "petukh-25" else 0] * players,
-        "deck": pack_cards(parse_card(x) for x in deck), "actions": [],
+        "deck": pack_cards(parse_card(x) for x in deck),
+        "actions": [],
     }
     return PetukhMatch.from_state(rules, state)
 

@@ -29,8 +29,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "engine", *args], capture_output=True, text=True, cwd=ROOT,
-        env=env, timeout=120,
+        [sys.executable, "-m", "engine", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
     )
 
 
@@ -56,8 +60,9 @@ def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
-def play(preset: str, players: int, seed: int, stop: Any = None,
-         options: dict[str, Any] | None = None) -> Match:
+def play(
+    preset: str, players: int, seed: int, stop: Any = None, options: dict[str, Any] | None = None
+) -> Match:
     """Random legal play until ``stop(match)`` holds or the match ends."""
     match = Match.new(preset, players, options, seed=seed)
     rng = random.Random(seed)
@@ -141,8 +146,7 @@ def _corrupt(log: dict[str, Any], deal: int, index: int, how: str) -> str:
 
 
 @pytest.mark.parametrize("how", ["seat", "card", "kind"])
-def test_replay_illegal_action(tmp_path: Path, how: str, capsys: pytest.CaptureFixture[str]
-                               ) -> None:
+def test_replay_illegal_action(tmp_path: Path, how: str, capsys: pytest.CaptureFixture[str]) -> None:
     _match, log = partial_log()
     actions = log["deals"][1]["actions"]
     index = next(i for i, a in enumerate(actions) if i > 0 and ("throw" in a or "beat" in a))
@@ -154,8 +158,7 @@ def test_replay_illegal_action(tmp_path: Path, how: str, capsys: pytest.CaptureF
     assert reason in line
 
 
-def test_replay_action_after_the_deal_ended(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_action_after_the_deal_ended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _match, log = partial_log()
     first = log["deals"][0]["actions"]
     first.append(dict(log["deals"][1]["actions"][0]))
@@ -166,41 +169,54 @@ def test_replay_action_after_the_deal_ended(tmp_path: Path,
 # (name, file content, expected words); the first of each kind also runs as a subprocess
 SUBPROCESS = {"not json", "unknown preset", "unknown option"}
 BROKEN: list[tuple[str, Any, str]] = [
-    ("not json", "{\"preset\": \"kozel\",", "cannot read"),
+    ("not json", '{"preset": "kozel",', "cannot read"),
     ("not utf-8", "\udcff", "cannot read"),
     ("a list", [1, 2], "JSON object"),
-    ("unknown preset", {"preset": "kozel-5", "players": 4, "deals": []},
-     "unknown preset 'kozel-5'. Allowed: kozel, kozel-4, kozel-60"),
-    ("unknown option", {"preset": "kozel", "players": 4, "options": {"joker": True}},
-     "unknown option 'joker'"),
-    ("bad option value", {"preset": "kozel", "players": 4, "options": {"tie": "never"}},
-     "tie: both_two|eggs|eggs_double"),
-    ("options not a mapping", {"preset": "kozel", "players": 4, "options": "tie=eggs"},
-     "options must be a mapping"),
+    (
+        "unknown preset",
+        {"preset": "kozel-5", "players": 4, "deals": []},
+        "unknown preset 'kozel-5'. Allowed: kozel, kozel-4, kozel-60",
+    ),
+    (
+        "unknown option",
+        {"preset": "kozel", "players": 4, "options": {"joker": True}},
+        "unknown option 'joker'",
+    ),
+    (
+        "bad option value",
+        {"preset": "kozel", "players": 4, "options": {"tie": "never"}},
+        "tie: both_two|eggs|eggs_double",
+    ),
+    (
+        "options not a mapping",
+        {"preset": "kozel", "players": 4, "options": "tie=eggs"},
+        "options must be a mapping",
+    ),
     ("bad players", {"preset": "kozel-4", "players": 3}, "is for 4 players"),
     ("players not a number", {"preset": "kozel", "players": "four"}, "players"),
     ("deals not a list", {"preset": "kozel", "players": 4, "deals": {"1": {}}}, "list"),
     ("a deal not an object", {"preset": "kozel", "players": 4, "deals": [3]}, "deal 1"),
-    ("actions not a list", {"preset": "kozel", "players": 4, "deals": [{"actions": 7}]},
-     "deal 1: actions"),
-    ("short deck", {"preset": "kozel", "players": 4, "deals": [{"deck": ["AS", "6C"]}]},
-     "deal 1"),
-    ("a card not text", {"preset": "kozel", "players": 4, "deals": [{"deck": [1, 2]}]},
-     "not a card"),
-    ("bad card in an action",
-     {"preset": "kozel", "players": 4, "deals": [{"actions": [{"seat": 0, "lead": ["ZZ"]}]}]},
-     "deal 1, action 0: not a card"),
-    ("an action without a seat",
-     {"preset": "kozel", "players": 4, "deals": [{"actions": [{"lead": ["AS"]}]}]},
-     "deal 1, action 0"),
-    ("no such dealer", {"preset": "kozel", "players": 4, "deals": [{"dealer": 9}]},
-     "dealer 9"),
+    ("actions not a list", {"preset": "kozel", "players": 4, "deals": [{"actions": 7}]}, "deal 1: actions"),
+    ("short deck", {"preset": "kozel", "players": 4, "deals": [{"deck": ["AS", "6C"]}]}, "deal 1"),
+    ("a card not text", {"preset": "kozel", "players": 4, "deals": [{"deck": [1, 2]}]}, "not a card"),
+    (
+        "bad card in an action",
+        {"preset": "kozel", "players": 4, "deals": [{"actions": [{"seat": 0, "lead": ["ZZ"]}]}]},
+        "deal 1, action 0: not a card",
+    ),
+    (
+        "an action without a seat",
+        {"preset": "kozel", "players": 4, "deals": [{"actions": [{"lead": ["AS"]}]}]},
+        "deal 1, action 0",
+    ),
+    ("no such dealer", {"preset": "kozel", "players": 4, "deals": [{"dealer": 9}]}, "dealer 9"),
 ]
 
 
 @pytest.mark.parametrize("name,data,expect", BROKEN, ids=[n for n, _d, _e in BROKEN])
-def test_replay_broken_file(tmp_path: Path, name: str, data: Any, expect: str,
-                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_broken_file(
+    tmp_path: Path, name: str, data: Any, expect: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "log.json"
     if data == "\udcff":
         path.write_bytes(b"\xff\xfe{\x00")
@@ -218,13 +234,21 @@ def test_replay_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 # --- simulate -----------------------------------------------------------------------------
 
-SIMULATE_KEYS = {"preset", "players", "matches", "deals", "actions", "seconds",
-                 "deals_per_second", "wins", "invariants"}
+SIMULATE_KEYS = {
+    "preset",
+    "players",
+    "matches",
+    "deals",
+    "actions",
+    "seconds",
+    "deals_per_second",
+    "wins",
+    "invariants",
+}
 
 
 def test_simulate_json() -> None:
-    proc = run("simulate", "--preset", "kozel", "--players", "4", "--matches", "5",
-               "--seed", "1", "--json")
+    proc = run("simulate", "--preset", "kozel", "--players", "4", "--matches", "5", "--seed", "1", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert set(out) >= SIMULATE_KEYS
@@ -236,13 +260,24 @@ def test_simulate_json() -> None:
     assert out["wins"][0] == out["wins"][2] and out["wins"][1] == out["wins"][3]
     # the same seed plays the same matches
     again = simulate("kozel", 4, 5, 1, ["random"])
-    assert (again["deals"], again["actions"], again["wins"]) == (
-        out["deals"], out["actions"], out["wins"])
+    assert (again["deals"], again["actions"], again["wins"]) == (out["deals"], out["actions"], out["wins"])
 
 
 def test_simulate_bots_per_seat() -> None:
-    proc = run("simulate", "--preset", "kozel", "--players", "4", "--matches", "5",
-               "--seed", "1", "--bots", "rules,random,rules,random", "--json")
+    proc = run(
+        "simulate",
+        "--preset",
+        "kozel",
+        "--players",
+        "4",
+        "--matches",
+        "5",
+        "--seed",
+        "1",
+        "--bots",
+        "rules,random,rules,random",
+        "--json",
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["bots"] == ["rules", "random", "rules", "random"]
@@ -258,19 +293,19 @@ def test_simulate_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     "args,expect",
     [
-        (["--preset", "kozel-5", "--players", "4"],
-         "unknown preset 'kozel-5'. Allowed: kozel, kozel-4, kozel-60"),
+        (
+            ["--preset", "kozel-5", "--players", "4"],
+            "unknown preset 'kozel-5'. Allowed: kozel, kozel-4, kozel-60",
+        ),
         (["--preset", "kozel", "--players", "5"], "2 or 3 or 4 players"),
-        (["--preset", "kozel", "--players", "4", "--options", '{"tie": "no"}'],
-         "both_two|eggs|eggs_double"),
+        (["--preset", "kozel", "--players", "4", "--options", '{"tie": "no"}'], "both_two|eggs|eggs_double"),
         (["--preset", "kozel", "--players", "4", "--options", "{tie"], "--options"),
         (["--preset", "kozel", "--players", "4", "--bots", "rules,random"], "--bots"),
         (["--preset", "kozel", "--players", "4", "--bots", "genius"], "random, rules"),
     ],
     ids=["preset", "players", "option", "options-json", "bots-count", "bots-level"],
 )
-def test_simulate_errors(args: list[str], expect: str, capsys: pytest.CaptureFixture[str]
-                         ) -> None:
+def test_simulate_errors(args: list[str], expect: str, capsys: pytest.CaptureFixture[str]) -> None:
     if args[1] == "kozel-5":  # the wrong preset, as a real command line
         proc = run("simulate", *args, "--matches", "1")
     else:
@@ -291,6 +326,8 @@ def test_rules_team_beats_random_team(rules_side: int) -> None:
     result = simulate("kozel", 4, 200, 0, bots, check=False)
     assert result["matches"] == 200
     rate = result["wins"][rules_side] / 200
-    print(f"kozel x4, rules team on seats {rules_side}+{rules_side + 2} vs random, "
-          f"seeds 0-199: won {result['wins'][rules_side]}/200 = {rate:.1%}")
+    print(
+        f"kozel x4, rules team on seats {rules_side}+{rules_side + 2} vs random, "
+        f"seeds 0-199: won {result['wins'][rules_side]}/200 = {rate:.1%}"
+    )
     assert rate >= 0.70

@@ -40,7 +40,8 @@ from tests.engine import oracle_drawing, oracle_petukh, oracle_trump
 
 Config = tuple[str, int, dict[str, Any]]
 ORACLES: dict[str, Any] = {
-    "drawing": oracle_drawing.Oracle, "trump": oracle_trump.Oracle,
+    "drawing": oracle_drawing.Oracle,
+    "trump": oracle_trump.Oracle,
     "petukh": oracle_petukh.Oracle,
 }
 MAX_STEPS = 200_000
@@ -76,8 +77,11 @@ def _full(config: Config) -> tuple[str, int, str]:
 def _configs() -> list[Config]:
     """Every option value alone, and the families' chosen combinations (once each)."""
     chosen: list[Config] = [
-        *oracle_drawing.KOZEL, *oracle_drawing.KOZEL_4, *oracle_drawing.KOZEL_60,
-        *[(p, 4, o) for p, o in oracle_trump.CONFIGS], *oracle_petukh.CONFIGS,
+        *oracle_drawing.KOZEL,
+        *oracle_drawing.KOZEL_4,
+        *oracle_drawing.KOZEL_60,
+        *[(p, 4, o) for p, o in oracle_trump.CONFIGS],
+        *oracle_petukh.CONFIGS,
     ]
     seen: set[tuple[str, int, str]] = set()
     out = []
@@ -92,8 +96,16 @@ CONFIGS = _configs()
 # petukh-25 at 4 players runs long matches ("no trick +5"): one example each, cut after 60
 # deals (whole matches: bench/strength.py and simulate below)
 LONG = [c for c in CONFIGS if c[0] == "petukh-25" and c[1] >= 4]
-EXAMPLES = {"kozel": 5, "kozel-4": 30, "kozel-60": 30, "kozel-hvalenyi": 12, "kozel-nn": 12,
-            "kozel-kocherga": 12, "petukh": 3, "petukh-25": 3}
+EXAMPLES = {
+    "kozel": 5,
+    "kozel-4": 30,
+    "kozel-60": 30,
+    "kozel-hvalenyi": 12,
+    "kozel-nn": 12,
+    "kozel-kocherga": 12,
+    "petukh": 3,
+    "petukh-25": 3,
+}
 
 
 def _id(config: Config) -> str:
@@ -148,8 +160,7 @@ def _twin(match: Game) -> Game:
     return twin
 
 
-def play_conforming(config: Config, seed: int, rnd: random.Random,
-                    stop_after: int | None = None) -> None:
+def play_conforming(config: Config, seed: int, rnd: random.Random, stop_after: int | None = None) -> None:
     """One random legal match of ``config``, checked after every action; ``stop_after``
     deals cut a long one short (its log still replays to the same scores)."""
     preset, players, options = config
@@ -175,8 +186,7 @@ def play_conforming(config: Config, seed: int, rnd: random.Random,
             kept_state = json.dumps(kept.to_state(), sort_keys=True)
         events = oracle.apply(seat, act)
         if copied is not None:
-            assert json.dumps(kept.to_state(), sort_keys=True) == kept_state, (
-                "a copy changed with the match")
+            assert json.dumps(kept.to_state(), sort_keys=True) == kept_state, "a copy changed with the match"
             assert [e.to_json() for e in copied.apply(seat, act)] == [e.to_json() for e in events]
             assert copied.to_state() == match.to_state()
         if twin is not None:
@@ -185,8 +195,7 @@ def play_conforming(config: Config, seed: int, rnd: random.Random,
                 assert twin.to_state() == match.to_state()
         steps += 1
         if steps == cut_at:
-            cut = (json.loads(json.dumps(to_log(match))), oracle.snapshot(match),
-                   list(match.scores))
+            cut = (json.loads(json.dumps(to_log(match))), oracle.snapshot(match), list(match.scores))
     if twin is not None:
         assert twin.to_state() == match.to_state() and twin.winners == match.winners
     _check_end(match, oracle, cut)
@@ -220,14 +229,20 @@ def test_every_preset_size_and_option_value_is_played() -> None:
         for field_name, f in spec.options.model_fields.items():
             name = f.alias or field_name
             for value in _values(f.annotation):
-                assert any(c[0] == preset and make_rules(*c).options[name] == value
-                           for c in CONFIGS), (preset, name, value)
+                assert any(c[0] == preset and make_rules(*c).options[name] == value for c in CONFIGS), (
+                    preset,
+                    name,
+                    value,
+                )
 
 
 def _examples(n: int) -> settings:
-    return settings(max_examples=n, deadline=None,
-                    phases=[Phase.explicit, Phase.generate, Phase.shrink],
-                    suppress_health_check=[HealthCheck.too_slow])
+    return settings(
+        max_examples=n,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate, Phase.shrink],
+        suppress_health_check=[HealthCheck.too_slow],
+    )
 
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
@@ -259,25 +274,40 @@ def test_random_long_matches_conform(config: Config, seed: int, rnd: random.Rand
 # (preset, players, options, matches, computer players); seeds from 1000 (Petukh 500; the
 # permanent-trump rules players 2000)
 SIM: list[tuple[str, int, dict[str, Any] | None, int, list[str]]] = [
-    *[("kozel", n, {"shokha": shokha, "tie": tie}, 34,
-       ["random"] * n if n != 4 else ["rules", "random", "random", "rules"])
-      for n in (2, 3, 4)
-      for shokha, tie in ((True, "both_two"), (False, "eggs"), (True, "eggs_double"))],
+    *[
+        (
+            "kozel",
+            n,
+            {"shokha": shokha, "tie": tie},
+            34,
+            ["random"] * n if n != 4 else ["rules", "random", "random", "rules"],
+        )
+        for n in (2, 3, 4)
+        for shokha, tie in ((True, "both_two"), (False, "eggs"), (True, "eggs_double"))
+    ],
     ("kozel-4", 4, None, 150, ["rules", "random", "random", "rules"]),
-    ("kozel-60", 2, None, 100, ["random"] * 2), ("kozel-60", 3, None, 100, ["random"] * 3),
+    ("kozel-60", 2, None, 100, ["random"] * 2),
+    ("kozel-60", 3, None, 100, ["random"] * 3),
     ("kozel-60", 4, None, 100, ["rules", "random", "random", "rules"]),
     ("kozel-60", 4, {"deal": "halves"}, 100, ["rules", "random", "random", "rules"]),
     *[(p, 4, None, 50, ["random"]) for p in ("kozel-hvalenyi", "kozel-nn", "kozel-kocherga")],
     *[(p, 4, None, 20, ["rules"]) for p in ("kozel-hvalenyi", "kozel-nn", "kozel-kocherga")],
-    *[(p, n, None, 15, ["rules"] + ["random"] * (n - 1))
-      for p in ("petukh", "petukh-25") for n in PRESETS[p].players],
+    *[
+        (p, n, None, 15, ["rules"] + ["random"] * (n - 1))
+        for p in ("petukh", "petukh-25")
+        for n in PRESETS[p].players
+    ],
 ]
 
 
-@pytest.mark.parametrize("preset,players,options,matches,bots", SIM,
-                         ids=[f"{_id((p, n, o or {}))}-{b[0]}" for p, n, o, _m, b in SIM])
-def test_simulate_strict(preset: str, players: int, options: dict[str, Any] | None,
-                         matches: int, bots: list[str]) -> None:
+@pytest.mark.parametrize(
+    "preset,players,options,matches,bots",
+    SIM,
+    ids=[f"{_id((p, n, o or {}))}-{b[0]}" for p, n, o, _m, b in SIM],
+)
+def test_simulate_strict(
+    preset: str, players: int, options: dict[str, Any] | None, matches: int, bots: list[str]
+) -> None:
     """Bot matches with the engine's own strict invariant checks after every action."""
     # the first seed: as the three drivers this test replaced had them
     first = 500 if preset.startswith("petukh") else 2000 if bots == ["rules"] else 1000

@@ -67,7 +67,9 @@ def hand(match: Match, seat: int) -> tuple[int, ...]:
 
 
 def deal_from_tricks(
-    tricks: list[str | None], dealer: int = 3, leader: int | None = None,
+    tricks: list[str | None],
+    dealer: int = 3,
+    leader: int | None = None,
     trump: str | None = None,
 ) -> tuple[dict[str, Any], list[int]]:
     """One deal of nine single-card tricks, as a deal-log entry, and the trick winners.
@@ -181,8 +183,15 @@ def test_r2_no_house_options_shokha_refused(options: dict[str, Any]) -> None:
 
 def test_r2_partners_share_one_pile() -> None:
     """A trick won by seat 2 goes to the pile of seats 0+2."""
-    m = start({0: ["7C", "AH", "KH", "9D"], 1: ["8D", "6H", "7H", "8H"],
-               2: ["9C", "QS", "KS", "AS"], 3: ["10D", "6C", "8C", "JC"]}, trump="AD")
+    m = start(
+        {
+            0: ["7C", "AH", "KH", "9D"],
+            1: ["8D", "6H", "7H", "8H"],
+            2: ["9C", "QS", "KS", "AS"],
+            3: ["10D", "6C", "8C", "JC"],
+        },
+        trump="AD",
+    )
     act(m, 0, "lead 7C")
     act(m, 1, "throw 8D")
     act(m, 2, "beat 9C")
@@ -196,8 +205,15 @@ def test_r2_partners_share_one_pile() -> None:
 
 
 def test_r2_six_of_spades_is_ordinary_beaten_by_seven() -> None:
-    m = start({0: ["6S", "AH", "KH", "9D"], 1: ["7S", "6H", "7H", "8H"],
-               2: ["9C", "QS", "KS", "AS"], 3: ["10D", "6C", "8C", "JC"]}, trump="AD")
+    m = start(
+        {
+            0: ["6S", "AH", "KH", "9D"],
+            1: ["7S", "6H", "7H", "8H"],
+            2: ["9C", "QS", "KS", "AS"],
+            3: ["10D", "6C", "8C", "JC"],
+        },
+        trump="AD",
+    )
     act(m, 0, "lead 6S")
     assert Action("beat", cs("7S")) in m.legal_actions(1)
     act(m, 1, "beat 7S")
@@ -205,22 +221,43 @@ def test_r2_six_of_spades_is_ordinary_beaten_by_seven() -> None:
 
 
 def test_r2_six_of_spades_neither_beats_another_suit_nor_joins_its_lead() -> None:
-    m = start({0: ["7C", "AH", "KH", "9D"], 1: ["6S", "6H", "7H", "8H"],
-               2: ["9C", "QS", "KS", "AS"], 3: ["10D", "6C", "8C", "JC"]}, trump="AD")
+    m = start(
+        {
+            0: ["7C", "AH", "KH", "9D"],
+            1: ["6S", "6H", "7H", "8H"],
+            2: ["9C", "QS", "KS", "AS"],
+            3: ["10D", "6C", "8C", "JC"],
+        },
+        trump="AD",
+    )
     act(m, 0, "lead 7C")
     assert m.check(1, parse_action("beat 6S")) == "cannot_beat"
     assert [a for a in m.legal_actions(1) if a.kind == "beat"] == []
     # and as a leader the 6S does not stand in for another suit
-    m2 = start({0: ["6S", "AH", "KH", "9D"], 1: ["7S", "6H", "7H", "8H"],
-                2: ["9C", "QS", "KS", "AS"], 3: ["10D", "6C", "8C", "JC"]}, trump="AD")
+    m2 = start(
+        {
+            0: ["6S", "AH", "KH", "9D"],
+            1: ["7S", "6H", "7H", "8H"],
+            2: ["9C", "QS", "KS", "AS"],
+            3: ["10D", "6C", "8C", "JC"],
+        },
+        trump="AD",
+    )
     assert m2.check(0, parse_action("lead 6S AH")) == "mixed_suits"
     assert Action("lead", cs("6S AH")) not in m2.legal_actions(0)
 
 
 def test_r2_six_of_spades_is_an_ordinary_trump_when_spades_are_trump() -> None:
     """It beats a non-trump (as any trump does) but the 7S beats it."""
-    m = start({0: ["AC", "AH", "KH", "9D"], 1: ["6S", "6H", "7H", "8H"],
-               2: ["7S", "QC", "KC", "JC"], 3: ["10D", "6C", "8C", "9C"]}, trump="AS")
+    m = start(
+        {
+            0: ["AC", "AH", "KH", "9D"],
+            1: ["6S", "6H", "7H", "8H"],
+            2: ["7S", "QC", "KC", "JC"],
+            3: ["10D", "6C", "8C", "9C"],
+        },
+        trump="AS",
+    )
     assert m.deal.trump == SPADES
     act(m, 0, "lead AC")
     act(m, 1, "beat 6S")
@@ -230,8 +267,15 @@ def test_r2_six_of_spades_is_an_ordinary_trump_when_spades_are_trump() -> None:
 
 
 def test_r2_no_moscow_leader_cannot_lead_aces_and_tens() -> None:
-    m = start({0: ["AS", "AH", "10C", "10D"], 1: ["6S", "6H", "7H", "8H"],
-               2: ["7S", "QC", "KC", "JC"], 3: ["QD", "6C", "8C", "9C"]}, trump="AC")
+    m = start(
+        {
+            0: ["AS", "AH", "10C", "10D"],
+            1: ["6S", "6H", "7H", "8H"],
+            2: ["7S", "QC", "KC", "JC"],
+            3: ["QD", "6C", "8C", "9C"],
+        },
+        trump="AC",
+    )
     assert m.check(0, parse_action("lead AS AH 10C 10D")) == "mixed_suits"
     assert m.check(0, parse_action("declare AS AH 10C 10D")) == "declaration_closed"
     legal = m.legal_actions(0)
@@ -242,8 +286,15 @@ def test_r2_no_moscow_leader_cannot_lead_aces_and_tens() -> None:
 def test_r2_no_moscow_no_molodka_out_of_turn() -> None:
     """A non-leader with a Moscow may not declare it; four of a suit is a pull, not a
     Molodka."""
-    m = start({0: ["7C", "8D", "KH", "9D"], 1: ["AS", "AH", "10C", "10D"],
-               2: ["6H", "7H", "8H", "9H"], 3: ["QD", "6C", "8C", "9C"]}, trump="AC")
+    m = start(
+        {
+            0: ["7C", "8D", "KH", "9D"],
+            1: ["AS", "AH", "10C", "10D"],
+            2: ["6H", "7H", "8H", "9H"],
+            3: ["QD", "6C", "8C", "9C"],
+        },
+        trump="AC",
+    )
     assert m.to_act() == (0, 2)
     assert m.legal_actions(1) == []
     assert m.check(1, parse_action("declare AS AH 10C 10D")) == "declaration_closed"
@@ -255,8 +306,12 @@ def test_r2_no_moscow_no_molodka_out_of_turn() -> None:
 
 
 def test_r2_trump_is_suit_of_shown_card_which_stays_in_the_stock() -> None:
-    hands = {0: ["7C", "AH", "KH", "9D"], 1: ["8D", "6H", "7H", "8H"],
-             2: ["9C", "QS", "KS", "AS"], 3: ["10D", "6C", "8C", "JC"]}
+    hands = {
+        0: ["7C", "AH", "KH", "9D"],
+        1: ["8D", "6H", "7H", "8H"],
+        2: ["9C", "QS", "KS", "AS"],
+        3: ["10D", "6C", "8C", "JC"],
+    }
     deck = build_deck(PRESET, 4, 3, hands)
     shown = deck[16 + 9]
     match, _ = run(log_of({"dealer": 3, "deck": deck, "trump_card": shown, "actions": []}))
@@ -318,14 +373,24 @@ def test_r2_random_shown_card_is_from_the_middle_of_the_stock() -> None:
 
 
 def test_r2_beats_face_up_throws_face_down() -> None:
-    m = start({0: ["7C", "AH", "KH", "9D"], 1: ["8D", "6H", "7H", "8H"],
-               2: ["9C", "QS", "KS", "AS"], 3: ["10D", "6C", "8C", "JC"]}, trump="AD")
+    m = start(
+        {
+            0: ["7C", "AH", "KH", "9D"],
+            1: ["8D", "6H", "7H", "8H"],
+            2: ["9C", "QS", "KS", "AS"],
+            3: ["10D", "6C", "8C", "JC"],
+        },
+        trump="AD",
+    )
     assert act(m, 0, "lead 7C") == [Led(0, cs("7C"))]
     assert act(m, 1, "throw 8D") == [Thrown(1, 1)]
     assert act(m, 2, "beat 9C") == [Beaten(2, cs("9C"))]
     for viewer in (None, 0, 2, 3):
         assert observe(m, viewer).trick == (
-            (0, "lead", cs("7C"), 1), (1, "throw", None, 1), (2, "beat", cs("9C"), 1))
+            (0, "lead", cs("7C"), 1),
+            (1, "throw", None, 1),
+            (2, "beat", cs("9C"), 1),
+        )
     assert observe(m, 1).trick[1] == (1, "throw", cs("8D"), 1)
     events = act(m, 3, "throw 10D")
     assert events[0] == Thrown(3, 1)
@@ -338,13 +403,24 @@ def test_r2_beats_face_up_throws_face_down() -> None:
 # --- the pull -------------------------------------------------------------------------------
 
 
-PULL_HANDS = {0: ["7C", "8C", "AH", "9D"], 1: ["9C", "10C", "6D", "7D"],
-              2: ["QH", "6S", "7S", "8S"], 3: ["9S", "JS", "QS", "KS"]}
+PULL_HANDS = {
+    0: ["7C", "8C", "AH", "9D"],
+    1: ["9C", "10C", "6D", "7D"],
+    2: ["QH", "6S", "7S", "8S"],
+    3: ["9S", "JS", "QS", "KS"],
+}
 
 
 def test_r2_pull_at_trick_start_by_non_leader() -> None:
-    m = start({0: ["7C", "8C", "AH", "9D"], 1: ["9C", "10C", "6D", "7D"],
-               2: ["6S", "7S", "8S", "9S"], 3: ["QH", "KH", "JD", "QD"]}, trump="AD")
+    m = start(
+        {
+            0: ["7C", "8C", "AH", "9D"],
+            1: ["9C", "10C", "6D", "7D"],
+            2: ["6S", "7S", "8S", "9S"],
+            3: ["QH", "KH", "JD", "QD"],
+        },
+        trump="AD",
+    )
     assert m.to_act() == (0, 2)
     assert m.legal_actions(2) == [Action("declare", cs("6S 7S 8S 9S"))]
     assert m.legal_actions(1) == [] and m.legal_actions(3) == []
@@ -360,8 +436,15 @@ def test_r2_pull_at_trick_start_by_non_leader() -> None:
 
 
 def test_r2_leader_with_four_of_a_suit_just_leads_them() -> None:
-    m = start({0: ["6S", "7S", "8S", "9S"], 1: ["9C", "10C", "6D", "7D"],
-               2: ["7C", "8C", "AH", "9D"], 3: ["QH", "KH", "JD", "QD"]}, trump="AD")
+    m = start(
+        {
+            0: ["6S", "7S", "8S", "9S"],
+            1: ["9C", "10C", "6D", "7D"],
+            2: ["7C", "8C", "AH", "9D"],
+            3: ["QH", "KH", "JD", "QD"],
+        },
+        trump="AD",
+    )
     assert m.to_act() == (0,)
     legal = m.legal_actions(0)
     assert Action("lead", cs("6S 7S 8S 9S")) in legal
@@ -382,8 +465,7 @@ def test_r2_pull_interrupts_trick_cards_go_back(played: int) -> None:
     assert 3 in m.to_act()
     assert m.legal_actions(3)[-1] == Action("declare", cs("9S JS QS KS"))
     events = act(m, 3, "declare 9S JS QS KS")
-    assert events == [CardsReturned(tuple(range(played))),
-                      Declared(3, "pull", cs("9S JS QS KS"))]
+    assert events == [CardsReturned(tuple(range(played))), Declared(3, "pull", cs("9S JS QS KS"))]
     for seat in (0, 1, 2):
         assert hand(m, seat) == cs(" ".join(PULL_HANDS[seat]))
     d = m.deal
@@ -405,8 +487,7 @@ def test_r2_pull_interrupts_trick_cards_go_back(played: int) -> None:
 def test_r2_pull_closed_only_for_its_own_trick() -> None:
     """After a pull's trick, the next trick is open to a new pull (seat 1 draws four
     hearts: the winner, seat 3, draws first, so seat 1 takes stock cards 3, 7, 11, 15)."""
-    after = ["JC", "QC", "6H", "KC", "8D", "10D", "7H", "AC",
-             "JD", "QD", "8H", "10S", "KD", "AS", "9H", "AD"]
+    after = ["JC", "QC", "6H", "KC", "8D", "10D", "7H", "AC", "JD", "QD", "8H", "10S", "KD", "AS", "9H", "AD"]
     deck = build_deck(PRESET, 4, 3, PULL_HANDS, after)
     m, _ = run(log_of({"dealer": 3, "deck": deck, "trump_card": "AD", "actions": []}))
     act(m, 3, "declare 9S JS QS KS")
@@ -420,8 +501,15 @@ def test_r2_pull_closed_only_for_its_own_trick() -> None:
 
 
 def test_r2_puller_own_cards_on_table_count_toward_his_four() -> None:
-    m = start({0: ["7S", "AH", "KH", "9D"], 1: ["9S", "JS", "QS", "KS"],
-               2: ["7C", "8C", "6H", "10D"], 3: ["QH", "6C", "JD", "QD"]}, trump="AD")
+    m = start(
+        {
+            0: ["7S", "AH", "KH", "9D"],
+            1: ["9S", "JS", "QS", "KS"],
+            2: ["7C", "8C", "6H", "10D"],
+            3: ["QH", "6C", "JD", "QD"],
+        },
+        trump="AD",
+    )
     act(m, 0, "lead 7S")
     act(m, 1, "beat 9S")
     assert hand(m, 1) == cs("JS QS KS")
@@ -435,8 +523,15 @@ def test_r2_puller_own_cards_on_table_count_toward_his_four() -> None:
 
 def test_r2_leader_may_pull_after_his_own_lead() -> None:
     """The leader who led one of his four may pull them all once the trick has gone on."""
-    m = start({0: ["7S", "8S", "9S", "10S"], 1: ["JS", "AH", "KH", "9D"],
-               2: ["7C", "8C", "6H", "10D"], 3: ["QH", "6C", "JD", "QD"]}, trump="AD")
+    m = start(
+        {
+            0: ["7S", "8S", "9S", "10S"],
+            1: ["JS", "AH", "KH", "9D"],
+            2: ["7C", "8C", "6H", "10D"],
+            3: ["QH", "6C", "JD", "QD"],
+        },
+        trump="AD",
+    )
     assert m.to_act() == (0,)  # before his lead: he simply leads
     act(m, 0, "lead 7S")
     act(m, 1, "beat JS")
@@ -470,8 +565,15 @@ def test_r2_to_act_lists_pull_holders_with_the_seat_to_move() -> None:
 
 
 def test_r2_pull_refused_over_a_pull() -> None:
-    m = start({0: ["7C", "8C", "AD", "9D"], 1: ["6H", "7H", "8H", "9H"],
-               2: ["6S", "7S", "8S", "9S"], 3: ["9C", "10C", "6D", "7D"]}, trump="AC")
+    m = start(
+        {
+            0: ["7C", "8C", "AD", "9D"],
+            1: ["6H", "7H", "8H", "9H"],
+            2: ["6S", "7S", "8S", "9S"],
+            3: ["9C", "10C", "6D", "7D"],
+        },
+        trump="AC",
+    )
     act(m, 0, "lead 7C")
     assert m.to_act() == (1, 2)
     act(m, 2, "declare 6S 7S 8S 9S")
@@ -489,8 +591,12 @@ def test_r2_pull_refused_over_a_pull() -> None:
 
 @pytest.mark.parametrize("first,second", [(1, 2), (2, 1)])
 def test_r2_simultaneous_pulls_first_received_stands(first: int, second: int) -> None:
-    hands = {0: ["7C", "8C", "AD", "9D"], 1: ["6H", "7H", "8H", "9H"],
-             2: ["6S", "7S", "8S", "9S"], 3: ["9C", "10C", "6D", "7D"]}
+    hands = {
+        0: ["7C", "8C", "AD", "9D"],
+        1: ["6H", "7H", "8H", "9H"],
+        2: ["6S", "7S", "8S", "9S"],
+        3: ["9C", "10C", "6D", "7D"],
+    }
     m = start(hands, trump="AC")
     assert m.to_act() == (0, 1, 2)
     act(m, first, "declare " + " ".join(hands[first]))
@@ -526,9 +632,7 @@ LOSER_TRICKS = {
 @pytest.mark.parametrize(
     "loser,penalty", [(59, 2), (31, 2), (30, 4)], ids=["59-takes-2", "31-takes-2", "30-takes-4"]
 )
-def test_r2_61_wins_loser_takes_2_from_31_to_59_else_4_with_a_trick(
-    loser: int, penalty: int
-) -> None:
+def test_r2_61_wins_loser_takes_2_from_31_to_59_else_4_with_a_trick(loser: int, penalty: int) -> None:
     last = LOSER_TRICKS[loser]
     deal, winners = deal_from_tricks([None] * (9 - len(last)) + last)
     assert winners[-1] == 3
@@ -562,7 +666,8 @@ def test_r2_match_ends_when_a_team_reaches_12() -> None:
     d2, w2 = deal_from_tricks([None] * 8 + LOSER_TRICKS[30], dealer=0, leader=w1[-1])  # 4
     d3, w3 = deal_from_tricks(  # side 1 takes the first trick only, 32 points: 2
         ["3:AD 0:7C 1:AH 2:10S", "3:7S 0:+8S 1:7H 2:8H"] + [None] * 7,
-        dealer=1, leader=w2[-1],
+        dealer=1,
+        leader=w2[-1],
     )
     assert (w1[-1], w2[-1], w3[-1]) == (0, 3, 0)
     log = log_of(d1, d2, d3)
@@ -601,4 +706,3 @@ def test_r2_first_deal_led_from_dealers_left_then_by_last_trick_winner() -> None
     bad = {**d2, "dealer": 3}
     with pytest.raises(LogError, match="rotation gives 0"):
         run(log_of(d1, bad))
-

@@ -58,14 +58,11 @@ def cs(text: str) -> tuple[int, ...]:
     return parse_cards(text.split())
 
 
-def log_of(*deals: dict[str, Any], players: int = 4,
-           options: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"preset": PRESET, "players": players, "options": options or {},
-            "deals": list(deals)}
+def log_of(*deals: dict[str, Any], players: int = 4, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"preset": PRESET, "players": players, "options": options or {}, "deals": list(deals)}
 
 
-def start(hands: dict[int, list[str]], after: list[str], players: int = 4,
-          dealer: int = 3) -> Match:
+def start(hands: dict[int, list[str]], after: list[str], players: int = 4, dealer: int = 3) -> Match:
     """A kozel-60 match whose first deal deals ``hands`` and turns ``after[0]``."""
     deck = build_deck(PRESET, players, dealer, hands, after)
     match, _ = run(log_of({"dealer": dealer, "deck": deck, "actions": []}, players=players))
@@ -78,7 +75,10 @@ def play(match: Match, seat: int, card: str) -> list[Event]:
 
 
 def deal_from_tricks(
-    tricks: list[tuple[str, int]], dealer: int = 3, players: int = 4, halves: bool = False,
+    tricks: list[tuple[str, int]],
+    dealer: int = 3,
+    players: int = 4,
+    halves: bool = False,
 ) -> dict[str, Any]:
     """One whole deal as a deal-log entry.
 
@@ -239,8 +239,15 @@ def test_r3_other_player_counts_refused(players: int) -> None:
 
 def test_r3_four_players_are_not_partners() -> None:
     """A trick taken by seat 2 is his alone: seat 0's pile stays empty."""
-    m = start({0: ["7C", "QH", "KH", "7S"], 1: ["AH", "9C", "QD", "8S"],
-               2: ["8C", "KS", "9S", "10S"], 3: ["AS", "7H", "8H", "9H"]}, after=["9D"])
+    m = start(
+        {
+            0: ["7C", "QH", "KH", "7S"],
+            1: ["AH", "9C", "QD", "8S"],
+            2: ["8C", "KS", "9S", "10S"],
+            3: ["AS", "7H", "8H", "9H"],
+        },
+        after=["9D"],
+    )
     for seat, card in [(0, "7C"), (1, "AH"), (2, "8C"), (3, "AS")]:
         play(m, seat, card)
     assert m.deal.piles[2] and not m.deal.piles[0]
@@ -265,9 +272,15 @@ def test_r3_trump_turned_after_the_deal_put_under_stock_drawn_last() -> None:
 
 
 def test_r3_turned_card_is_at_the_bottom_of_the_stock() -> None:
-    m = start({0: ["7C", "QH", "KH", "7S"], 1: ["AH", "9C", "QD", "8S"],
-               2: ["8C", "KS", "9S", "10S"], 3: ["AS", "7H", "8H", "9H"]},
-              after=["9D", "10D", "JD"])
+    m = start(
+        {
+            0: ["7C", "QH", "KH", "7S"],
+            1: ["AH", "9C", "QD", "8S"],
+            2: ["8C", "KS", "9S", "10S"],
+            3: ["AS", "7H", "8H", "9H"],
+        },
+        after=["9D", "10D", "JD"],
+    )
     d = m.deal
     assert d.trump == DIAMONDS and d.trump_card == c("9D")
     assert d.stock[0] == c("9D")  # the bottom: drawn last
@@ -295,8 +308,12 @@ def test_r3_turned_jack_makes_its_suit_trump_and_stays_a_jack() -> None:
 # --- play ---------------------------------------------------------------------------------
 
 
-TRICK_HANDS = {0: ["7C", "QH", "KH", "7S"], 1: ["AH", "9C", "QD", "8S"],
-               2: ["8C", "KS", "9S", "10S"], 3: ["AS", "7H", "8H", "9H"]}
+TRICK_HANDS = {
+    0: ["7C", "QH", "KH", "7S"],
+    1: ["AH", "9C", "QD", "8S"],
+    2: ["8C", "KS", "9S", "10S"],
+    3: ["AS", "7H", "8H", "9H"],
+}
 
 
 def test_r3_left_of_dealer_leads_then_the_tricks_winner() -> None:
@@ -348,8 +365,15 @@ def test_r3_only_led_suit_cards_win_among_non_trumps() -> None:
 
 
 def test_r3_any_trump_beats_the_led_suit_higher_trump_beats_lower() -> None:
-    m = start({0: ["AC", "QH", "KH", "7S"], 1: ["7D", "9C", "QC", "8S"],
-               2: ["8D", "KS", "9S", "10S"], 3: ["KC", "7H", "8H", "9H"]}, after=["9D"])
+    m = start(
+        {
+            0: ["AC", "QH", "KH", "7S"],
+            1: ["7D", "9C", "QC", "8S"],
+            2: ["8D", "KS", "9S", "10S"],
+            3: ["KC", "7H", "8H", "9H"],
+        },
+        after=["9D"],
+    )
     play(m, 0, "AC")
     play(m, 1, "7D")
     assert m.deal.win_seat == 1
@@ -360,8 +384,15 @@ def test_r3_any_trump_beats_the_led_suit_higher_trump_beats_lower() -> None:
 
 
 def test_r3_jack_of_clubs_over_trump_ace() -> None:
-    m = start({0: ["AD", "QH", "KH", "7S"], 1: ["JC", "9C", "QC", "8S"],
-               2: ["10D", "KS", "9S", "10S"], 3: ["KD", "7H", "8H", "9H"]}, after=["9D"])
+    m = start(
+        {
+            0: ["AD", "QH", "KH", "7S"],
+            1: ["JC", "9C", "QC", "8S"],
+            2: ["10D", "KS", "9S", "10S"],
+            3: ["KD", "7H", "8H", "9H"],
+        },
+        after=["9D"],
+    )
     play(m, 0, "AD")
     play(m, 1, "JC")
     assert m.deal.win_seat == 1
@@ -393,8 +424,15 @@ def test_r3_jacks_order_clubs_spades_hearts_diamonds(order: str, winners: list[i
 
 def test_r3_jack_of_diamonds_beats_only_trumps() -> None:
     """Spades trump: the J♦ takes the trump ace; the J♥ takes the J♦."""
-    m = start({0: ["AS", "QH", "KH", "7C"], 1: ["JD", "9C", "QC", "8C"],
-               2: ["KS", "AD", "9D", "10C"], 3: ["JH", "7H", "8H", "9H"]}, after=["9S"])
+    m = start(
+        {
+            0: ["AS", "QH", "KH", "7C"],
+            1: ["JD", "9C", "QC", "8C"],
+            2: ["KS", "AD", "9D", "10C"],
+            3: ["JH", "7H", "8H", "9H"],
+        },
+        after=["9S"],
+    )
     assert m.deal.trump == SPADES
     play(m, 0, "AS")
     play(m, 1, "JD")
@@ -408,8 +446,15 @@ def test_r3_jack_of_diamonds_beats_only_trumps() -> None:
 def test_r3_led_jack_is_a_trump_lead() -> None:
     """Spades trump, the J♦ led: diamonds are not the led suit (the trumps are), and
     nothing but a higher jack takes it."""
-    m = start({0: ["JD", "QH", "KH", "7C"], 1: ["AD", "9C", "QC", "8C"],
-               2: ["AS", "KD", "9D", "10C"], 3: ["10D", "7H", "8H", "9H"]}, after=["9S"])
+    m = start(
+        {
+            0: ["JD", "QH", "KH", "7C"],
+            1: ["AD", "9C", "QC", "8C"],
+            2: ["AS", "KD", "9D", "10C"],
+            3: ["10D", "7H", "8H", "9H"],
+        },
+        after=["9S"],
+    )
     play(m, 0, "JD")
     play(m, 1, "AD")
     play(m, 2, "AS")
@@ -607,7 +652,7 @@ def test_r3_halves_four_tricks_no_drawing_then_second_half_same_trump_same_leade
     assert d.trump == SPADES  # the second half's 4th card of seat 0 (QH) changes nothing
     assert (d.leader, d.to_move) == (0, 0)
     for seat in range(4):
-        assert sorted(d.hands[seat]) == sorted(c(x) for x in deal["deck"][16 + seat::4])
+        assert sorted(d.hands[seat]) == sorted(c(x) for x in deal["deck"][16 + seat :: 4])
     assert d.piles[1] and sum(len(p) for p in d.piles) == 16  # the first game's tricks kept
     m, _ = run(halves_log({**deal, "actions": deal["actions"][:4]}))
     assert [len(h) for h in m.deal.hands] == [3, 3, 3, 3] and m.deal.stock == []
@@ -650,4 +695,3 @@ def test_r3_halves_nobody_at_60_void_new_deal_restarts_the_match() -> None:
     second = ended(events)[1]
     assert second.points == (30, 60, 20, 10) and second.outcome == "normal"
     assert match.finished and match.winners == (1,) and match.scores == [30, 60, 20, 10]
-

@@ -93,16 +93,12 @@ def kozel_log(
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A one-deal ``kozel`` log: ``hands`` dealt, then ``after`` (turned trump, stock top)."""
-    deck = build_deck(
-        "kozel", players, dealer, {s: h.split() for s, h in hands.items()}, after, options
-    )
+    deck = build_deck("kozel", players, dealer, {s: h.split() for s, h in hands.items()}, after, options)
     return {
         "preset": "kozel",
         "players": players,
         "options": options or {},
-        "deals": [
-            {"dealer": dealer, "deck": deck, "actions": [entry(s, t) for s, t in actions or []]}
-        ],
+        "deals": [{"dealer": dealer, "deck": deck, "actions": [entry(s, t) for s, t in actions or []]}],
     }
 
 
@@ -262,8 +258,7 @@ def two_player_deal(kind: str, dealer: int, seats: list[int] | None = None):
         script = [(a, "lead AH"), (b, "beat AC"), (b, "lead 10H KH JH"), (a, "throw AS AD 9S")]
         return deck, keep, script
     # trump diamonds (turned 7D, drawn last by b); a ends with AH KH QH + 8C.
-    b_keep = {"b31": "10H QD 6D", "b30": "10H JD 6D", "b_none": "10H QD 6D",
-              "b_zero": "7H 8H 9H"}[kind]
+    b_keep = {"b31": "10H QD 6D", "b30": "10H JD 6D", "b_none": "10H QD 6D", "b_zero": "7H 8H 9H"}[kind]
     keep = {a: "AH KH QH", b: b_keep}
     deck = scripted_deck(2, dealer, keep, {a: "9C", b: "7C"}, {a: "8C"}, "7D", seats)
     script = {
@@ -272,8 +267,7 @@ def two_player_deal(kind: str, dealer: int, seats: list[int] | None = None):
         # b beats the 18-point lead with 10H JD 6D: 18 + 12 = 30
         "b30": [(a, "lead 8C"), (b, "throw 7D"), (a, "lead AH KH QH"), (b, "beat 10H JD 6D")],
         # b throws everything: no trick
-        "b_none": [(a, "lead 8C"), (b, "throw 7D"), (a, "lead AH KH QH"),
-                   (b, "throw 10H QD 6D")],
+        "b_none": [(a, "lead 8C"), (b, "throw 7D"), (a, "lead AH KH QH"), (b, "throw 10H QD 6D")],
         # b takes one trick worth nothing (7D over 8C), then loses the rest
         "b_zero": [(a, "lead 8C"), (b, "beat 7D"), (b, "lead 7H 8H 9H"), (a, "beat AH KH QH")],
     }[kind]
@@ -289,8 +283,12 @@ def three_player_deal(kind: str):
         keep = {0: "KH QH KS", 1: "AH 10H AD", 2: "10S JS 10C"}
         deck = scripted_deck(3, 2, keep, {0: "6H", 1: "6D", 2: "7C"}, {0: "7S", 1: "KD"}, "AC")
         script = [
-            (0, "lead KH QH"), (1, "beat AH 10H"), (2, "throw 10S JS"),  # seat 1: 40
-            (1, "lead AD KD"), (2, "beat AC 10C"), (0, "throw KS 7S"),  # seat 2: 40
+            (0, "lead KH QH"),
+            (1, "beat AH 10H"),
+            (2, "throw 10S JS"),  # seat 1: 40
+            (1, "lead AD KD"),
+            (2, "beat AC 10C"),
+            (0, "throw KS 7S"),  # seat 2: 40
         ]
         return deck, keep, script
     # Seat 0 leads 9H, seat 1 beats it with 10H, seat 2 beats that with the turned trump
@@ -305,13 +303,21 @@ def three_player_deal(kind: str):
     deck = scripted_deck(3, 2, keep, {0: "6H", 1: "6D", 2: "8C"}, {0: "9H", 1: "10H"}, trump)
     if kind == "none":
         script = [
-            (0, "lead 9H"), (1, "throw 10H"), (2, f"throw {trump}"),
-            (0, f"lead {keep0}"), (1, f"throw {keep1}"), (2, "throw 7S 8S 9S"),
+            (0, "lead 9H"),
+            (1, "throw 10H"),
+            (2, f"throw {trump}"),
+            (0, f"lead {keep0}"),
+            (1, f"throw {keep1}"),
+            (2, "throw 7S 8S 9S"),
         ]
     else:
         script = [
-            (0, "lead 9H"), (1, "beat 10H"), (2, f"beat {trump}"),
-            (2, "lead 7S 8S 9S"), (0, f"throw {keep0}"), (1, f"beat {keep1}"),
+            (0, "lead 9H"),
+            (1, "beat 10H"),
+            (2, f"beat {trump}"),
+            (2, "lead 7S 8S 9S"),
+            (0, f"throw {keep0}"),
+            (1, f"beat {keep1}"),
         ]
     return deck, keep, script
 
@@ -328,21 +334,29 @@ def four_player_deal(kind: str):
             4, 3, keep, {0: "JC", 1: "QC", 2: "KC", 3: "AC"}, {0: "AH", 1: "9C", 2: "8D"}, "7C"
         )
         script = [
-            (0, "lead AH"), (1, "beat 9C"), (2, "throw 8D"), (3, "throw 7C"),
-            (1, "lead KH QH JH"), (2, "throw 10S KS 7S"), (3, "throw 7H 8H 9H"),
+            (0, "lead AH"),
+            (1, "beat 9C"),
+            (2, "throw 8D"),
+            (3, "throw 7C"),
+            (1, "lead KH QH JH"),
+            (2, "throw 10S KS 7S"),
+            (3, "throw 7H 8H 9H"),
             (0, "throw AS AD KD"),
         ]
         return deck, keep, script
     # Trump diamonds (turned 7D, drawn last by seat 3).
     keep1 = {"t31": "10H QD 6D", "t30": "10H JD 6D", "t_none": "10H QD 6D"}[kind]
     keep = {0: "AH KH QH", 1: keep1, 2: "7S 8S 9S", 3: "7H 8H 9H"}
-    deck = scripted_deck(
-        4, 3, keep, {0: "JC", 1: "QC", 2: "KC", 3: "AC"}, {0: "6C", 1: "7C", 2: "8C"}, "7D"
-    )
+    deck = scripted_deck(4, 3, keep, {0: "JC", 1: "QC", 2: "KC", 3: "AC"}, {0: "6C", 1: "7C", 2: "8C"}, "7D")
     answer = "throw" if kind == "t_none" else "beat"
     script = [
-        (0, "lead 6C"), (1, "throw 7C"), (2, "throw 8C"), (3, "throw 7D"),
-        (0, "lead AH KH QH"), (1, f"{answer} {keep1}"), (2, "throw 7S 8S 9S"),
+        (0, "lead 6C"),
+        (1, "throw 7C"),
+        (2, "throw 8C"),
+        (3, "throw 7D"),
+        (0, "lead AH KH QH"),
+        (1, f"{answer} {keep1}"),
+        (2, "throw 7S 8S 9S"),
         (3, "throw 7H 8H 9H"),
     ]
     return deck, keep, script
@@ -664,8 +678,7 @@ def test_r1_option_shokha_false_makes_six_of_spades_ordinary():
     act(m, 1, "beat 7S")
     assert m.deal.last_trick[0] == 1
     # and it does not beat a trump ace
-    m2 = start(2, 1, {0: "AD 9H KH 7C", 1: "6S AH 10D 7S"}, [(0, "lead AD")], after=["8D"],
-               options=opts)
+    m2 = start(2, 1, {0: "AD 9H KH 7C", 1: "6S AH 10D 7S"}, [(0, "lead AD")], after=["8D"], options=opts)
     assert refused(m2, 1, "beat 6S") == "cannot_beat"
 
 
@@ -797,8 +810,7 @@ def test_r1_thrown_cards_hidden_from_everyone_else_even_the_partner():
     assert observe(m, 1).trick[1] == (1, "throw", cs("KD"), 1)  # the thrower sees his own
     assert observe(m, 0).trick[0] == (0, "lead", cs("AH"), 1)  # face-up cards are public
     events += act(m, 3, "throw 8D")
-    assert [e for e in events if isinstance(e, Thrown)] == [Thrown(1, 1), Thrown(2, 1),
-                                                           Thrown(3, 1)]
+    assert [e for e in events if isinstance(e, Thrown)] == [Thrown(1, 1), Thrown(2, 1), Thrown(3, 1)]
     assert won(events) == (0, 0, {"AH"}, 3)  # the trick names only face-up cards
     for e in events:
         text = str(e.to_json())
@@ -1010,8 +1022,7 @@ def test_r1_declaration_closed_once_the_trick_is_under_way():
 
 def test_r1_declarations_replay_in_the_order_received():
     hands = {0: "7S 8S 9D JS", 1: "7H 9H JH QH", 2: "7C 8C 9C JC"}
-    m = start(3, 2, hands, [(2, "declare 7C 8C 9C JC"), (0, "throw 7S 8S 9D JS")],
-              after=["8D"])
+    m = start(3, 2, hands, [(2, "declare 7C 8C 9C JC"), (0, "throw 7S 8S 9D JS")], after=["8D"])
     again, _ = replay(to_log(m))
     assert again.deal.leader == 2 and again.deal.plays == m.deal.plays
 
@@ -1058,8 +1069,7 @@ def test_r1_scoring_tie_eggs_nobody_scores_nothing_carried():
     assert (e.scored, e.doubled) == ((2, 0), False)
 
 
-@pytest.mark.parametrize(("kind", "scored"), [("b31", (0, 4)), ("b30", (0, 8)),
-                                              ("b_none", (0, 12))])
+@pytest.mark.parametrize(("kind", "scored"), [("b31", (0, 4)), ("b30", (0, 8)), ("b_none", (0, 12))])
 def test_r1_scoring_tie_eggs_double_doubles_the_next_deal(kind, scored):
     decks = {1: two_player_deal("tie", 1)[0], 2: two_player_deal(kind, 0)[0]}
     m = new_match(2, 1, decks, options={"tie": "eggs_double"})
@@ -1213,7 +1223,10 @@ def test_r1_three_players_all_reach_12_equal_lowest_share_the_win():
     m.scores = [10, 10, 11]
     events = finish(m, keep, script)
     assert [e for e in events if isinstance(e, SideOut)] == [
-        SideOut(0, (0,)), SideOut(1, (1,)), SideOut(2, (2,))]
+        SideOut(0, (0,)),
+        SideOut(1, (1,)),
+        SideOut(2, (2,)),
+    ]
     assert events[-1] == MatchEnded((0, 1), (12, 12, 13))
 
 

@@ -50,9 +50,13 @@ def scored(events: list[Any]) -> DealScored:
     return next(e for e in events if isinstance(e, DealScored))
 
 
-def two(hands: dict[int, str] = H3, options: dict[str, Any] | None = None,
-        records: list[int] | None = None, after: list[str] | None = None,
-        preset: str = "petukh") -> PetukhMatch:
+def two(
+    hands: dict[int, str] = H3,
+    options: dict[str, Any] | None = None,
+    records: list[int] | None = None,
+    after: list[str] | None = None,
+    preset: str = "petukh",
+) -> PetukhMatch:
     return deal(preset, 2, 0, hands, after or TRUMP_H, options, records)
 
 
@@ -84,8 +88,14 @@ def test_r5_trump_is_the_turned_card_not_part_of_the_stock() -> None:
 
 
 def test_r5_six_players_dealer_last_card_is_trump_and_no_exchange() -> None:
-    hands = {0: "7D 8D 9D 10D QH", 1: "AC KC QC JC 10C", 2: "9C 8C 7H 8H 9H",
-             3: "AS KS QS JS 10S", 4: "9S 8S 10H JH KH", 5: "AD KD QD JD AH"}
+    hands = {
+        0: "7D 8D 9D 10D QH",
+        1: "AC KC QC JC 10C",
+        2: "9C 8C 7H 8H 9H",
+        3: "AS KS QS JS 10S",
+        4: "9S 8S 10H JH KH",
+        5: "AD KD QD JD AH",
+    }
     m = deal("petukh", 6, 0, hands)
     assert m.trump_card == c("QH") and m.trump == HEARTS and c("QH") in m.hands[0]
     assert m.legal_actions(1) == [Action("keep"), Action("pass")]  # passing still allowed
@@ -132,8 +142,13 @@ def test_r5_exchange_in_turn_from_the_dealers_left_draws_from_the_stock() -> Non
 
 
 def test_r5_exchange_at_most_as_many_cards_as_the_stock_holds() -> None:
-    hands = {1: "7C 8C 9C 10C QC", 2: "7D 8D 9D 10D QD", 3: "7S 8S 9S 10S QS",
-             4: "7H 8H 9H 10H QH", 0: "AC KC AD KD AS"}
+    hands = {
+        1: "7C 8C 9C 10C QC",
+        2: "7D 8D 9D 10D QD",
+        3: "7S 8S 9S 10S QS",
+        4: "7H 8H 9H 10H QH",
+        0: "AC KC AD KD AS",
+    }
     m = deal("petukh", 5, 0, hands, ["KS"])  # 32 cards: 25 dealt, 1 face up, stock 6
     assert len(m.stock) == 6
     act(m, 1, "exchange 7C 8C 9C 10C QC")
@@ -283,10 +298,18 @@ def test_r5_each_trick_costs_one_point() -> None:
     assert m.deal_no == 2 and m.dealer == 1
 
 
-@pytest.mark.parametrize("options,record,expected", [
-    ({}, 10, 15), ({}, 11, 11), ({"start": 20}, 15, 20), ({"start": 20}, 16, 16),
-    ({"no_trick_cap": 0}, 5, 5), ({"no_trick_cap": 25}, 25, 30), ({"no_trick_cap": 5}, 5, 10),
-])
+@pytest.mark.parametrize(
+    "options,record,expected",
+    [
+        ({}, 10, 15),
+        ({}, 11, 11),
+        ({"start": 20}, 15, 20),
+        ({"start": 20}, 16, 16),
+        ({"no_trick_cap": 0}, 5, 5),
+        ({"no_trick_cap": 25}, 25, 30),
+        ({"no_trick_cap": 5}, 5, 10),
+    ],
+)
 def test_r5_no_trick_plus_five_only_up_to_the_cap(
     options: dict[str, Any], record: int, expected: int
 ) -> None:
@@ -307,9 +330,13 @@ def test_r5_overshoot_goes_back_to_the_start_record() -> None:
     assert m.scores[1] == 20
 
 
-def _boys(hands: dict[int, str], script: str, options: dict[str, Any] | None = None,
-          after: list[str] | None = None, records: list[int] | None = None
-          ) -> tuple[PetukhMatch, list[Any]]:
+def _boys(
+    hands: dict[int, str],
+    script: str,
+    options: dict[str, Any] | None = None,
+    after: list[str] | None = None,
+    records: list[int] | None = None,
+) -> tuple[PetukhMatch, list[Any]]:
     m = two(hands, options, records=records or [20, 20], after=after)
     keep_all(m)
     return m, play(m, script)
@@ -317,12 +344,24 @@ def _boys(hands: dict[int, str], script: str, options: dict[str, Any] | None = N
 
 # seat 1 leads every trick and holds the jacks (trump hearts, face-up 7H)
 BOYS_TOOK = {
-    "pair": ("JC JS AD KD QD", "7D 8D 9D 7C 10D", "1:AD 0:7D | 1:KD 0:8D | 1:QD 0:9D | "
-             "1:JC 0:7C | 1:JS 0:10D", -5),
-    "coloured": ("JH JD AC KC QC", "7C 8C 9C 8D 10D", "1:AC 0:7C | 1:KC 0:8C | 1:QC 0:9C | "
-                 "1:JD 0:8D | 1:JH 0:10D", -10),
-    "four": ("JC JS JH JD AC", "7C 8C 9C 8D 10D", "1:AC 0:7C | 1:JC 0:8C | 1:JS 0:9C | "
-             "1:JD 0:8D | 1:JH 0:10D", -15),
+    "pair": (
+        "JC JS AD KD QD",
+        "7D 8D 9D 7C 10D",
+        "1:AD 0:7D | 1:KD 0:8D | 1:QD 0:9D | 1:JC 0:7C | 1:JS 0:10D",
+        -5,
+    ),
+    "coloured": (
+        "JH JD AC KC QC",
+        "7C 8C 9C 8D 10D",
+        "1:AC 0:7C | 1:KC 0:8C | 1:QC 0:9C | 1:JD 0:8D | 1:JH 0:10D",
+        -10,
+    ),
+    "four": (
+        "JC JS JH JD AC",
+        "7C 8C 9C 8D 10D",
+        "1:AC 0:7C | 1:JC 0:8C | 1:JS 0:9C | 1:JD 0:8D | 1:JH 0:10D",
+        -15,
+    ),
 }
 
 
@@ -337,13 +376,15 @@ def test_r5_boys_with_a_trick_standard_table(combo: str) -> None:
 
 
 # seat 0 holds the jacks and takes no trick: seat 1 leads the top hearts (trump)
-@pytest.mark.parametrize("theirs,script,value", [
-    ("JC JS 7D 8D 9D", "1:AH 0:JC | 1:KH 0:JS | 1:QH 0:7D | 1:10H 0:8D | 1:9H 0:9D", 0),
-    ("JH JD 7S 8S 9S", "1:AH 0:JH | 1:KH 0:JD | 1:QH 0:7S | 1:10H 0:8S | 1:9H 0:9S", -5),
-    ("JC JS JH JD 7S", "1:AH 0:JH | 1:KH 0:JC | 1:QH 0:JS | 1:10H 0:JD | 1:9H 0:7S", -10),
-])
-def test_r5_boys_without_a_trick_replace_the_plus_five(theirs: str, script: str,
-                                                        value: int) -> None:
+@pytest.mark.parametrize(
+    "theirs,script,value",
+    [
+        ("JC JS 7D 8D 9D", "1:AH 0:JC | 1:KH 0:JS | 1:QH 0:7D | 1:10H 0:8D | 1:9H 0:9D", 0),
+        ("JH JD 7S 8S 9S", "1:AH 0:JH | 1:KH 0:JD | 1:QH 0:7S | 1:10H 0:8S | 1:9H 0:9S", -5),
+        ("JC JS JH JD 7S", "1:AH 0:JH | 1:KH 0:JC | 1:QH 0:JS | 1:10H 0:JD | 1:9H 0:7S", -10),
+    ],
+)
+def test_r5_boys_without_a_trick_replace_the_plus_five(theirs: str, script: str, value: int) -> None:
     m, events = _boys({1: "AH KH QH 10H 9H", 0: theirs}, script, records=[10, 20])
     assert scored(events).tricks[0] == 0
     assert m.scores[0] == 10 + value  # without boys: 15
@@ -364,23 +405,24 @@ def test_r5_boys_declared_with_the_first_jack_a_trump_jack_from_the_swap_counts(
 @pytest.mark.parametrize("crooked,value", [(0, 0), (3, -3), (5, -5)])
 def test_r5_crooked_boys_option(crooked: int, value: int) -> None:
     script = "1:AC 0:7C | 1:JC 0:8C | 1:JD 0:8D | 1:AD 0:10D | 1:KD 0:9C"
-    m, events = _boys({1: "JC JD AC AD KD", 0: "7C 8C 9C 8D 10D"}, script,
-                      {"crooked_boys": crooked})
+    m, events = _boys({1: "JC JD AC AD KD", 0: "7C 8C 9C 8D 10D"}, script, {"crooked_boys": crooked})
     declared = [e for e in events if isinstance(e, BoysDeclared)]
     assert bool(declared) == bool(crooked)
     assert scored(events).changes[1] == -5 + value
 
 
-@pytest.mark.parametrize("mine,script,value", [
-    ("JC JD AC AD KD", "1:AC 0:7C | 1:JC 0:8C | 1:JD 0:8D | 1:AD 0:10D | 1:KD 0:9C", -5),
-    ("JC JD JH AD KD", "1:AD 0:8D | 1:JC 0:8C | 1:JD 0:10D | 1:JH 0:7C | 1:KD 0:9C", -12),
-])
+@pytest.mark.parametrize(
+    "mine,script,value",
+    [
+        ("JC JD AC AD KD", "1:AC 0:7C | 1:JC 0:8C | 1:JD 0:8D | 1:AD 0:10D | 1:KD 0:9C", -5),
+        ("JC JD JH AD KD", "1:AD 0:8D | 1:JC 0:8C | 1:JD 0:10D | 1:JH 0:7C | 1:KD 0:9C", -12),
+    ],
+)
 def test_r5_boys_table_thirty(mine: str, script: str, value: int) -> None:
     m, events = _boys({1: mine, 0: "7C 8C 9C 8D 10D"}, script, {"boys_table": "thirty"})
     assert scored(events).changes[1] == -5 + value
     # no trick with a pair costs +10 (above the cap too)
-    m = two({1: "AH KH QH 10H 9H", 0: "JC JS 7D 8D 9D"}, {"boys_table": "thirty"},
-            records=[20, 20])
+    m = two({1: "AH KH QH 10H 9H", 0: "JC JS 7D 8D 9D"}, {"boys_table": "thirty"}, records=[20, 20])
     keep_all(m)
     play(m, "1:AH 0:JC | 1:KH 0:JS | 1:QH 0:7D | 1:10H 0:8D | 1:9H 0:9D")
     assert m.scores[0] == 30
@@ -419,8 +461,7 @@ def test_r5_spade_ace_option() -> None:
     keep_all(m)
     assert scored(play(m, script)).changes[1] == -5
     # an ace of spades beaten by a trump: +5 to its owner
-    m = two({1: "AC KC QC 10C 9C", 0: "AS 7D 8D 9D 10D"}, {"spade_ace": True},
-            records=[20, 20], after=["7C"])
+    m = two({1: "AC KC QC 10C 9C", 0: "AS 7D 8D 9D 10D"}, {"spade_ace": True}, records=[20, 20], after=["7C"])
     keep_all(m)
     d = scored(play(m, "1:AC 0:AS | 1:KC 0:7D | 1:QC 0:8D | 1:10C 0:9D | 1:9C 0:10D"))
     assert d.changes[0] == 5 and m.scores[0] == 25
@@ -430,8 +471,7 @@ def test_r5_match_ends_at_exactly_zero_debts_and_the_rooster() -> None:
     hands = {1: "AC KC QC 10C 9C", 2: "7D 8D 9D 10D QD", 0: "7S 8S 9S 10S QS"}
     m = deal("petukh", 3, 0, hands, TRUMP_H, records=[7, 5, 7])
     keep_all(m)
-    events = play(m, "1:AC 2:7D 0:7S | 1:KC 2:8D 0:8S | 1:QC 2:9D 0:9S | 1:10C 2:10D 0:10S"
-                     " | 1:9C 2:QD 0:QS")
+    events = play(m, "1:AC 2:7D 0:7S | 1:KC 2:8D 0:8S | 1:QC 2:9D 0:9S | 1:10C 2:10D 0:10S | 1:9C 2:QD 0:QS")
     assert m.finished and m.winners == (1,) and m.scores == [12, 0, 12]
     ended = [e for e in events if isinstance(e, MatchEnded)][0]
     assert ended.winners == (1,)
@@ -594,8 +634,13 @@ def test_r5a_answering_by_the_computer_players_and_the_log_replay() -> None:
         for seed in range(20):
             chosen = bot.choose(m.observe(0), m.legal_actions(0), random.Random(seed), True)
             assert chosen in (Action("play", (c("9S"),)), Action("skip"))
-    log = petukh_log("petukh-25", 2, 0, {1: "KC 7D 8D 9D 10D", 0: "7C 8H 9H 10H 9S"},
-                     actions=[(1, "keep"), (0, "keep"), (1, "play KC"), (0, "play 7C")])
+    log = petukh_log(
+        "petukh-25",
+        2,
+        0,
+        {1: "KC 7D 8D 9D 10D", 0: "7C 8H 9H 10H 9S"},
+        actions=[(1, "keep"), (0, "keep"), (1, "play KC"), (0, "play 7C")],
+    )
     with pytest.raises(LogError, match=r"deal 1, action 3: play 7C by seat 0: must trump"):
         replay(log)
 
@@ -632,24 +677,21 @@ def test_r5a_skip_at_most_twice_a_match() -> None:
 
 
 def test_r5a_no_boys_and_plus_five_for_no_trick() -> None:
-    """"No trick +5": the source fines a trickless player 5 (capped at start - 5 as in
+    """ "No trick +5": the source fines a trickless player 5 (capped at start - 5 as in
     petukh); boys count nothing."""
     # the dealer's last card, 7C, is trump; seat 1 must lead the trump ace
-    m = deal("petukh-25", 2, 0, {1: "AC JH JD AD KD", 0: "7D 8D 9D 10H 7C"}, ["AH"],
-             records=[20, 20])
+    m = deal("petukh-25", 2, 0, {1: "AC JH JD AD KD", 0: "7D 8D 9D 10H 7C"}, ["AH"], records=[20, 20])
     keep_all(m)
     events = play(m, "1:AC 0:7C | 1:JH 0:10H | 1:AD 0:7D | 1:KD 0:8D | 1:JD 0:9D")
     assert not [e for e in events if isinstance(e, BoysDeclared)]
     d = scored(events)
     assert d.changes == (5, -5) and m.scores == [25, 15]
     # above the cap (start - 5 = 20) no +5
-    m = deal("petukh-25", 2, 0, {1: "AC JH JD AD KD", 0: "7D 8D 9D 10H 7C"}, ["AH"],
-             records=[21, 20])
+    m = deal("petukh-25", 2, 0, {1: "AC JH JD AD KD", 0: "7D 8D 9D 10H 7C"}, ["AH"], records=[21, 20])
     keep_all(m)
     d = scored(play(m, "1:AC 0:7C | 1:JH 0:10H | 1:AD 0:7D | 1:KD 0:8D | 1:JD 0:9D"))
     assert d.changes == (0, -5)
-    m = deal("petukh-25", 2, 0, {1: "AC JH JD AD KD", 0: "7D 8D 9D 10H 7C"}, ["AH"],
-             records=[5, 20])
+    m = deal("petukh-25", 2, 0, {1: "AC JH JD AD KD", 0: "7D 8D 9D 10H 7C"}, ["AH"], records=[5, 20])
     keep_all(m)
     act(m, 1, "play AC")
     assert Action("finish") not in m.legal_actions(0)  # no boys finish either

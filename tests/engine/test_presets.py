@@ -10,8 +10,7 @@ import pytest
 from engine.match import Match
 from engine.presets import PRESETS, PresetError, make_rules, preset_names, validate_options
 
-KOZEL_ALLOWED = ("shokha: true|false (default true)",
-                 "tie: both_two|eggs|eggs_double (default both_two)")
+KOZEL_ALLOWED = ("shokha: true|false (default true)", "tie: both_two|eggs|eggs_double (default both_two)")
 
 
 def fails(preset: Any, players: Any, options: Any = None) -> str:
@@ -28,8 +27,14 @@ def fails(preset: Any, players: Any, options: Any = None) -> str:
 
 def test_the_presets() -> None:
     assert preset_names() == [
-        "kozel", "kozel-4", "kozel-60", "kozel-hvalenyi", "kozel-nn", "kozel-kocherga",
-        "petukh", "petukh-25",
+        "kozel",
+        "kozel-4",
+        "kozel-60",
+        "kozel-hvalenyi",
+        "kozel-nn",
+        "kozel-kocherga",
+        "petukh",
+        "petukh-25",
     ]
     for name, spec in PRESETS.items():
         for n in spec.players:
@@ -54,8 +59,7 @@ def test_unknown_preset(preset: str) -> None:
         ("kozel-60", 3, {"tie": "eggs"}, ("deal: draw|halves (default draw)",)),
     ],
 )
-def test_unknown_option(preset: str, players: int, options: dict[str, Any],
-                        allowed: tuple[str, ...]) -> None:
+def test_unknown_option(preset: str, players: int, options: dict[str, Any], allowed: tuple[str, ...]) -> None:
     message = fails(preset, players, options)
     (name,) = options
     assert f"unknown option {name!r}" in message
@@ -74,8 +78,9 @@ def test_unknown_option(preset: str, players: int, options: dict[str, Any],
         ("kozel-60", 4, {"deal": "quarters"}, ("deal: draw|halves (default draw)",)),
     ],
 )
-def test_bad_option_value(preset: str, players: int, options: dict[str, Any],
-                          allowed: tuple[str, ...]) -> None:
+def test_bad_option_value(
+    preset: str, players: int, options: dict[str, Any], allowed: tuple[str, ...]
+) -> None:
     message = fails(preset, players, options)
     (name,) = options
     assert f"bad value for {name!r}" in message

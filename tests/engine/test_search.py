@@ -23,8 +23,15 @@ from engine.search import SearchBot, think
 from engine.simulate import check_invariants, simulate
 
 CASES = [
-    ("kozel", 4), ("kozel", 2), ("kozel-4", 4), ("kozel-60", 2), ("kozel-hvalenyi", 4),
-    ("kozel-nn", 4), ("kozel-kocherga", 4), ("petukh", 4), ("petukh-25", 4),
+    ("kozel", 4),
+    ("kozel", 2),
+    ("kozel-4", 4),
+    ("kozel-60", 2),
+    ("kozel-hvalenyi", 4),
+    ("kozel-nn", 4),
+    ("kozel-kocherga", 4),
+    ("petukh", 4),
+    ("petukh-25", 4),
 ]
 IDS = [f"{p}-{n}p" for p, n in CASES]
 
@@ -185,8 +192,7 @@ def test_search_out_of_turn_answers_as_the_rules_player() -> None:
     match = new_match(make_rules("kozel", 4, {}), seed=1)
     seat = match.to_act()[0]
     other = (seat + 1) % 4
-    assert SearchBot().choose_in(match, other, random.Random(0), False) is None or \
-        match.legal_actions(other)
+    assert SearchBot().choose_in(match, other, random.Random(0), False) is None or match.legal_actions(other)
 
 
 def test_levels_and_their_names() -> None:
@@ -226,11 +232,39 @@ def test_simulate_command_takes_a_search_budget(capsys: pytest.CaptureFixture[st
 
     from engine.cli import main
 
-    code = main(["simulate", "--preset", "kozel-60", "--players", "2", "--matches", "1",
-                 "--bots", "hard,normal", "--iterations", "3", "--json"])
+    code = main(
+        [
+            "simulate",
+            "--preset",
+            "kozel-60",
+            "--players",
+            "2",
+            "--matches",
+            "1",
+            "--bots",
+            "hard,normal",
+            "--iterations",
+            "3",
+            "--json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["bots"] == ["hard", "normal"] and "card_point_share" in out
-    code = main(["simulate", "--preset", "petukh-25", "--players", "2", "--matches", "1",
-                 "--bots", "rules", "--think-ms", "5", "--json"])
+    code = main(
+        [
+            "simulate",
+            "--preset",
+            "petukh-25",
+            "--players",
+            "2",
+            "--matches",
+            "1",
+            "--bots",
+            "rules",
+            "--think-ms",
+            "5",
+            "--json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and len(out["average_record_left"]) == 2

@@ -79,9 +79,15 @@ def base_hands(last: dict[int, str], dumps: list[str], x: str) -> dict[int, list
 
 def base_tricks(last: dict[int, str], dumps: list[str], x: str) -> list[str]:
     return [
-        "AC 7C 8C 9C", "AS 7S 8S 9S", "AH 7H 8H 9H", "6C JS QC 6D",
-        f"QS JH JD {dumps[0]}", f"QH 9D AD {dumps[1]}", f"QD 8D 10D {dumps[2]}",
-        f"JC 7D KD {dumps[3]}", f"{x} {last[1]} {last[2]} {last[3]}",
+        "AC 7C 8C 9C",
+        "AS 7S 8S 9S",
+        "AH 7H 8H 9H",
+        "6C JS QC 6D",
+        f"QS JH JD {dumps[0]}",
+        f"QH 9D AD {dumps[1]}",
+        f"QD 8D 10D {dumps[2]}",
+        f"JC 7D KD {dumps[3]}",
+        f"{x} {last[1]} {last[2]} {last[3]}",
     ]
 
 
@@ -96,8 +102,10 @@ SWEEP = ("10S", {1: "6S", 2: "10C", 3: "10H"}, ["KC", "KS", "6H", "KH"])  # 120:
 
 
 def base_match(
-    variant: tuple[str, dict[int, str], list[str]], rot: int = 0,
-    options: dict[str, Any] | None = None, preset: str = HV,
+    variant: tuple[str, dict[int, str], list[str]],
+    rot: int = 0,
+    options: dict[str, Any] | None = None,
+    preset: str = HV,
 ) -> tuple[TrumpMatch, list[str]]:
     x, last, dumps = variant
     deck = deal_deck(preset, (3 + rot) % 4, rotate(base_hands(last, dumps, x), rot), options)
@@ -125,13 +133,18 @@ def test_r4_trump_lists_per_preset() -> None:
     assert h.strength[c("6D")] > h.strength[c("AS")]  # any trump above any plain card
 
 
-@pytest.mark.parametrize(("preset", "options", "suit"), [
-    (HV, {}, 3), (NN, {}, 0), (KO, {}, 0), (KO, {"trump_suit": "hearts"}, 2),
-    (KO, {"trump_suit": "spades"}, 1), (KO, {"trump_suit": "diamonds"}, 3),
-])
-def test_r4_observation_trump_is_the_trump_suit(
-    preset: str, options: dict[str, Any], suit: int
-) -> None:
+@pytest.mark.parametrize(
+    ("preset", "options", "suit"),
+    [
+        (HV, {}, 3),
+        (NN, {}, 0),
+        (KO, {}, 0),
+        (KO, {"trump_suit": "hearts"}, 2),
+        (KO, {"trump_suit": "spades"}, 1),
+        (KO, {"trump_suit": "diamonds"}, 3),
+    ],
+)
+def test_r4_observation_trump_is_the_trump_suit(preset: str, options: dict[str, Any], suit: int) -> None:
     m = TrumpMatch(make_rules(preset, 4, options), seed=1)
     assert m.observe(None).trump == suit
     assert m.observe(0).to_json()["trump"] == "CSHD"[suit]
@@ -148,11 +161,15 @@ def test_r4_every_card_dealt_and_left_of_dealer_leads() -> None:
 
 def test_r4_must_follow_suit_with_trumps_as_their_own_suit() -> None:
     # seat 0 leads the Q♠: a trump lead, not a spade lead
-    deck = deal_deck(HV, 3, {
-        0: ["QS", "7H"],
-        1: ["6S", "7S", "8S", "AD", "9H", "10H", "KH", "AH", "7C"],  # one trump: must play it
-        2: ["9S", "10S", "KS", "AS", "8H", "6H", "8C", "9C", "10C"],  # no trump: anything
-    })
+    deck = deal_deck(
+        HV,
+        3,
+        {
+            0: ["QS", "7H"],
+            1: ["6S", "7S", "8S", "AD", "9H", "10H", "KH", "AH", "7C"],  # one trump: must play it
+            2: ["9S", "10S", "KS", "AS", "8H", "6H", "8C", "9C", "10C"],  # no trump: anything
+        },
+    )
     m = new(HV, [deck], 3)
     act(m, 0, "play QS")
     assert legal_cards(m, 1) == {"AD"}
@@ -162,8 +179,9 @@ def test_r4_must_follow_suit_with_trumps_as_their_own_suit() -> None:
     act(m, 1, "play AD")
     assert "9S" in legal_cards(m, 2) and "8H" in legal_cards(m, 2)
     # a plain lead: follow the plain suit; the queen of that suit is a trump, not the suit
-    deck = deal_deck(HV, 3, {0: ["7S"], 1: ["QS", "8S", "AD", "7C", "8C", "9C", "10C", "KC", "AC"],
-                             2: ["QH", "AH", "KH"]})
+    deck = deal_deck(
+        HV, 3, {0: ["7S"], 1: ["QS", "8S", "AD", "7C", "8C", "9C", "10C", "KC", "AC"], 2: ["QH", "AH", "KH"]}
+    )
     m = new(HV, [deck], 3)
     act(m, 0, "play 7S")
     assert legal_cards(m, 1) == {"8S"}
@@ -175,8 +193,16 @@ def test_r4_highest_trump_wins_else_highest_card_of_the_led_suit() -> None:
     m = new(HV, [deck], 3)
     won = of(play_tricks(m, ["9S KH 10S KS"]), TrickWon)[0]
     assert won.seat == 2  # the K♥ is off-suit; the 10♠ is above the K♠
-    deck = deal_deck(HV, 3, {0: ["9S"], 1: ["6D", *no_spade[:8]], 2: ["AS"],
-                             3: ["JD", "6H", "7C", "8C", "9C", "QD", "6C", "QH", "QS"]})
+    deck = deal_deck(
+        HV,
+        3,
+        {
+            0: ["9S"],
+            1: ["6D", *no_spade[:8]],
+            2: ["AS"],
+            3: ["JD", "6H", "7C", "8C", "9C", "QD", "6C", "QH", "QS"],
+        },
+    )
     m = new(HV, [deck], 3)
     assert of(play_tricks(m, ["9S 6D AS JD"]), TrickWon)[0].seat == 3  # J♦ over 6♦
 
@@ -186,9 +212,14 @@ def test_r4_illegal_actions_change_nothing() -> None:
     before = m.to_state()
     mover = m.to_act()[0]
     other = (mover + 1) % 4
-    for seat, a in ((other, m.legal_actions(other)[0] if m.legal_actions(other) else
-                     Action("play", (m.hands[other][0],))),
-                    (mover, Action("play", (m.hands[other][0],))), (mover, Action("cut", (3,)))):
+    for seat, a in (
+        (
+            other,
+            m.legal_actions(other)[0] if m.legal_actions(other) else Action("play", (m.hands[other][0],)),
+        ),
+        (mover, Action("play", (m.hands[other][0],))),
+        (mover, Action("cut", (3,))),
+    ):
         if a.kind == "redeal":
             continue
         with pytest.raises(IllegalAction):
@@ -208,11 +239,16 @@ def test_r4a_deck_32_has_no_sevens_and_deals_eight() -> None:
 
 
 def test_r4a_ace_rule_forbids_the_ace_of_a_suit_not_led_yet() -> None:
-    deck = deal_deck(HV, 3, {
-        0: ["10H", "7S"],
-        1: ["AH", "AC", "8H", "9H", "7C", "8C", "9C", "10C", "KC"],  # no spade, no trump
-        2: ["6H"], 3: ["7H"],
-    })
+    deck = deal_deck(
+        HV,
+        3,
+        {
+            0: ["10H", "7S"],
+            1: ["AH", "AC", "8H", "9H", "7C", "8C", "9C", "10C", "KC"],  # no spade, no trump
+            2: ["6H"],
+            3: ["7H"],
+        },
+    )
     m = new(HV, [deck], 3)
     play_tricks(m, ["10H 8H 6H 7H"])  # hearts are led now
     act(m, 0, "play 7S")
@@ -225,10 +261,14 @@ def test_r4a_ace_rule_forbids_the_ace_of_a_suit_not_led_yet() -> None:
 
 def test_r4a_queen_and_jack_leads_open_no_suit_and_a_lone_ace_may_be_played() -> None:
     # seat 0 leads nine trumps (Q♥ among them); seat 1 holds 7 trumps, the 7♠ and the A♥
-    deck = deal_deck(HV, 3, {
-        0: ["6C", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"],
-        1: ["AD", "10D", "KD", "9D", "8D", "7D", "6D", "7S", "AH"],
-    })
+    deck = deal_deck(
+        HV,
+        3,
+        {
+            0: ["6C", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"],
+            1: ["AD", "10D", "KD", "9D", "8D", "7D", "6D", "7S", "AH"],
+        },
+    )
     m = new(HV, [deck], 3)
     for i, lead in enumerate(["6C", "QC", "QS", "QH", "QD", "JC", "JS"]):
         assert legal_cards(m, 0) >= {lead}
@@ -247,22 +287,31 @@ def test_r4a_queen_and_jack_leads_open_no_suit_and_a_lone_ace_may_be_played() ->
 
 
 def test_r4a_six_of_clubs_over_queen_ends_the_deal() -> None:
-    deck = deal_deck(HV, 3, {
-        0: ["6C", "AC", "10C", "KC", "9C", "8C", "7C", "6S", "8H"],
-        1: ["QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H", "7H"],  # Q♣ his only trump
-    })
-    m, summary = run(HV, [{"dealer": 3, "deck": deck, "actions": [
-        {"seat": 0, "play": ["6C"]}, {"seat": 1, "play": ["QC"]}]}])
+    deck = deal_deck(
+        HV,
+        3,
+        {
+            0: ["6C", "AC", "10C", "KC", "9C", "8C", "7C", "6S", "8H"],
+            1: ["QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H", "7H"],  # Q♣ his only trump
+        },
+    )
+    m, summary = run(
+        HV,
+        [{"dealer": 3, "deck": deck, "actions": [{"seat": 0, "play": ["6C"]}, {"seat": 1, "play": ["QC"]}]}],
+    )
     rec = m.history[0]
-    assert rec.result == {"points": None, "tricks": [0, 0], "score": [4, 0],
-                          "outcome": "caught"}
+    assert rec.result == {"points": None, "tricks": [0, 0], "score": [4, 0], "outcome": "caught"}
     assert m.scores == [4, 0] and m.deal_no == 2 and len(m.history) == 2
     assert summary["score"] == [4, 0]
     # in the other order (the Q♣ led, the 6♣ on it) the 6♣'s team scores just the same
-    deck = deal_deck(HV, 2, {
-        3: ["QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H", "7H"],
-        0: ["6C", "AC", "10C", "KC", "9C", "8C", "7C", "6S", "8H"],
-    })
+    deck = deal_deck(
+        HV,
+        2,
+        {
+            3: ["QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H", "7H"],
+            0: ["6C", "AC", "10C", "KC", "9C", "8C", "7C", "6S", "8H"],
+        },
+    )
     m = new(HV, [deck], 2)
     events = play_tricks(m, ["QC 6C"])
     assert of(events, QueenCaught) == [QueenCaught(0, 3)]
@@ -270,10 +319,14 @@ def test_r4a_six_of_clubs_over_queen_ends_the_deal() -> None:
 
 
 def test_r4a_six_and_queen_of_one_team_do_not_end_the_deal() -> None:
-    deck = deal_deck(HV, 3, {
-        0: ["6C", "AC", "10C", "KC", "9C", "8C", "7C", "6S", "8H"],
-        2: ["QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H", "7H"],
-    })
+    deck = deal_deck(
+        HV,
+        3,
+        {
+            0: ["6C", "AC", "10C", "KC", "9C", "8C", "7C", "6S", "8H"],
+            2: ["QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H", "7H"],
+        },
+    )
     m = new(HV, [deck], 3)
     events = play_tricks(m, ["6C"])
     act(m, 1, f"play {sorted(legal_cards(m, 1))[0]}")
@@ -282,10 +335,14 @@ def test_r4a_six_and_queen_of_one_team_do_not_end_the_deal() -> None:
 
 
 def test_r4a_catch_counts_as_the_deal_won_and_takes_the_eggs_bonus() -> None:
-    deck = deal_deck(HV, 3, {
-        0: ["6C", "AC", "10C", "KC", "9C", "8C", "7C", "6S", "8H"],
-        1: ["QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H", "7H"],
-    })
+    deck = deal_deck(
+        HV,
+        3,
+        {
+            0: ["6C", "AC", "10C", "KC", "9C", "8C", "7C", "6S", "8H"],
+            1: ["QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H", "7H"],
+        },
+    )
     m = new(HV, [deck], 3)
     m.eggs = True
     events = play_tricks(m, ["6C QC"])
@@ -333,8 +390,17 @@ def test_r4a_sweep_beats_a_catch_in_the_last_trick() -> None:
         2: ["8C", "8S", "8H", "JD", "AD", "10D", "KD", "KC", "10C"],
         3: ["9C", "9S", "9H", "6S", "10S", "KS", "6H", "10H", "KH"],
     }
-    tricks = ["AC 7C 8C 9C", "AS 7S 8S 9S", "AH 7H 8H 9H", "QS JH JD 6S", "QH 9D AD 10S",
-              "QD 8D 10D KS", "JC 7D KD 6H", "JS 6D KC 10H", "6C QC 10C KH"]
+    tricks = [
+        "AC 7C 8C 9C",
+        "AS 7S 8S 9S",
+        "AH 7H 8H 9H",
+        "QS JH JD 6S",
+        "QH 9D AD 10S",
+        "QD 8D 10D KS",
+        "JC 7D KD 6H",
+        "JS 6D KC 10H",
+        "6C QC 10C KH",
+    ]
     for opts, outcome in (({}, "lyusya"), ({"lyusya": "reset"}, "lyusya")):
         m = new(HV, [deal_deck(HV, 3, hands, opts)], 3, opts)
         events = play_tricks(m, tricks)
@@ -384,8 +450,7 @@ def _find_eggs(preset: str, options: dict[str, Any]) -> tuple[int, int]:
 def test_r4a_redeal_with_13_points_or_less_before_the_first_card() -> None:
     fourteen = ["AS", "QS", "6C", "7C", "8C", "9C", "6S", "7S", "8S"]
     thirteen = ["10S", "QH", "9S", "6H", "7H", "8H", "9H", "6D", "7D"]
-    deck = deal_deck(HV, 3, {2: fourteen, 3: thirteen, 0: ["AC", "AH", "10C"],
-                             1: ["AD", "10D", "10H"]})
+    deck = deal_deck(HV, 3, {2: fourteen, 3: thirteen, 0: ["AC", "AH", "10C"], 1: ["AD", "10D", "10H"]})
     m, _ = run(HV, [{"dealer": 3, "deck": deck, "actions": []}])
     m.eggs = True
     assert m.to_act() == (0, 3)
@@ -459,7 +524,9 @@ def test_r4b_first_deal_is_led_by_the_ace_of_diamonds() -> None:
 def test_r4b_no_trump_lead_while_holding_a_non_trump() -> None:
     hands = {
         0: ["AD", "6C", "QC", "JC", "AC", "7S", "6H", "KC", "10C"],
-        1: ["6D"], 2: ["7D"], 3: ["8D"],
+        1: ["6D"],
+        2: ["7D"],
+        3: ["8D"],
     }
     m = new(NN, [uncut(deal_deck(NN, 3, hands))], 3)
     act(m, 2, "cut 1")
@@ -477,7 +544,8 @@ def test_r4b_shamok_catches_shamka_the_queens_team_takes_four_eight_after_eggs()
     hands = {
         0: ["AD", "6C"],
         1: ["6D", "QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H"],  # Q♣ his only trump
-        2: ["7D"], 3: ["8D"],
+        2: ["7D"],
+        3: ["8D"],
     }
     for eggs, penalty in ((False, 4), (True, 8)):
         m = new(NN, [uncut(deal_deck(NN, 3, hands))], 3)
@@ -533,8 +601,12 @@ def test_r4b_eggs_double_the_next_deals_penalties() -> None:
 
 
 def test_r4b_team_reaching_12_loses() -> None:
-    hands = {0: ["AD", "6C"], 1: ["6D", "QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H"],
-             2: ["7D"], 3: ["8D"]}
+    hands = {
+        0: ["AD", "6C"],
+        1: ["6D", "QC", "7S", "8S", "9S", "10S", "KS", "AS", "6H"],
+        2: ["7D"],
+        3: ["8D"],
+    }
     m = new(NN, [uncut(deal_deck(NN, 3, hands))], 3)
     m.scores = [11, 8]
     act(m, 2, "cut 1")
@@ -584,16 +656,25 @@ def test_r4b_third_redeal_costs_the_dealers_team_two() -> None:
 
 
 # the boast of deal 2 (dealer 0; seat 1 boasts, then seats 2, 3, 0 cover)
-BOAST_DRAWS = ["QC", "JC", "AS", "10H",  # seat 1: two trumps, then two non-trumps
-               "6S", "KH",  # seat 2
-               "QS", "7S", "8H", "9D",  # seat 3: one non-trump, then two more
-               "10S", "AH"]  # seat 0
+BOAST_DRAWS = [
+    "QC",
+    "JC",
+    "AS",
+    "10H",  # seat 1: two trumps, then two non-trumps
+    "6S",
+    "KH",  # seat 2
+    "QS",
+    "7S",
+    "8H",
+    "9D",  # seat 3: one non-trump, then two more
+    "10S",
+    "AH",
+]  # seat 0
 
 
 def boast_match(rest_first: list[str] | None = None) -> TrumpMatch:
     used = set(BOAST_DRAWS) | set(rest_first or [])
-    rest = list(rest_first or []) + [CARD_TEXT[x] for x in make_rules(NN, 4).deck
-                                     if CARD_TEXT[x] not in used]
+    rest = list(rest_first or []) + [CARD_TEXT[x] for x in make_rules(NN, 4).deck if CARD_TEXT[x] not in used]
     deck2 = uncut(boast_deck(BOAST_DRAWS, rest))
     m = new(NN, [None, deck2], 3)
     act(m, 2, "cut 7")
@@ -617,8 +698,11 @@ def test_r4b_boast_trousers_lay_cover_and_piles() -> None:
     assert sorted(m.hands[1]) == sorted(cs("QC JC AS 10H"))
     obs = m.observe(None)
     assert obs.phase == "boast" and m.to_act() == (1,)
-    assert m.legal_actions(1) == [Action("lay", cs("AS")), Action("lay", cs("10H")),
-                                  Action("lay", cs("AS 10H"))]
+    assert m.legal_actions(1) == [
+        Action("lay", cs("AS")),
+        Action("lay", cs("10H")),
+        Action("lay", cs("AS 10H")),
+    ]
     events = act(m, 1, "lay AS 10H")
     assert of(events, Laid) == [Laid(1, 2)] and of(events, BoastGiven) == [BoastGiven(2, 2)]
     assert m.observe(2).trick[0] == (1, "lay", None, 2)  # face down to the others
@@ -635,7 +719,8 @@ def test_r4b_boast_trousers_lay_cover_and_piles() -> None:
     assert of(events, BoastRevealed) == [BoastRevealed(1, cs("AS 10H"))]
     assert of(events, PileWon) == [  # the boaster's card first, then the covers in turn
         PileWon(1, 1, (c("AS"), c("6S"), c("7S"), c("10S")), 21),
-        PileWon(0, 0, (c("10H"), c("KH"), c("8H"), c("AH")), 25)]
+        PileWon(0, 0, (c("10H"), c("KH"), c("8H"), c("AH")), 25),
+    ]
     # the rest dealt to 7 each; the winner of the richer pile leads
     assert [len(h) for h in m.hands] == [7, 7, 7, 7] and m.tricks == [1, 1]
     assert of(events, DealStarted)[0].leader == 0 and m.to_act()[0] == 0
@@ -659,8 +744,7 @@ def test_r4b_lay_two_only_if_the_last_pair_were_both_non_trumps() -> None:
 
 def test_r4b_boast_void_when_a_player_holds_more_than_his_share() -> None:
     # the boaster takes 8 trumps, then two non-trumps: after laying two he holds 8 > 7
-    draws = ["QC", "JC", "QS", "JS", "QH", "JH", "QD", "JD", "AS", "10H",
-             "6S", "KH", "7S", "8H", "10S", "AH"]
+    draws = ["QC", "JC", "QS", "JS", "QH", "JH", "QD", "JD", "AS", "10H", "6S", "KH", "7S", "8H", "10S", "AH"]
     rest = [CARD_TEXT[x] for x in make_rules(NN, 4).deck if CARD_TEXT[x] not in draws]
     m = new(NN, [None, uncut(boast_deck(draws, rest))], 3)
     act(m, 2, "cut 7")
@@ -728,12 +812,18 @@ def test_r4b_match_log_replays() -> None:
 
 
 def test_r4c_kocherga_catches_the_queen_of_clubs() -> None:
-    deck = deal_deck(KO, 3, {
-        0: ["7C", "AS", "10S", "KS", "9S", "8S", "7S", "AH"],
-        1: ["QC", "7H", "8H", "9H", "10H", "KH", "7D", "8D"],  # Q♣ his only trump
-    })
-    m, _ = run(KO, [{"dealer": 3, "deck": deck, "actions": [
-        {"seat": 0, "play": ["7C"]}, {"seat": 1, "play": ["QC"]}]}])
+    deck = deal_deck(
+        KO,
+        3,
+        {
+            0: ["7C", "AS", "10S", "KS", "9S", "8S", "7S", "AH"],
+            1: ["QC", "7H", "8H", "9H", "10H", "KH", "7D", "8D"],  # Q♣ his only trump
+        },
+    )
+    m, _ = run(
+        KO,
+        [{"dealer": 3, "deck": deck, "actions": [{"seat": 0, "play": ["7C"]}, {"seat": 1, "play": ["QC"]}]}],
+    )
     assert m.scores == [4, 0] and m.history[0].result is not None
     assert m.history[0].result["outcome"] == "caught" and m.history[0].result["points"] is None
 
@@ -753,8 +843,7 @@ def test_r4c_ace_rule_is_an_option() -> None:
     # seat 1 holds no spade and no trump; hearts were never led
     for rule, allowed in ((False, True), (True, False)):
         opts = {"ace_rule": rule}
-        deck = deal_deck(KO, 3, {0: ["7S"], 1: ["AH", "7H", "8H", "9H", "10H", "KH", "7D", "8D"]},
-                         opts)
+        deck = deal_deck(KO, 3, {0: ["7S"], 1: ["AH", "7H", "8H", "9H", "10H", "KH", "7D", "8D"]}, opts)
         m = new(KO, [deck], 3, opts)
         act(m, 0, "play 7S")
         assert ("AH" in legal_cards(m, 1)) is allowed
@@ -814,15 +903,17 @@ def test_r4_public_view_does_not_tell_who_may_ask_for_a_redeal() -> None:
     """Hidden cards stay hidden: the right to ask for a redeal depends on a hand (13 points
     or less; a team without queens), so only its holder sees it; the table sees the seat
     on move alone."""
-    m = new("kozel-nn", [uncut(deal_deck("kozel-nn", 3, {0: ["AD", "QC", "QS"],
-                                                         2: ["QH", "QD"]}))], 3)
+    m = new("kozel-nn", [uncut(deal_deck("kozel-nn", 3, {0: ["AD", "QC", "QS"], 2: ["QH", "QD"]}))], 3)
     act(m, 2, "cut 1")
     assert m.to_act() == (0, 1, 3)  # team 1 (seats 1, 3) holds no queen: it may ask
     assert m.observe(None).to_act == (0,)
     assert m.observe(2).to_act == (0,)
     assert m.observe(1).to_act == (0, 1) and m.observe(3).to_act == (0, 3)
-    m = new("kozel-hvalenyi", [deal_deck("kozel-hvalenyi", 3, {
-        3: ["10S", "QH", "9S", "6H", "7H", "8H", "9H", "6D", "7D"]})], 3)
+    m = new(
+        "kozel-hvalenyi",
+        [deal_deck("kozel-hvalenyi", 3, {3: ["10S", "QH", "9S", "6H", "7H", "8H", "9H", "6D", "7D"]})],
+        3,
+    )
     assert m.to_act() == (0, 3)
     assert m.observe(None).to_act == (0,) and m.observe(1).to_act == (0,)
     assert m.observe(3).to_act == (0, 3)
@@ -840,4 +931,5 @@ def test_r4b_boast_cover_each_pile_by_its_own_button() -> None:
     events = cover(m, 0, "10S AH")
     assert of(events, PileWon) == [
         PileWon(1, 1, (c("AS"), c("6S"), c("8H"), c("10S")), 21),
-        PileWon(0, 0, (c("10H"), c("KH"), c("7S"), c("AH")), 25)]
+        PileWon(0, 0, (c("10H"), c("KH"), c("7S"), c("AH")), 25),
+    ]

@@ -22,7 +22,10 @@ def cs(text: str) -> tuple[int, ...]:
 
 
 def deal_deck(
-    preset: str, dealer: int, hands: dict[int, list[str]], options: dict[str, Any] | None = None,
+    preset: str,
+    dealer: int,
+    hands: dict[int, list[str]],
+    options: dict[str, Any] | None = None,
 ) -> list[str]:
     """A deck (top first) that deals ``hands`` one card at a time from the dealer's left;
     seats' missing cards are filled with the preset's other cards in card order."""
@@ -56,22 +59,27 @@ def boast_deck(draws: list[str], rest: list[str]) -> list[str]:
 
 
 def log(
-    preset: str, deals: list[dict[str, Any]], options: dict[str, Any] | None = None,
+    preset: str,
+    deals: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
     seed: int = 0,
 ) -> dict[str, Any]:
-    return {"preset": preset, "players": 4, "options": options or {}, "seed": seed,
-            "deals": deals}
+    return {"preset": preset, "players": 4, "options": options or {}, "seed": seed, "deals": deals}
 
 
-def run(preset: str, deals: list[dict[str, Any]], options: dict[str, Any] | None = None
-        ) -> tuple[TrumpMatch, dict[str, Any]]:
+def run(
+    preset: str, deals: list[dict[str, Any]], options: dict[str, Any] | None = None
+) -> tuple[TrumpMatch, dict[str, Any]]:
     match, summary = replay(log(preset, deals, options))
     assert isinstance(match, TrumpMatch)
     return match, summary
 
 
 def new(
-    preset: str, decks: list[list[str] | None], dealer: int, options: dict[str, Any] | None = None,
+    preset: str,
+    decks: list[list[str] | None],
+    dealer: int,
+    options: dict[str, Any] | None = None,
     seed: int = 0,
 ) -> TrumpMatch:
     """A match whose dealings use ``decks`` in turn (then the seed's shuffles)."""
@@ -100,8 +108,9 @@ def play_tricks(match: TrumpMatch, tricks: list[str]) -> list[Event]:
     return events
 
 
-def play_out(match: TrumpMatch, pick: Callable[[list[Action]], Action] | None = None,
-             deal_no: int | None = None) -> list[Event]:
+def play_out(
+    match: TrumpMatch, pick: Callable[[list[Action]], Action] | None = None, deal_no: int | None = None
+) -> list[Event]:
     """Play the seat on move's actions (never a redeal) until the deal ends."""
     events: list[Event] = []
     no = match.deal_no if deal_no is None else deal_no

@@ -546,9 +546,7 @@ class GatewayConnection:
             raw = json.dumps(payload, separators=(",", ":"))
             self.sent.append(payload)
             if self._compressor is not None:
-                data = self._compressor.compress(raw.encode()) + self._compressor.flush(
-                    zlib.Z_SYNC_FLUSH
-                )
+                data = self._compressor.compress(raw.encode()) + self._compressor.flush(zlib.Z_SYNC_FLUSH)
                 await self.ws.send_bytes(data)
             else:
                 await self.ws.send_str(raw)
@@ -603,9 +601,7 @@ class FakeDiscord:
 
         self._ids = _Snowflakes()
         self.application_id = self._ids.next()
-        self.bot = FakeUser(
-            self.application_id, bot_name, bot=True, permissions=DEFAULT_BOT_PERMISSIONS
-        )
+        self.bot = FakeUser(self.application_id, bot_name, bot=True, permissions=DEFAULT_BOT_PERMISSIONS)
         self.app_owner = FakeUser(self._ids.next(), "app-owner")
 
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot, self.app_owner.id: self.app_owner}
@@ -634,9 +630,7 @@ class FakeDiscord:
         self.port = 0
 
         # ---- default world: one guild, two text channels, a thread, four players ----
-        self.alice = self.add_user(
-            "alice", permissions=DEFAULT_MEMBER_PERMISSIONS | PERM_MANAGE_GUILD
-        )
+        self.alice = self.add_user("alice", permissions=DEFAULT_MEMBER_PERMISSIONS | PERM_MANAGE_GUILD)
         self.bob = self.add_user("bob")
         self.carol = self.add_user("carol")
         self.dave = self.add_user("dave")
@@ -723,9 +717,7 @@ class FakeDiscord:
             self.add_member(guild, user)
         return user
 
-    def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, locale: str = "en-US"
-    ) -> FakeGuild:
+    def add_guild(self, name: str, *, owner: FakeUser | None = None, locale: str = "en-US") -> FakeGuild:
         """New guild containing the bot and every existing non-bot user; ``locale`` is its
         preferred locale (the server's language setting)."""
         owner = owner or self.app_owner
@@ -761,9 +753,7 @@ class FakeDiscord:
                 lambda: {**self._member_payload(guild, user), "guild_id": str(guild.id)},
             )
 
-    def add_text_channel(
-        self, guild: FakeGuild, name: str, *, topic: str | None = None
-    ) -> FakeChannel:
+    def add_text_channel(self, guild: FakeGuild, name: str, *, topic: str | None = None) -> FakeChannel:
         channel = FakeChannel(
             self._ids.next(),
             name,
@@ -795,9 +785,7 @@ class FakeDiscord:
         )
         thread.thread_member_ids.add(thread.owner_id or self.bot.id)
         self.channels[thread.id] = thread
-        self._dispatch_soon(
-            "THREAD_CREATE", lambda: {**self._channel_payload(thread), "newly_created": True}
-        )
+        self._dispatch_soon("THREAD_CREATE", lambda: {**self._channel_payload(thread), "newly_created": True})
         return thread
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
@@ -809,9 +797,7 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
-    def set_permissions(
-        self, user: FakeUser, permissions: int, guild: FakeGuild | None = None
-    ) -> None:
+    def set_permissions(self, user: FakeUser, permissions: int, guild: FakeGuild | None = None) -> None:
         """Guild-level permissions of ``user`` (in ``guild`` only, or everywhere)."""
         if guild is None:
             user.permissions = permissions
@@ -825,14 +811,10 @@ class FakeDiscord:
         return perms
 
     # ------------------------------------------------------------------ lookups for tests
-    def messages_in(
-        self, channel: FakeChannel | int, *, include_deleted: bool = False
-    ) -> list[FakeMessage]:
+    def messages_in(self, channel: FakeChannel | int, *, include_deleted: bool = False) -> list[FakeMessage]:
         cid = channel if isinstance(channel, int) else channel.id
         return [
-            m
-            for m in self.messages.values()
-            if m.channel_id == cid and (include_deleted or not m.deleted)
+            m for m in self.messages.values() if m.channel_id == cid and (include_deleted or not m.deleted)
         ]
 
     def visible_messages(self, channel: FakeChannel | int, user: FakeUser) -> list[FakeMessage]:
@@ -872,9 +854,7 @@ class FakeDiscord:
                     return cmd
         return None
 
-    def calls_to(
-        self, method: str = "*", route: str | re.Pattern[str] = ".*"
-    ) -> list[RecordedCall]:
+    def calls_to(self, method: str = "*", route: str | re.Pattern[str] = ".*") -> list[RecordedCall]:
         """Recorded calls matching ``method`` ("*" = any) and ``route`` (template or regex)."""
         pattern = _route_regex(route)
         return [
@@ -1023,9 +1003,7 @@ class FakeDiscord:
 
         return await self.wait_for(find, timeout, "message")
 
-    async def wait_for_response(
-        self, interaction: FakeInteraction, timeout: float = HANG
-    ) -> FakeInteraction:
+    async def wait_for_response(self, interaction: FakeInteraction, timeout: float = HANG) -> FakeInteraction:
         """Wait until the bot sent the initial interaction callback."""
         return await self.wait_for(
             lambda: interaction if interaction.responded else None,
@@ -1089,9 +1067,7 @@ class FakeDiscord:
         session = self._live_session()
         return session.intents if session else 0
 
-    async def dispatch(
-        self, event: str, data: dict[str, Any], guild_id: int | None = None
-    ) -> None:
+    async def dispatch(self, event: str, data: dict[str, Any], guild_id: int | None = None) -> None:
         """Send a raw DISPATCH (op 0) to the current gateway session (of that server's
         shard)."""
         conn = self._live_connection(guild_id if guild_id is not None else _guild_of(data))
@@ -1099,9 +1075,7 @@ class FakeDiscord:
             raise FakeDiscordError("no identified gateway session; is the client connected?")
         await self._send_dispatch(conn, event, data)
 
-    async def _send_dispatch(
-        self, conn: GatewayConnection, event: str, data: dict[str, Any]
-    ) -> None:
+    async def _send_dispatch(self, conn: GatewayConnection, event: str, data: dict[str, Any]) -> None:
         session = conn.session
         assert session is not None
         session.seq += 1
@@ -1295,37 +1269,25 @@ class FakeDiscord:
                     out.append(entry)
             return out
 
-        unknown = set(values) - {
-            c.get("custom_id") for c in walk_components(modal.get("components", []))
-        }
+        unknown = set(values) - {c.get("custom_id") for c in walk_components(modal.get("components", []))}
         if unknown:
             raise FakeDiscordError(f"modal has no inputs {sorted(unknown)}")
         data = {"custom_id": modal["custom_id"], "components": fill(modal.get("components", []))}
-        channel = self.channels.get(opened_by.channel_id) or FakeChannel(
-            opened_by.channel_id, "unknown"
-        )
+        channel = self.channels.get(opened_by.channel_id) or FakeChannel(opened_by.channel_id, "unknown")
         source = self.messages.get(opened_by.source_message_id or 0)
-        return await self._deliver_interaction(
-            INTERACTION_MODAL_SUBMIT, user, channel, data, message=source
-        )
+        return await self._deliver_interaction(INTERACTION_MODAL_SUBMIT, user, channel, data, message=source)
 
     # ------------------------------------------------------------------ interaction helpers
-    def _check_command_allowed(
-        self, cmd: dict[str, Any], user: FakeUser, guild: FakeGuild | None
-    ) -> None:
+    def _check_command_allowed(self, cmd: dict[str, Any], user: FakeUser, guild: FakeGuild | None) -> None:
         contexts = cmd.get("contexts")
         if guild is None:
             if contexts is not None and 1 not in contexts:
-                raise FakeDiscordError(
-                    f"/{cmd['name']} is not available in DMs (contexts={contexts})"
-                )
+                raise FakeDiscordError(f"/{cmd['name']} is not available in DMs (contexts={contexts})")
             if contexts is None and cmd.get("dm_permission") is False:
                 raise FakeDiscordError(f"/{cmd['name']} has dm_permission=false")
             return
         if contexts is not None and 0 not in contexts:
-            raise FakeDiscordError(
-                f"/{cmd['name']} is not available in guilds (contexts={contexts})"
-            )
+            raise FakeDiscordError(f"/{cmd['name']} is not available in guilds (contexts={contexts})")
         required = cmd.get("default_member_permissions")
         if required is not None:
             need = int(required)
@@ -1347,9 +1309,7 @@ class FakeDiscord:
         # descend into subcommand groups / subcommands
         chain: list[tuple[str, int]] = []
         for part in sub_path:
-            found = next(
-                (o for o in definition if o.get("name") == part and o.get("type") in (1, 2)), None
-            )
+            found = next((o for o in definition if o.get("name") == part and o.get("type") in (1, 2)), None)
             if found is None and cmd is not None:
                 raise FakeDiscordError(f"/{cmd['name']} has no subcommand {part!r}")
             chain.append((part, found["type"] if found else 1))
@@ -1376,21 +1336,13 @@ class FakeDiscord:
 
         if cmd is not None and isinstance(options, Mapping | None):
             given = {o["name"] for o in leaf}
-            missing = [
-                o["name"] for o in definition if o.get("required") and o["name"] not in given
-            ]
+            missing = [o["name"] for o in definition if o.get("required") and o["name"] not in given]
             if missing:
                 raise FakeDiscordError(f"missing required options {missing}")
             for o in leaf:
                 spec = next((d for d in definition if d.get("name") == o["name"]), None)
-                if (
-                    spec
-                    and spec.get("choices")
-                    and o["value"] not in [c["value"] for c in spec["choices"]]
-                ):
-                    raise FakeDiscordError(
-                        f"{o['value']!r} is not a choice of option {o['name']!r}"
-                    )
+                if spec and spec.get("choices") and o["value"] not in [c["value"] for c in spec["choices"]]:
+                    raise FakeDiscordError(f"{o['value']!r} is not a choice of option {o['name']!r}")
                 if spec:
                     _check_option_range(spec, o["value"])
 
@@ -1398,9 +1350,7 @@ class FakeDiscord:
             leaf = [{"name": part, "type": ptype, "options": leaf}]
         return leaf
 
-    def _option_value(
-        self, otype: int, value: Any, guild: FakeGuild | None, resolved: dict[str, Any]
-    ) -> Any:
+    def _option_value(self, otype: int, value: Any, guild: FakeGuild | None, resolved: dict[str, Any]) -> Any:
         if otype in (6, 9) and isinstance(value, FakeUser | int) and not isinstance(value, bool):
             user = value if isinstance(value, FakeUser) else self.users.get(value)
             if user is not None:
@@ -1433,9 +1383,7 @@ class FakeDiscord:
             if bad:
                 raise FakeDiscordError(f"{bad} not among options {sorted(allowed)}")
 
-    def _resolve_select(
-        self, ctype: int, values: list[Any], guild: FakeGuild | None
-    ) -> dict[str, Any]:
+    def _resolve_select(self, ctype: int, values: list[Any], guild: FakeGuild | None) -> dict[str, Any]:
         resolved: dict[str, Any] = {}
         if ctype in (COMPONENT_USER_SELECT, COMPONENT_MENTIONABLE_SELECT):
             for v in values:
@@ -1447,9 +1395,7 @@ class FakeDiscord:
             for v in values:
                 role = guild.roles.get(int(v))
                 if role is not None:
-                    resolved.setdefault("roles", {})[str(v)] = self._role_payload(
-                        guild, int(v), role
-                    )
+                    resolved.setdefault("roles", {})[str(v)] = self._role_payload(guild, int(v), role)
         return resolved
 
     async def _deliver_interaction(
@@ -1760,9 +1706,7 @@ class FakeDiscord:
                 ),
             }
             if interaction.source_message_id is not None:
-                msg.interaction_metadata["interacted_message_id"] = str(
-                    interaction.source_message_id
-                )
+                msg.interaction_metadata["interacted_message_id"] = str(interaction.source_message_id)
             if msg.flags & FLAG_EPHEMERAL:
                 msg.ephemeral_for = interaction.user.id
         self.messages[msg.id] = msg
@@ -1856,8 +1800,7 @@ class FakeDiscord:
             raise _form_error(
                 "content" if msg.content else "embeds",
                 "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                "The 'content' and 'embeds' fields cannot be used when using "
-                "MessageFlags.IS_COMPONENTS_V2",
+                "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2",
             )
         if not (msg.content or msg.embeds or msg.components or msg.attachments) and not msg.loading:
             raise _HTTPError(400, 50006, "Cannot send an empty message")
@@ -1877,9 +1820,7 @@ class FakeDiscord:
             for fld in embed.get("fields", []):
                 total_embed_chars += len(str(fld.get("name", ""))) + len(str(fld.get("value", "")))
         if total_embed_chars > 6000:
-            raise _form_error(
-                "embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
-            )
+            raise _form_error("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
         self._validate_components(msg.components, v2)
 
     def _validate_components(self, components: list[dict[str, Any]], v2: bool) -> None:
@@ -1893,9 +1834,7 @@ class FakeDiscord:
                     )
             total = sum(1 for _ in walk_components(components))
             if total > 40:
-                raise _form_error(
-                    "components", "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length."
-                )
+                raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
             text_len = sum(
                 len(str(c.get("content", "")))
                 for c in walk_components(components)
@@ -1909,9 +1848,7 @@ class FakeDiscord:
                 )
         else:
             if len(components) > 5:
-                raise _form_error(
-                    "components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."
-                )
+                raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
             for i, comp in enumerate(components):
                 if comp.get("type") != COMPONENT_ACTION_ROW:
                     raise _form_error(
@@ -1919,8 +1856,7 @@ class FakeDiscord:
                         "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
                         if comp.get("type") in INTERACTIVE_TYPES
                         else "UNION_TYPE_CHOICES",
-                        "Top-level components must be action rows "
-                        "without the IS_COMPONENTS_V2 flag.",
+                        "Top-level components must be action rows without the IS_COMPONENTS_V2 flag.",
                     )
         seen: set[str] = set()
         for path, comp in _walk_with_paths(components, "components"):
@@ -1944,9 +1880,7 @@ class FakeDiscord:
             cid = comp.get("custom_id")
             if not is_link:
                 if not cid:
-                    raise _form_error(
-                        f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required"
-                    )
+                    raise _form_error(f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
                 if len(cid) > 100:
                     raise _form_error(
                         f"{path}.custom_id",
@@ -2119,8 +2053,9 @@ class FakeDiscord:
         wait = self._take_rate(method, path)
         if wait > 0:
             self.limited.append(call)
-            return self._fault_response(call, _Fault(method, re.compile(""), 429, 0, wait, 0,
-                                                      "You are being rate limited.", False))
+            return self._fault_response(
+                call, _Fault(method, re.compile(""), 429, 0, wait, 0, "You are being rate limited.", False)
+            )
 
         for route_method, pattern, handler, auth in self._routes:
             match = pattern.fullmatch(path)
@@ -2128,9 +2063,7 @@ class FakeDiscord:
                 continue
             if auth and not call.authorized:
                 return self._finish(call, 401, {"message": "401: Unauthorized", "code": 0})
-            req = _Request(
-                method, path, match.groupdict(), dict(request.query), call.json, files, call
-            )
+            req = _Request(method, path, match.groupdict(), dict(request.query), call.json, files, call)
             try:
                 result = await handler(req)
             except _HTTPError as exc:
@@ -2163,11 +2096,7 @@ class FakeDiscord:
 
     def _take_fault(self, method: str, path: str) -> _Fault | None:
         for fault in self._faults:
-            if (
-                fault.remaining > 0
-                and fault.method in ("*", method)
-                and fault.pattern.fullmatch(path)
-            ):
+            if fault.remaining > 0 and fault.method in ("*", method) and fault.pattern.fullmatch(path):
                 fault.remaining -= 1
                 if fault.remaining == 0:
                     self._faults.remove(fault)
@@ -2177,11 +2106,14 @@ class FakeDiscord:
     def _bucket_of(self, method: str, path: str) -> tuple[str, int, float] | None:
         """The rate-limit bucket a request falls in (key, limit, window), if any."""
         parts = path.strip("/").split("/")
-        if parts[0] == "channels" and len(parts) == 3 and parts[2] == "messages" \
-                and method == "POST":
+        if parts[0] == "channels" and len(parts) == 3 and parts[2] == "messages" and method == "POST":
             return f"post:{parts[1]}", 5, 5.0
-        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" \
-                and method in ("PATCH", "DELETE"):
+        if (
+            parts[0] == "channels"
+            and len(parts) == 4
+            and parts[2] == "messages"
+            and method in ("PATCH", "DELETE")
+        ):
             return f"edit:{parts[1]}", 5, 5.0
         if parts[0] == "webhooks" and len(parts) >= 3 and method != "GET":
             return f"hook:{parts[2]}", 5, 2.0
@@ -2235,12 +2167,7 @@ class FakeDiscord:
     def _channel_message(self, req: _Request) -> FakeMessage:
         msg = self.messages.get(_int_or_zero(req.params["message_id"]))
         # ephemeral messages are invisible to the channel endpoints
-        if (
-            msg is None
-            or msg.deleted
-            or msg.ephemeral
-            or msg.channel_id != int(req.params["channel_id"])
-        ):
+        if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != int(req.params["channel_id"]):
             raise _unknown("Message", 10008)
         return msg
 
@@ -2332,9 +2259,7 @@ class FakeDiscord:
                     "Must be between 1 and 100 in length.",
                 )
             for loc_name in (body.get("name_localizations") or {}).values():
-                if not _COMMAND_NAME_RE.fullmatch(loc_name) or (
-                    ctype == 1 and loc_name != loc_name.lower()
-                ):
+                if not _COMMAND_NAME_RE.fullmatch(loc_name) or (ctype == 1 and loc_name != loc_name.lower()):
                     raise _form_error(
                         f"{index}.name_localizations",
                         "APPLICATION_COMMAND_INVALID_NAME",
@@ -2460,9 +2385,7 @@ class FakeDiscord:
         if ref and self.validate:
             target = self.messages.get(_int_or_zero(str(ref.get("message_id"))))
             if (target is None or target.deleted) and ref.get("fail_if_not_exists", True):
-                raise _form_error(
-                    "message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message"
-                )
+                raise _form_error("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
         msg = self._build_validated(channel, self.bot, body, req.files, msg_type=19 if ref else 0)
         await self._echo_message("MESSAGE_CREATE", msg)
         return self._message_payload(msg)
@@ -2531,9 +2454,7 @@ class FakeDiscord:
         body = req.json or {}
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
-            raise _form_error(
-                "name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
-            )
+            raise _form_error("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
         private = (
             "message_id" not in req.params
             and int(body.get("type", CHANNEL_PRIVATE_THREAD)) == CHANNEL_PRIVATE_THREAD
@@ -2674,8 +2595,9 @@ class FakeDiscord:
             result["resource"] = resource
         return result
 
-    def _apply_callback(self, inter: FakeInteraction, ctype: int, data: dict[str, Any],
-                        files: list[dict[str, Any]]) -> dict[str, Any] | None:
+    def _apply_callback(
+        self, inter: FakeInteraction, ctype: int, data: dict[str, Any], files: list[dict[str, Any]]
+    ) -> dict[str, Any] | None:
         """What an accepted answer does (a message, a thinking message, an edit of the
         component's message...); the callback's ``resource`` when it made or edited one."""
         resource: dict[str, Any] | None = None
@@ -2739,9 +2661,7 @@ class FakeDiscord:
                 inter.channel_id, self.bot, body, req.files, interaction=inter, flags=flags
             )
             if msg.interaction_metadata is not None and inter.original_message_id is not None:
-                msg.interaction_metadata["original_response_message_id"] = str(
-                    inter.original_message_id
-                )
+                msg.interaction_metadata["original_response_message_id"] = str(inter.original_message_id)
             inter.followup_ids.append(msg.id)
             self._changed()
             await self._echo_message("MESSAGE_CREATE", msg)
@@ -2844,9 +2764,7 @@ class FakeDiscord:
             "v": API_VERSION,
             "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False, "email": None},
             "guilds": [
-                {"id": str(g.id), "unavailable": True}
-                for g in self.guilds.values()
-                if session.serves(g.id)
+                {"id": str(g.id), "unavailable": True} for g in self.guilds.values() if session.serves(g.id)
             ],
             "session_id": session.session_id,
             "session_type": "normal",
@@ -2864,9 +2782,7 @@ class FakeDiscord:
         for guild in self.guilds.values():
             if not session.serves(guild.id):
                 continue  # another shard's server
-            await self._send_dispatch(
-                conn, "GUILD_CREATE", self._guild_create_payload(guild, intents)
-            )
+            await self._send_dispatch(conn, "GUILD_CREATE", self._guild_create_payload(guild, intents))
 
     async def _resume(self, conn: GatewayConnection, data: dict[str, Any]) -> None:
         session = self.sessions.get(str(data.get("session_id")))
@@ -2926,8 +2842,7 @@ def _route_regex(route: str | re.Pattern[str]) -> re.Pattern[str]:
     if "{" in route:
         pieces = re.split(r"(\{\w+\})", route)
         regex = "".join(
-            f"(?P<{p[1:-1]}>[^/]+)" if p.startswith("{") and p.endswith("}") else re.escape(p)
-            for p in pieces
+            f"(?P<{p[1:-1]}>[^/]+)" if p.startswith("{") and p.endswith("}") else re.escape(p) for p in pieces
         )
         return re.compile(regex)
     return re.compile(route)
@@ -2974,9 +2889,7 @@ def _number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]
     return components
 
 
-def _walk_with_paths(
-    components: list[dict[str, Any]], prefix: str
-) -> Iterator[tuple[str, dict[str, Any]]]:
+def _walk_with_paths(components: list[dict[str, Any]], prefix: str) -> Iterator[tuple[str, dict[str, Any]]]:
     for i, comp in enumerate(components):
         path = f"{prefix}.{i}"
         yield path, comp
@@ -3016,9 +2929,7 @@ def _validate_command_options(options: list[dict[str, Any]], path: str) -> None:
         else:
             seen_optional = True
         if len(opt.get("choices") or []) > 25:
-            raise _form_error(
-                f"{path}.{i}.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
-            )
+            raise _form_error(f"{path}.{i}.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
 
 
 # =============================================================================================
@@ -3043,9 +2954,7 @@ async def start_client(
     await client.login(token or fake.token)
     task = asyncio.create_task(client.connect(reconnect=reconnect), name="discord-client-connect")
     ready = asyncio.create_task(client.wait_until_ready())
-    done, _ = await asyncio.wait(
-        {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-    )
+    done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     if task in done:
         ready.cancel()
         task.result()

@@ -311,10 +311,7 @@ class FakeMessage:
     @property
     def callback_data(self) -> list[str]:
         return [
-            button["callback_data"]
-            for row in self.buttons
-            for button in row
-            if "callback_data" in button
+            button["callback_data"] for row in self.buttons for button in row if "callback_data" in button
         ]
 
     def button_data(self, text: str) -> str:
@@ -330,9 +327,7 @@ class FakeMessage:
         if self.deleted:
             return False
         if self.is_ephemeral:
-            return user_id == self.sender.id or (
-                self.receiver is not None and user_id == self.receiver.id
-            )
+            return user_id == self.sender.id or (self.receiver is not None and user_id == self.receiver.id)
         return True
 
     def describe(self) -> str:
@@ -358,8 +353,15 @@ class FakeMessage:
             data["text"] = self.text
         if self.photo is not None:
             size = int(self.photo.get("size") or 0)
-            data["photo"] = [{"file_id": f"photo{self.seq}", "file_unique_id": f"u{self.seq}",
-                              "width": 640, "height": 320, "file_size": size}]
+            data["photo"] = [
+                {
+                    "file_id": f"photo{self.seq}",
+                    "file_unique_id": f"u{self.seq}",
+                    "width": 640,
+                    "height": 320,
+                    "file_size": size,
+                }
+            ]
         if self.caption is not None:
             data["caption"] = self.caption
         if self.entities:
@@ -624,9 +626,7 @@ class FakeTelegram:
             return self
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
-        runner = web.AppRunner(
-            app, access_log=None, handler_cancellation=True, shutdown_timeout=0.5
-        )
+        runner = web.AppRunner(app, access_log=None, handler_cancellation=True, shutdown_timeout=0.5)
         await runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -722,9 +722,7 @@ class FakeTelegram:
         when: Callable[[Params], bool] | None = None,
     ) -> Fault:
         """429 ``Too Many Requests: retry after K`` -> aiogram ``TelegramRetryAfter``."""
-        return self.fail_next(
-            method, times=times, error_code=429, retry_after=retry_after, when=when
-        )
+        return self.fail_next(method, times=times, error_code=429, retry_after=retry_after, when=when)
 
     def fail_ephemeral_send(
         self,
@@ -813,17 +811,13 @@ class FakeTelegram:
     def private_chat(self, user: FakeUser | int) -> FakeChat:
         """The user's private chat with the bot (marks the bot as started by the user)."""
         user = self._user(user)
-        chat = FakeChat(
-            id=user.id, type="private", first_name=user.first_name, username=user.username
-        )
+        chat = FakeChat(id=user.id, type="private", first_name=user.first_name, username=user.username)
         state = self.chats.setdefault(user.id, ChatState(chat))
         state.members.setdefault(user.id, {"status": "member"})
         self._started_private.add(user.id)
         return state.chat
 
-    def set_member(
-        self, chat: FakeChat | int, user: FakeUser | int, status: str, **extra: Any
-    ) -> None:
+    def set_member(self, chat: FakeChat | int, user: FakeUser | int, status: str, **extra: Any) -> None:
         """getChatMember status: creator / administrator / member / restricted / left / kicked."""
         state = self._state(chat)
         user_id = self._user(user).id
@@ -1214,8 +1208,7 @@ class FakeTelegram:
     def _group_write(self, method: str, params: Params) -> int | None:
         """The group a call writes to where everyone sees it (sends and edits of ordinary
         messages); None for ephemeral messages, private chats, reads and answers."""
-        if method.lower() not in ("sendmessage", "sendphoto", "editmessagetext",
-                                  "editmessagereplymarkup"):
+        if method.lower() not in ("sendmessage", "sendphoto", "editmessagetext", "editmessagereplymarkup"):
             return None
         if _ephemeral_parameters(params) is not None:
             return None
@@ -1808,10 +1801,19 @@ def _check_button(button: Any) -> None:
     elif "url" in button:
         if not _URL_RE.match(str(button["url"])):
             raise _bad_request("BUTTON_URL_INVALID")
-    elif not any(k in button for k in ("switch_inline_query", "copy_text", "web_app",
-                                         "login_url", "pay", "callback_game",
-                                         "switch_inline_query_current_chat",
-                                         "switch_inline_query_chosen_chat")):
+    elif not any(
+        k in button
+        for k in (
+            "switch_inline_query",
+            "copy_text",
+            "web_app",
+            "login_url",
+            "pay",
+            "callback_game",
+            "switch_inline_query_current_chat",
+            "switch_inline_query_chosen_chat",
+        )
+    ):
         raise _bad_request("BUTTON_TYPE_INVALID")
 
 

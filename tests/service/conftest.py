@@ -25,8 +25,12 @@ IDLE = 3600
 
 def make_settings(**over: Any) -> Settings:
     base: dict[str, Any] = {
-        "turn_seconds": TURN, "bot_delay_seconds": DELAY, "missed_turns_to_bot": 2,
-        "idle_seconds": IDLE, "update_ttl_seconds": 24 * 3600, "default_language": "en",
+        "turn_seconds": TURN,
+        "bot_delay_seconds": DELAY,
+        "missed_turns_to_bot": 2,
+        "idle_seconds": IDLE,
+        "update_ttl_seconds": 24 * 3600,
+        "default_language": "en",
         "redis_url": None,
     }
     base.update(over)
@@ -66,13 +70,23 @@ async def new_service(
             await st.close()
 
 
-PEOPLE = [User("tg:1", "Anna"), User("tg:2", "Boris"), User("tg:3", "Vera"),
-          User("tg:4", "Gleb"), User("tg:5", "Dasha")]
+PEOPLE = [
+    User("tg:1", "Anna"),
+    User("tg:2", "Boris"),
+    User("tg:3", "Vera"),
+    User("tg:4", "Gleb"),
+    User("tg:5", "Dasha"),
+]
 
 
 async def people_room(
-    svc: GameService, people: list[User], chat: str = "-100", seed: int = 1,
-    preset: str = "kozel", thread: str | None = None, options: dict[str, Any] | None = None,
+    svc: GameService,
+    people: list[User],
+    chat: str = "-100",
+    seed: int = 1,
+    preset: str = "kozel",
+    thread: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> str:
     """A started room with these people seated in order."""
     out = await svc.create("tg", chat, thread, people[0], preset, options, size=len(people))

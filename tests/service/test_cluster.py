@@ -48,10 +48,29 @@ async def cluster_url(tmp_path: Path) -> AsyncIterator[str]:
     for port in ports:
         d = tmp_path / str(port)
         d.mkdir()
-        procs.append(subprocess.Popen(
-            [str(binary), "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled",
-             "yes", "--cluster-config-file", "nodes.conf", "--dir", str(d), "--save", "",
-             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        procs.append(
+            subprocess.Popen(
+                [
+                    str(binary),
+                    "--port",
+                    str(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--dir",
+                    str(d),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
     nodes = [Redis(host="127.0.0.1", port=p) for p in ports]
     try:
         for node in nodes:
@@ -68,8 +87,7 @@ async def cluster_url(tmp_path: Path) -> AsyncIterator[str]:
             await node.execute_command("CLUSTER", "MEET", "127.0.0.1", ports[0])
         for _ in range(500):
             infos = [_info(await n.execute_command("CLUSTER", "INFO")) for n in nodes]
-            if all(i.get("cluster_state") == "ok" and i.get("cluster_known_nodes") == "3"
-                   for i in infos):
+            if all(i.get("cluster_state") == "ok" and i.get("cluster_known_nodes") == "3" for i in infos):
                 break
             await asyncio.sleep(0.02)
         else:

@@ -17,8 +17,18 @@ from .conftest import DELAY, PEOPLE
 async def test_every_script_call_stays_in_one_slot(svc: GameService, clock: ManualClock) -> None:
     store = svc.store
     seen: list[list[str]] = []
-    for name in ("_load", "_cas", "_claim", "_settle", "_set_data", "_begin_paint", "_end_paint",
-                 "_flood_take", "_flood_block", "_user_stats"):
+    for name in (
+        "_load",
+        "_cas",
+        "_claim",
+        "_settle",
+        "_set_data",
+        "_begin_paint",
+        "_end_paint",
+        "_flood_take",
+        "_flood_block",
+        "_user_stats",
+    ):
         script = getattr(store, name)
 
         async def spy(*, keys: list[str], args: list[Any], _script: Any = script) -> Any:

@@ -13,14 +13,27 @@ from bot import keys
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
-CMD = [sys.executable, "-m", "bot", "play", "--preset", "kozel", "--players", "4",
-       "--seed", "3", "--lang", "en"]
+CMD = [
+    sys.executable,
+    "-m",
+    "bot",
+    "play",
+    "--preset",
+    "kozel",
+    "--players",
+    "4",
+    "--seed",
+    "3",
+    "--lang",
+    "en",
+]
 
 
 def run(redis_url: str, stdin: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run(CMD, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env,
-                          timeout=180, encoding="utf-8")
+    return subprocess.run(
+        CMD, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=180, encoding="utf-8"
+    )
 
 
 async def test_a_whole_match_in_the_terminal(redis_url: str, redis: Redis) -> None:
@@ -45,10 +58,23 @@ async def test_quit_saves_and_the_next_run_goes_on(redis_url: str, redis: Redis)
 
 def run_preset(redis_url: str, preset: str, stdin: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"}
-    cmd = [sys.executable, "-m", "bot", "play", "--preset", preset, "--players", "4",
-           "--seed", "5", "--lang", "en"]
-    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env,
-                          timeout=180, encoding="utf-8")
+    cmd = [
+        sys.executable,
+        "-m",
+        "bot",
+        "play",
+        "--preset",
+        preset,
+        "--players",
+        "4",
+        "--seed",
+        "5",
+        "--lang",
+        "en",
+    ]
+    return subprocess.run(
+        cmd, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=180, encoding="utf-8"
+    )
 
 
 async def test_new_games_in_the_terminal_by_name(redis_url: str, redis: Redis) -> None:
@@ -64,21 +90,35 @@ async def test_new_games_in_the_terminal_by_name(redis_url: str, redis: Redis) -
     assert "Traceback" not in nn.stderr + pk.stderr
 
 
-async def test_the_console_seats_hard_players_and_gives_hints(redis_url: str,
-                                                               redis: Redis) -> None:
+async def test_the_console_seats_hard_players_and_gives_hints(redis_url: str, redis: Redis) -> None:
     """Issue 15: ``--bots hard`` seats search players; ``?`` shows what hard would play."""
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONIOENCODING": "utf-8"}
     cmd = [*CMD, "--bots", "hard"]
-    done = subprocess.run(cmd, input="?\n1\n?\nq\n", capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=180, encoding="utf-8")
+    done = subprocess.run(
+        cmd,
+        input="?\n1\n?\nq\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=180,
+        encoding="utf-8",
+    )
     assert done.returncode == 0, done.stderr
     assert "Type ? for a hint" in done.stdout
     assert "💡 Hint:" in done.stdout and "trial deals" in done.stdout, done.stdout[-2000:]
     room = await Store(redis).room("cn:local")
     assert room is not None and [s.level for s in room.seats[1:] if s] == ["hard"] * 3
     await redis.delete(keys.room("cn:local"))
-    bad = subprocess.run([*CMD, "--bots", "grandmaster"], input="q\n",
-                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=180,
-                         encoding="utf-8")
+    bad = subprocess.run(
+        [*CMD, "--bots", "grandmaster"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=180,
+        encoding="utf-8",
+    )
     assert bad.returncode == 2 and "Unknown computer level" in bad.stdout
     assert "easy, normal, hard" in bad.stdout and "Traceback" not in bad.stderr

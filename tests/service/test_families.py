@@ -26,9 +26,14 @@ from .conftest import PEOPLE, TURN, people_room
 
 SIX = [*PEOPLE, User("tg:6", "Egor")]
 NEW_PRESETS = [
-    ("kozel-hvalenyi", 4, {}), ("kozel-hvalenyi", 4, {"deck": 32, "lyusya": "reset"}),
-    ("kozel-nn", 4, {}), ("kozel-kocherga", 4, {"trump_suit": "hearts", "ace_rule": True}),
-    ("petukh", 2, {}), ("petukh", 4, {"start": 15}), ("petukh", 6, {}), ("petukh-25", 3, {}),
+    ("kozel-hvalenyi", 4, {}),
+    ("kozel-hvalenyi", 4, {"deck": 32, "lyusya": "reset"}),
+    ("kozel-nn", 4, {}),
+    ("kozel-kocherga", 4, {"trump_suit": "hearts", "ace_rule": True}),
+    ("petukh", 2, {}),
+    ("petukh", 4, {"start": 15}),
+    ("petukh", 6, {}),
+    ("petukh-25", 3, {}),
     ("petukh-25", 4, {}),  # the longest matches: the room stays under 8 KB all the same
 ]
 
@@ -56,7 +61,8 @@ def _hands(svc: GameService, room: Room, people: list[User]) -> dict[str, HandVi
 
 @pytest.mark.parametrize(("preset", "n", "options"), NEW_PRESETS)
 async def test_new_presets_play_to_the_end_through_buttons(
-        svc: GameService, redis: Redis, preset: str, n: int, options: dict[str, object]) -> None:
+    svc: GameService, redis: Redis, preset: str, n: int, options: dict[str, object]
+) -> None:
     people = SIX[:n]
     rid = await people_room(svc, people, preset=preset, seed=7, options=options)
     rng = random.Random(f"{preset}{n}")
@@ -79,8 +85,7 @@ async def test_new_presets_play_to_the_end_through_buttons(
         held = {c for hv in hands.values() for c in hv.cards} - {table.trump_card} - shown
         assert not (_cards_in(table_text) & held), table_text
         movers = [(u, hands[u.id]) for u in people if hands[u.id].on_move and hands[u.id].choices]
-        optional = [(u, hands[u.id]) for u in people
-                    if not hands[u.id].on_move and hands[u.id].choices]
+        optional = [(u, hands[u.id]) for u in people if not hands[u.id].on_move and hands[u.id].choices]
         if optional and rng.random() < 0.2:
             user, hv = rng.choice(optional)
         else:
@@ -132,8 +137,9 @@ async def test_a_stale_cut_button_is_refused_and_changes_nothing(svc: GameServic
 # --- RULES.md 5: elimination ------------------------------------------------------------------
 
 
-async def run_until(svc: GameService, clock: ManualClock, rid: str,
-                    done: Callable[[Room], bool], steps: int = 40000) -> None:
+async def run_until(
+    svc: GameService, clock: ManualClock, rid: str, done: Callable[[Room], bool], steps: int = 40000
+) -> None:
     """Let every turn time out (the computer moves for people too) until ``done``."""
     for _ in range(steps):
         room = await svc.room(rid)
@@ -182,7 +188,8 @@ async def test_r5_elimination_queue_refusals(svc: GameService) -> None:
 
 
 async def test_r5_elimination_the_rooster_gives_his_seat_and_a_new_match_starts(
-        svc: GameService, clock: ManualClock) -> None:
+    svc: GameService, clock: ManualClock
+) -> None:
     anna, dasha = PEOPLE[0], PEOPLE[4]
     rid = await _bots_room(svc, {"elimination": True})
     assert (await svc.start(rid, anna, seed=11)).ok
@@ -210,8 +217,7 @@ async def test_r5_elimination_the_rooster_gives_his_seat_and_a_new_match_starts(
     assert all(q["user"] != dasha.id for q in room.queue)
 
 
-async def test_r5_elimination_without_a_queue_finishes_as_usual(
-        svc: GameService, clock: ManualClock) -> None:
+async def test_r5_elimination_without_a_queue_finishes_as_usual(svc: GameService, clock: ManualClock) -> None:
     rid = await _bots_room(svc, {"elimination": True})
     assert (await svc.start(rid, PEOPLE[0], seed=5)).ok
     await run_until(svc, clock, rid, lambda r: r.state == FINISHED)
@@ -224,7 +230,8 @@ async def test_r5_elimination_without_a_queue_finishes_as_usual(
 
 @pytest.mark.parametrize("preset", ["kozel", "kozel-nn", "petukh-25"])
 async def test_a_match_keeps_its_score_after_each_deal_for_its_chart(
-        svc: GameService, clock: ManualClock, preset: str) -> None:
+    svc: GameService, clock: ManualClock, preset: str
+) -> None:
     anna = PEOPLE[0]
     out = await svc.create("tg", "-303", None, anna, preset, {}, size=4)
     rid = out.room.id  # type: ignore[union-attr]
@@ -237,7 +244,7 @@ async def test_a_match_keeps_its_score_after_each_deal_for_its_chart(
         assert room is not None
         if room.progress != deals:  # one row more after each deal, the score after it
             # (the last MAX_PROGRESS deals of a very long match)
-            assert room.progress[:-1] == deals[-(MAX_PROGRESS - 1):]
+            assert room.progress[:-1] == deals[-(MAX_PROGRESS - 1) :]
             deals = room.progress
         if room.state == FINISHED:
             break
@@ -251,14 +258,14 @@ async def test_a_match_keeps_its_score_after_each_deal_for_its_chart(
 
 
 async def test_r5_elimination_a_person_rooster_goes_to_the_end_of_the_queue(
-        store: Store, clock: ManualClock) -> None:
+    store: Store, clock: ManualClock
+) -> None:
     """Four people who time out every move (the computer moves for them); Dasha waits."""
     from .conftest import make_settings
 
     svc = GameService(store, make_settings(missed_turns_to_bot=1000), clock)
     four, dasha = PEOPLE[:4], PEOPLE[4]
-    rid = await people_room(svc, four, chat="-302", preset="petukh", seed=4,
-                            options={"elimination": True})
+    rid = await people_room(svc, four, chat="-302", preset="petukh", seed=4, options={"elimination": True})
     assert (await svc.wait(rid, dasha)).ok
     await run_until(svc, clock, rid, lambda r: r.gen != 1)
     room = await svc.room(rid)
@@ -273,8 +280,7 @@ async def test_r5_elimination_a_person_rooster_goes_to_the_end_of_the_queue(
 
 
 @pytest.mark.parametrize("preset", ["kozel-nn", "petukh", "kozel-hvalenyi"])
-async def test_a_forged_declare_button_in_a_game_without_declarations(
-        svc: GameService, preset: str) -> None:
+async def test_a_forged_declare_button_in_a_game_without_declarations(svc: GameService, preset: str) -> None:
     rid = await people_room(svc, PEOPLE[:4], preset=preset, seed=2)
     room = await svc.room(rid)
     assert room is not None
@@ -289,7 +295,8 @@ async def test_a_forged_declare_button_in_a_game_without_declarations(
 
 
 async def test_r5_queue_people_take_seats_freed_in_the_lobby_and_never_sit_twice(
-        svc: GameService, clock: ManualClock) -> None:
+    svc: GameService, clock: ManualClock
+) -> None:
     anna, boris, vera, gleb = PEOPLE[:4]
     out = await svc.create("tg", "-303", None, anna, "petukh", {"elimination": True}, size=3)
     rid = out.room.id  # type: ignore[union-attr]
@@ -314,13 +321,13 @@ async def test_r5_queue_people_take_seats_freed_in_the_lobby_and_never_sit_twice
 
 
 async def test_r5_the_rooster_line_names_the_rooster_not_the_newcomer(
-        store: Store, clock: ManualClock) -> None:
+    store: Store, clock: ManualClock
+) -> None:
     from .conftest import make_settings
 
     svc = GameService(store, make_settings(missed_turns_to_bot=1000), clock)
     four, dasha = PEOPLE[:4], PEOPLE[4]
-    rid = await people_room(svc, four, chat="-304", preset="petukh", seed=4,
-                            options={"elimination": True})
+    rid = await people_room(svc, four, chat="-304", preset="petukh", seed=4, options={"elimination": True})
     assert (await svc.wait(rid, dasha)).ok
     await run_until(svc, clock, rid, lambda r: r.gen != 1)
     room = await svc.room(rid)
@@ -366,15 +373,15 @@ async def test_r5_six_players_keep_or_pass(svc: GameService) -> None:
 
 
 async def test_a_computer_that_may_ask_for_a_redeal_does_not_show_in_the_countdown(
-        svc: GameService, clock: ManualClock) -> None:
+    svc: GameService, clock: ManualClock
+) -> None:
     """The table's countdown is the person's own time, also while a computer player has
     its (hidden) chance to ask for a redeal."""
     from engine.game import new_match
     from engine.presets import make_rules
 
     rules = make_rules("kozel-hvalenyi", 4)
-    seed = next(s for s in range(2000) if (a := new_match(rules, seed=s).to_act())[0] == 0
-                and len(a) > 1)
+    seed = next(s for s in range(2000) if (a := new_match(rules, seed=s).to_act())[0] == 0 and len(a) > 1)
     anna = PEOPLE[0]
     out = await svc.create("tg", "-306", None, anna, "kozel-hvalenyi", {}, size=4)
     rid = out.room.id  # type: ignore[union-attr]
@@ -389,7 +396,8 @@ async def test_a_computer_that_may_ask_for_a_redeal_does_not_show_in_the_countdo
 
 
 async def test_r5_queued_after_the_match_seated_by_another_match(
-        svc: GameService, clock: ManualClock) -> None:
+    svc: GameService, clock: ManualClock
+) -> None:
     """Nobody waited when the match ended; Dasha queues on the finished table and "Another
     match" gives her the rooster's seat."""
     anna, dasha = PEOPLE[0], PEOPLE[4]
@@ -421,12 +429,20 @@ def test_r5a_a_petukh_25_hand_offers_only_the_trump_and_says_why_not() -> None:
     m = deal("petukh-25", 2, 0, {1: "KC 7D 8D 9D 10D", 0: "7C 8H 9H 10H 9S"})
     keep_all(m)
     act(m, 1, "play KC")
-    room = Room(id="r1", platform="tg", chat="c1", thread=None, preset="petukh-25",
-                options={}, size=2, seats=[Seat("tg:1", "Anna"), Seat("tg:2", "Boris")],
-                creator="tg:1", state=PLAYING, players=2)
+    room = Room(
+        id="r1",
+        platform="tg",
+        chat="c1",
+        thread=None,
+        preset="petukh-25",
+        options={},
+        size=2,
+        seats=[Seat("tg:1", "Anna"), Seat("tg:2", "Boris")],
+        creator="tg:1",
+        state=PLAYING,
+        players=2,
+    )
     hv = hand_view(room, m, 0, now=0.0)
-    assert hv.on_move and {(c.kind, tuple(c.cards)) for c in hv.choices} == {
-        ("play", ("9S",)), ("skip", ())}
+    assert hv.on_move and {(c.kind, tuple(c.cards)) for c in hv.choices} == {("play", ("9S",)), ("skip", ())}
     assert hv.why_not["7C"] == "must_trump_no_higher"
-    assert Text("en").reason(hv.why_not["7C"]) == (
-        "You have no higher card of the suit: play a trump.")
+    assert Text("en").reason(hv.why_not["7C"]) == ("You have no higher card of the suit: play a trump.")

@@ -48,9 +48,22 @@ class OwnRedis:
 
     async def start(self) -> None:
         self.proc = subprocess.Popen(
-            [str(default_server_binary()), "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.folder), "--appendonly", "yes", "--save", ""],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                str(default_server_binary()),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.folder),
+                "--appendonly",
+                "yes",
+                "--save",
+                "",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         probe = Redis(port=self.port)
         try:
             for _ in range(3000):  # until it answers (a signal; the cap only stops a hang)
@@ -82,9 +95,7 @@ async def own_redis(tmp_path: Path) -> AsyncIterator[OwnRedis]:
 # --- 2. a Redis restart: the next call works; lobby commands are exactly-once ---------------
 
 
-async def test_every_call_works_right_after_a_redis_restart(
-    own_redis: OwnRedis, clock: ManualClock
-) -> None:
+async def test_every_call_works_right_after_a_redis_restart(own_redis: OwnRedis, clock: ManualClock) -> None:
     """Every pooled connection is closed by the restart; the client reconnects and retries
     (the commands are safe to send twice), so no call fails once Redis answers again."""
     svc = GameService(Store(client(own_redis.url)), make_settings(), clock)
@@ -143,9 +154,7 @@ def _answers_lost_once(svc: GameService) -> list[int]:
     return sent
 
 
-async def test_a_write_whose_answer_was_lost_counts_as_written(
-    svc: GameService, clock: ManualClock
-) -> None:
+async def test_a_write_whose_answer_was_lost_counts_as_written(svc: GameService, clock: ManualClock) -> None:
     """The retried script finds its own document in place: the change is reported and
     followed up as written (listeners draw it, the person's rooms know it), not as a
     conflict or someone else's repeat, and it is applied once."""

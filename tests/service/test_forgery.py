@@ -41,29 +41,58 @@ def mutate(rng: random.Random, token: str) -> str:
         return b.decode("utf-8", errors="replace")
     if how == 2:  # one character replaced
         i = rng.randrange(len(token))
-        return token[:i] + rng.choice(ALPHABET) + token[i + 1:]
+        return token[:i] + rng.choice(ALPHABET) + token[i + 1 :]
     if how == 3:  # one character inserted / deleted
         i = rng.randrange(len(token))
         if rng.random() < 0.5:
             return token[:i] + rng.choice(ALPHABET) + token[i:]
-        return token[:i] + token[i + 1:]
+        return token[:i] + token[i + 1 :]
     if how == 4:  # a huge or odd mask
         head = token.rsplit(".", 1)[0]
-        mask = rng.choice(["zzzzzzzzzzzz", "0", "-1", "1" * 30, str(1 << 12), "+3", "3_0",
-                           " 7", "ff" * 10, "²", "𝟙", "1e5", "0x1f"])
+        mask = rng.choice(
+            [
+                "zzzzzzzzzzzz",
+                "0",
+                "-1",
+                "1" * 30,
+                str(1 << 12),
+                "+3",
+                "3_0",
+                " 7",
+                "ff" * 10,
+                "²",
+                "𝟙",
+                "1e5",
+                "0x1f",
+            ]
+        )
         return f"{head}.{rng.choice('lbtpdx')}{mask}"
     if how == 5:  # another room
         room, rest = token.split("|", 1)
-        other = rng.choice(["tg:-999", "tg:", ":", "tg:-100/1", "x" * 60, "tg:{-100}",
-                            "dc:1", "tg:-100 ", "TG:-100", "tg:-100\x00", "tg:-1",
-                            "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(1, 20)))])
+        other = rng.choice(
+            [
+                "tg:-999",
+                "tg:",
+                ":",
+                "tg:-100/1",
+                "x" * 60,
+                "tg:{-100}",
+                "dc:1",
+                "tg:-100 ",
+                "TG:-100",
+                "tg:-100\x00",
+                "tg:-1",
+                "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(1, 20))),
+            ]
+        )
         return f"{other}|{rest}"
     if how == 6:  # numbers changed: generation, deal, trick
         room, rest = token.split("|", 1)
         parts = rest.split(".")
         i = rng.randrange(3)
-        parts[i] = rng.choice([str(int(parts[i]) + rng.choice([-1, 1, 2, 10**6])), "²", "٣",
-                               "01", "", "-0", "9" * 40])
+        parts[i] = rng.choice(
+            [str(int(parts[i]) + rng.choice([-1, 1, 2, 10**6])), "²", "٣", "01", "", "-0", "9" * 40]
+        )
         return room + "|" + ".".join(parts)
     if how == 7:  # longer than allowed
         return token + rng.choice(["", ".", "0"]) * rng.randrange(40, 80)
@@ -109,8 +138,15 @@ async def test_ten_thousand_forgeries(svc: GameService, redis: Redis) -> None:
             current.extend((u, c.token) for c in hv.choices)
     assert current
     real = current + history
-    strangers = [User("tg:99", "X"), User("", ""), User("tg:1 ", "Anna"), User("TG:1", "A"),
-                 User("x" * 500, "long"), User("tg:5", "Dasha"), User("tg:\x00", "nul")]
+    strangers = [
+        User("tg:99", "X"),
+        User("", ""),
+        User("tg:1 ", "Anna"),
+        User("TG:1", "A"),
+        User("x" * 500, "long"),
+        User("tg:5", "Dasha"),
+        User("tg:\x00", "nul"),
+    ]
 
     def candidate() -> tuple[str, User, str | None]:
         kind = rng.random()
@@ -151,10 +187,11 @@ async def test_ten_thousand_forgeries(svc: GameService, redis: Redis) -> None:
     reasons: dict[str, int] = {}
     batch = 200
     for i in range(0, N, batch):
-        chunk = cases[i:i + batch]
+        chunk = cases[i : i + batch]
         results = await asyncio.gather(
             *(svc.act(t, w, update_id=upd, room_id=where) for t, w, where, upd in chunk),
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         for (t, w, where, _u), res in zip(chunk, results, strict=True):
             assert isinstance(res, Outcome), (t, w, where, res)
             if res.repeat:  # a person's own last move again: quiet, and changes nothing
@@ -219,8 +256,12 @@ async def test_forged_moves_of_the_new_games(svc: GameService, redis: Redis, pre
             return True
         seat = room.seat_of(who.id)
         # the views offer a few cuts; every cut the engine allows is a real move
-        return (t.kind == "cut" and seat is not None and t.gen == room.gen
-                and Action("cut", (t.mask,)) in match.legal_actions(seat))
+        return (
+            t.kind == "cut"
+            and seat is not None
+            and t.gen == room.gen
+            and Action("cut", (t.mask,)) in match.legal_actions(seat)
+        )
 
     cases: list[tuple[str, User]] = []
     while len(cases) < 1500:

@@ -46,9 +46,7 @@ async def test_same_update_twice_applies_once(svc: GameService, redis: Redis) ->
     assert (await svc.act(pick(hv2).token, u2, update_id="upd-2")).ok
 
 
-async def test_same_token_twice_with_new_update_ids_applies_once(
-    svc: GameService, redis: Redis
-) -> None:
+async def test_same_token_twice_with_new_update_ids_applies_once(svc: GameService, redis: Redis) -> None:
     rid = await people_room(svc, FOUR, seed=3)
     room = await svc.room(rid)
     assert room is not None
@@ -67,8 +65,7 @@ async def test_same_token_twice_with_new_update_ids_applies_once(
 
 async def test_tokens_are_short_and_name_no_card(svc: GameService) -> None:
     for preset, seed in (("kozel", 5), ("kozel-4", 0), ("kozel-60", 1)):
-        rid = await people_room(svc, FOUR, chat=f"-{seed}{len(preset)}", seed=seed,
-                                preset=preset)
+        rid = await people_room(svc, FOUR, chat=f"-{seed}{len(preset)}", seed=seed, preset=preset)
         rng = random.Random(seed)
         checked = 0
         for _ in range(60):
@@ -112,8 +109,9 @@ async def test_the_hand_fingerprint_cannot_be_inverted_from_public_data(
     assert seat is not None
     hand = tuple(sorted(room.load_match().deal.hands[seat]))
     assert len(hand) == 4
-    fitting = [h for h in combinations(ALL_CARDS, 4)
-               if hand_fingerprint(tok.room, tok.gen, seat, h) == tok.hand]
+    fitting = [
+        h for h in combinations(ALL_CARDS, 4) if hand_fingerprint(tok.room, tok.gen, seat, h) == tok.hand
+    ]
     assert hand not in fitting
 
 
@@ -144,10 +142,8 @@ async def test_wrong_buttons_are_refused_without_a_write(svc: GameService, redis
         (f"{prefix}.{t.hand}.{kind}-1", u, None, {"bad_token"}),
         (f"{prefix}.{t.hand}.{kind}800", u, None, {"bad_token"}),  # positions past the hand
         (f"{prefix}.zzzz.{kind}{t.mask:x}", u, None, {"stale"}),  # another hand
-        (f"{t.room}|{t.gen}.{t.deal + 1}.{t.trick}.{t.hand}.{kind}{t.mask}", u, None,
-         {"stale"}),
-        (f"{t.room}|{t.gen}.{t.deal}.{t.trick + 3}.{t.hand}.{kind}{t.mask}", u, None,
-         {"stale"}),
+        (f"{t.room}|{t.gen}.{t.deal + 1}.{t.trick}.{t.hand}.{kind}{t.mask}", u, None, {"stale"}),
+        (f"{t.room}|{t.gen}.{t.deal}.{t.trick + 3}.{t.hand}.{kind}{t.mask}", u, None, {"stale"}),
         (f"{prefix}.-.d", u, None, {"declaration_closed"}),
         (f"{prefix}.{t.hand}.d", u, None, {"bad_token"}),
         (good.replace(t.room, "tg:-999", 1), u, None, {"no_room"}),
@@ -246,9 +242,15 @@ async def test_an_open_declaration_stays_valid_while_others_act(svc: GameService
             if room.state != "playing":
                 break
             mover, mhv = actor(svc, room, FOUR)
-            held = [(p, c) for p in FOUR if p != mover
-                    for hv in [svc.hand_of(room, p.id)] if hv
-                    for c in hv.choices if c.kind == "declare"]
+            held = [
+                (p, c)
+                for p in FOUR
+                if p != mover
+                for hv in [svc.hand_of(room, p.id)]
+                if hv
+                for c in hv.choices
+                if c.kind == "declare"
+            ]
             out = await svc.act(pick(mhv).token, mover)
             assert out.ok and out.room is not None
             if not held:

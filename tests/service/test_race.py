@@ -101,26 +101,25 @@ async def test_race_many_rooms_several_workers(redis_url: str, redis: Redis) -> 
                     extra.append(("stale", rng.choice(workers).act(t, u, f"{step}.s")))
                 if rng.random() < 0.2:
                     other = rids[(n + 1 + rng.randrange(len(rids) - 1)) % len(rids)]
-                    extra.append(("foreign", rng.choice(workers).act(
-                        token, user, f"{step}.f", room_id=other)))
+                    extra.append(
+                        ("foreign", rng.choice(workers).act(token, user, f"{step}.f", room_id=other))
+                    )
                     if used[other]:
                         u, t = rng.choice(used[other])
-                        extra.append(("foreign", rng.choice(workers).act(
-                            t, user, f"{step}.g", room_id=rid)))
+                        extra.append(("foreign", rng.choice(workers).act(t, user, f"{step}.g", room_id=rid)))
                 if rng.random() < 0.2:
                     # a platform redelivering a click: the same update id again (either
                     # delivery may be the one that counts)
                     clicks.append(rng.choice(workers).act(token, user, f"{step}.0"))
                 rng.shuffle(extra)
-                results: list[Outcome] = await asyncio.gather(
-                    *clicks, *(c for _k, c in extra))
+                results: list[Outcome] = await asyncio.gather(*clicks, *(c for _k, c in extra))
                 mine = results[: len(clicks)]
                 oks = [r for r in mine if r.ok and not r.repeat]
                 assert len(oks) == 1, (rid, step, [r.reason for r in mine])
                 for r in mine:
                     if not r.ok:  # the others: quiet repeats, or too late for a declaration
                         assert r.reason in ("stale", "declaration_closed", "game_over"), r.reason
-                for (what, _c), r in zip(extra, results[len(clicks):], strict=True):
+                for (what, _c), r in zip(extra, results[len(clicks) :], strict=True):
                     # refused, or a person's own last move again: a quiet repeat
                     assert not r.ok or (r.repeat and what == "stale"), (rid, step, what)
                     if r.ok:
@@ -133,8 +132,7 @@ async def test_race_many_rooms_several_workers(redis_url: str, redis: Redis) -> 
                 used[rid].append((user, token))
             raise AssertionError(f"{rid} did not finish in {MAX_STEPS} steps")
 
-        await asyncio.wait_for(
-            asyncio.gather(*(drive(rid, n) for n, rid in enumerate(rids))), timeout=3600)
+        await asyncio.wait_for(asyncio.gather(*(drive(rid, n) for n, rid in enumerate(rids))), timeout=3600)
         elapsed = time.perf_counter() - started
 
         assert accepted == intended
@@ -155,9 +153,11 @@ async def test_race_many_rooms_several_workers(redis_url: str, redis: Redis) -> 
         for _ in range(ROOMS // 50 + 2):
             await workers[0].run_timers()
         assert await redis.zcard("deadlines") == 0
-        print(f"\nrace: {ROOMS} rooms, {WORKERS} workers, {total} actions, "
-              f"{sum(refused.values())} extra clicks refused {dict(refused)}, "
-              f"{elapsed:.1f} s ({total / elapsed:.0f} actions/s)")
+        print(
+            f"\nrace: {ROOMS} rooms, {WORKERS} workers, {total} actions, "
+            f"{sum(refused.values())} extra clicks refused {dict(refused)}, "
+            f"{elapsed:.1f} s ({total / elapsed:.0f} actions/s)"
+        )
     finally:
         for s in stores:
             await s.close()

@@ -404,7 +404,8 @@ async def test_a_room_document_is_the_dataclass_as_json(svc: GameService, redis:
 
 
 async def test_a_room_document_is_stored_deflated_and_an_old_plain_one_still_reads(
-        svc: GameService, redis: Redis) -> None:
+    svc: GameService, redis: Redis
+) -> None:
     """Issue 12.7: the document is deflated (a long room stays within 8 KB with its hands'
     records); a document written as plain JSON before that is read as it was."""
     out = await svc.create("tg", "-100", "5", ANNA, "kozel", {"tie": "eggs"})

@@ -71,8 +71,7 @@ async def test_a_finished_match_is_recorded_once(svc: GameService) -> None:
     # the person counters' to-do, done again (a worker died before dropping it), counts
     # nothing twice; the chat's record was written with the room's end, in one step
     assert await svc.finish_pending_stats() == 0
-    await svc.store.apply_user_stats(json.dumps({"id": rec["id"], "people": {ANNA.id: {
-        "played": 1}}}))
+    await svc.store.apply_user_stats(json.dumps({"id": rec["id"], "people": {ANNA.id: {"played": 1}}}))
     assert (await svc.player_stats(ANNA.id))["played"] == 1
     assert len(await svc.recent_matches("tg", "-100")) == 1
     assert sum(r["played"] for r in await svc.leaderboard("tg", "-100")) == 4
@@ -117,8 +116,9 @@ async def test_series_count_across_rematches_and_seatings(svc: GameService) -> N
     assert main["preset"] == "kozel"
     names = [sorted(side) for side in main["sides"]]
     assert sorted(names) == [["Anna", "Vera"], ["Boris", "Gleb"]]
-    got = {"".join(n[0] for n in sorted(side)): w for side, w in
-           zip(main["sides"], main["wins"], strict=True)}
+    got = {
+        "".join(n[0] for n in sorted(side)): w for side, w in zip(main["sides"], main["wins"], strict=True)
+    }
     assert got == wins and sum(main["wins"]) == 6
     assert sorted(sorted(s) for s in series[1]["sides"]) == [["Anna", "Boris"], ["Gleb", "Vera"]]
     assert len(await svc.recent_matches("tg", "-100", limit=50)) == 7
@@ -143,8 +143,7 @@ async def test_the_same_people_at_kozel_and_at_petukh_are_two_series(svc: GameSe
     series = await svc.series("tg", "-100")
     assert sorted(s["preset"] for s in series) == ["kozel-60", "petukh"]
     for s in series:
-        assert s["played"] == 1 and sorted(n for side in s["sides"] for n in side) == [
-            "Anna", "Boris"]
+        assert s["played"] == 1 and sorted(n for side in s["sides"] for n in side) == ["Anna", "Boris"]
 
 
 async def test_leaderboard_and_own_stats(svc: GameService) -> None:
@@ -169,8 +168,9 @@ async def test_leaderboard_and_own_stats(svc: GameService) -> None:
     assert {r["user"]: r["won"] for r in board} == {u: won.get(u, 0) for u in played}
     for r in board:
         assert r["rate"] == r["won"] / r["played"]
-        assert r["name"] == {ANNA.id: "Anna", BORIS.id: "Boris", VERA.id: "Vera",
-                             DASHA.id: "Dasha"}[r["user"]]
+        assert (
+            r["name"] == {ANNA.id: "Anna", BORIS.id: "Boris", VERA.id: "Vera", DASHA.id: "Dasha"}[r["user"]]
+        )
     keys = [(-r["won"], -r["rate"], r["name"]) for r in board]
     assert keys == sorted(keys)
     mine = await svc.player_stats(ANNA.id)

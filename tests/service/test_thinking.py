@@ -20,8 +20,7 @@ from .conftest import DELAY, PEOPLE, TURN, make_settings
 ANNA = PEOPLE[0]
 
 
-async def hard_room(svc: GameService, chat: str, preset: str = "kozel", size: int = 4,
-                    seed: int = 3) -> str:
+async def hard_room(svc: GameService, chat: str, preset: str = "kozel", size: int = 4, seed: int = 3) -> str:
     out = await svc.create("tg", chat, None, ANNA, preset, size=size)
     assert out.ok and out.room is not None
     rid = out.room.id
@@ -42,16 +41,16 @@ async def play_on(svc: GameService, clock: ManualClock, rid: str, moves: int) ->
 
 
 @pytest.mark.parametrize(("preset", "size"), [("kozel", 4), ("kozel-nn", 4), ("petukh", 3)])
-async def test_hard_players_move_through_the_timers(svc: GameService, clock: ManualClock,
-                                                   preset: str, size: int) -> None:
+async def test_hard_players_move_through_the_timers(
+    svc: GameService, clock: ManualClock, preset: str, size: int
+) -> None:
     rid = await hard_room(svc, "-31", preset, size)
     room = await play_on(svc, clock, rid, 12)
     moved = [unpack_action(p)[0] for d in room.log for p in d.split(",") if p]
     assert len(moved) >= 12 and any(s != 0 for s in moved)
 
 
-async def test_a_hard_move_is_a_function_of_the_moment(svc: GameService,
-                                                       clock: ManualClock) -> None:
+async def test_a_hard_move_is_a_function_of_the_moment(svc: GameService, clock: ManualClock) -> None:
     """With an iteration budget (SEARCH_ITERATIONS) the seed is the room's moment: any
     worker that thinks the move again thinks the same."""
     rid = await hard_room(svc, "-41", seed=5)
@@ -62,8 +61,7 @@ async def test_a_hard_move_is_a_function_of_the_moment(svc: GameService,
     assert first == again and first.playouts <= 12
 
 
-async def test_the_hint_is_the_hard_players_move_with_a_reason(svc: GameService,
-                                                              clock: ManualClock) -> None:
+async def test_the_hint_is_the_hard_players_move_with_a_reason(svc: GameService, clock: ManualClock) -> None:
     """A practice game (every opponent a computer player): the hint names a legal choice
     of the hand and a reason the adapters have words for."""
     from adapters.common.render import HINTS
@@ -95,11 +93,11 @@ async def test_the_process_pool_thinks_as_the_engine_does(svc: GameService) -> N
         idea = await thinker.think(room.rules, room.match, room.log[-1], seat, "seed")
     finally:
         thinker.close()
-    here = think(match, seat, random.Random("seed"), iterations=16,
-                 trail=trail_from_log(room.log[-1]) or None)
+    here = think(
+        match, seat, random.Random("seed"), iterations=16, trail=trail_from_log(room.log[-1]) or None
+    )
     assert idea.action == str(here.action) and idea.playouts == here.playouts
-    same = think_in_worker(room.rules.preset, 4, "{}", room.match, room.log[-1], seat, "seed",
-                           None, 16)
+    same = think_in_worker(room.rules.preset, 4, "{}", room.match, room.log[-1], seat, "seed", None, 16)
     assert same == idea
 
 

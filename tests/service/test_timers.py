@@ -158,9 +158,7 @@ async def test_a_person_times_out_then_the_computer_takes_over_until_he_is_back(
     assert st is not None and not st.auto and st.missed == 0
 
 
-async def test_missed_turns_must_be_consecutive(
-    svc: GameService, clock: ManualClock
-) -> None:
+async def test_missed_turns_must_be_consecutive(svc: GameService, clock: ManualClock) -> None:
     two = [ANNA, BORIS]
     rid = await people_room(svc, two, seed=3, preset="kozel-60")
     room = await svc.room(rid)
@@ -190,8 +188,12 @@ async def test_two_workers_never_both_act_on_one_deadline(
     before = {rid: actions(r) for rid in rids if (r := await svc.room(rid))}
     clock.advance(DELAY)
     for _ in range(3):
-        done = await asyncio.gather(svc.run_timers(limit=100), other.run_timers(limit=100),
-                                    svc.run_timers(limit=100), other.run_timers(limit=100))
+        done = await asyncio.gather(
+            svc.run_timers(limit=100),
+            other.run_timers(limit=100),
+            svc.run_timers(limit=100),
+            other.run_timers(limit=100),
+        )
         if sum(done):
             break
     assert sum(done) == len(rids), done
@@ -298,7 +300,9 @@ async def test_a_deadline_for_a_vanished_or_finished_room_is_dropped(
 
 
 async def test_a_losing_attempt_never_leaves_a_later_deadline(
-    svc: GameService, clock: ManualClock, redis: Redis,
+    svc: GameService,
+    clock: ManualClock,
+    redis: Redis,
     new_service: Callable[..., GameService],
 ) -> None:
     """Anna leads (a computer player is next: due in a second) while Boris, on another
@@ -350,7 +354,9 @@ async def test_a_losing_attempt_never_leaves_a_later_deadline(
 
 
 async def test_a_start_whose_write_lands_after_a_timer_ran_still_moves_on_time(
-    svc: GameService, clock: ManualClock, redis: Redis,
+    svc: GameService,
+    clock: ManualClock,
+    redis: Redis,
     new_service: Callable[..., GameService],
 ) -> None:
     """A worker starts a table with a computer player to move, and is slow: before its
@@ -390,7 +396,9 @@ def _bot_leads(seed: int) -> bool:
 
 
 async def test_a_move_committed_while_a_timer_holds_the_entry_keeps_its_own_due_time(
-    svc: GameService, clock: ManualClock, redis: Redis,
+    svc: GameService,
+    clock: ManualClock,
+    redis: Redis,
     new_service: Callable[..., GameService],
 ) -> None:
     """Anna's time runs out and a timer loop claims her entry; before it moves for her,
@@ -433,7 +441,9 @@ async def _on_annas_turn(svc: GameService, clock: ManualClock, rid: str) -> Hand
 
 
 async def test_a_writer_whose_write_lands_between_a_timers_claim_and_its_write(
-    svc: GameService, clock: ManualClock, redis: Redis,
+    svc: GameService,
+    clock: ManualClock,
+    redis: Redis,
     new_service: Callable[..., GameService],
 ) -> None:
     """Issue 12.1's interleaving step by step: Anna's time is up, a timer loop claims her
@@ -473,7 +483,9 @@ async def test_a_writer_whose_write_lands_between_a_timers_claim_and_its_write(
 
 
 async def test_a_start_that_lands_while_a_timer_closes_the_lobby_still_moves_on_time(
-    svc: GameService, clock: ManualClock, redis: Redis,
+    svc: GameService,
+    clock: ManualClock,
+    redis: Redis,
     new_service: Callable[..., GameService],
 ) -> None:
     """The lobby's side of issue 12.1: the lobby's time is up and a timer loop claims it to
@@ -510,7 +522,9 @@ async def test_a_start_that_lands_while_a_timer_closes_the_lobby_still_moves_on_
 
 
 async def test_a_failed_timer_move_gives_its_claim_back_at_once(
-    svc: GameService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch,
+    svc: GameService,
+    clock: ManualClock,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     rid = await with_bots(svc, "-1")
     clock.advance(DELAY)
@@ -530,8 +544,9 @@ async def test_a_failed_timer_move_gives_its_claim_back_at_once(
     assert await svc.run_timers() == 1
 
 
-async def _blocked_move(svc: GameService, monkeypatch: pytest.MonkeyPatch
-                        ) -> tuple[asyncio.Event, asyncio.Event]:
+async def _blocked_move(
+    svc: GameService, monkeypatch: pytest.MonkeyPatch
+) -> tuple[asyncio.Event, asyncio.Event]:
     """The due move's thinking waits for ``go``; ``entered`` is set when it starts."""
     entered, go = asyncio.Event(), asyncio.Event()
     orig = svc._choices
@@ -546,7 +561,10 @@ async def _blocked_move(svc: GameService, monkeypatch: pytest.MonkeyPatch
 
 
 async def test_a_stopping_timer_loop_finishes_its_move_and_holds_no_lease(
-    svc: GameService, clock: ManualClock, redis: Redis, monkeypatch: pytest.MonkeyPatch,
+    svc: GameService,
+    clock: ManualClock,
+    redis: Redis,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """SIGTERM (issue 12.8): the stop comes while a due move is being made; the loop takes
     nothing new, the move is committed, and the room's entry is its own due time again."""
@@ -570,7 +588,10 @@ async def test_a_stopping_timer_loop_finishes_its_move_and_holds_no_lease(
 
 
 async def test_a_due_move_cut_short_by_a_stop_gives_its_lease_back(
-    svc: GameService, clock: ManualClock, redis: Redis, monkeypatch: pytest.MonkeyPatch,
+    svc: GameService,
+    clock: ManualClock,
+    redis: Redis,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A stopping process that runs out of time cancels its timer loop mid-move: the entry
     is due again at once, not only after the lease (another worker moves without waiting)."""
@@ -593,7 +614,10 @@ def test_a_dead_worker_delays_a_room_by_at_most_three_seconds() -> None:
 
 
 async def test_a_move_that_takes_longer_than_the_lease_keeps_its_entry(
-    svc: GameService, clock: ManualClock, redis: Redis, monkeypatch: pytest.MonkeyPatch,
+    svc: GameService,
+    clock: ManualClock,
+    redis: Redis,
+    monkeypatch: pytest.MonkeyPatch,
     new_service: Callable[..., GameService],
 ) -> None:
     """The short lease is renewed while the move is made: a slow move (a strong computer

@@ -52,9 +52,15 @@ def card_spellings(card: str) -> list[str]:
     return [card, rank + sym, rank + sym + "\ufe0f"]
 
 
-_SPELL = {c: re.compile("|".join(
-    r"(?<![0-9A-Za-z])" + re.escape(s) + (r"(?![0-9A-Za-z])" if s == c else "")
-    for s in card_spellings(c))) for c in CARD_TEXT}
+_SPELL = {
+    c: re.compile(
+        "|".join(
+            r"(?<![0-9A-Za-z])" + re.escape(s) + (r"(?![0-9A-Za-z])" if s == c else "")
+            for s in card_spellings(c)
+        )
+    )
+    for c in CARD_TEXT
+}
 
 
 def cards_named(text: str, cards: set[str]) -> set[str]:
@@ -89,8 +95,9 @@ class Env:
 
     # --- talking to the bot -----------------------------------------------------------
 
-    async def say(self, user: FakeUser, text: str, chat: FakeChat | int | None = None,
-                  flush: bool = True, **kw: Any) -> FakeMessage:
+    async def say(
+        self, user: FakeUser, text: str, chat: FakeChat | int | None = None, flush: bool = True, **kw: Any
+    ) -> FakeMessage:
         """A person writes; returns once the bot's handler has finished with it."""
         msg = self.fake.user_message(chat if chat is not None else self.group, user, text, **kw)
         await self.fake.wait_confirmed(self.fake._last_update_id, timeout=SIGNAL_LIMIT)
@@ -98,8 +105,9 @@ class Env:
             await self.flush()
         return msg
 
-    async def press(self, user: FakeUser, message: FakeMessage, data: str,
-                    check_button: bool = True, flush: bool = True) -> dict[str, Any]:
+    async def press(
+        self, user: FakeUser, message: FakeMessage, data: str, check_button: bool = True, flush: bool = True
+    ) -> dict[str, Any]:
         """Press a button; returns the answer the bot gave (it always must) once its
         handler has finished."""
         cb = self.fake.press(user, message, data, check_button=check_button)
@@ -114,17 +122,22 @@ class Env:
 
     def table_message(self, chat: FakeChat | int | None = None) -> FakeMessage:
         """The newest table message (a lobby's or a match's), as people find it."""
-        msgs = [m for m in self.fake.messages(chat or self.group, from_bot=True,
-                                              ephemeral=False)
-                if any(d.startswith(TABLE_PREFIXES) for d in m.callback_data)]
+        msgs = [
+            m
+            for m in self.fake.messages(chat or self.group, from_bot=True, ephemeral=False)
+            if any(d.startswith(TABLE_PREFIXES) for d in m.callback_data)
+        ]
         assert msgs, "no table message"
         return msgs[-1]
 
     def hand_message(self, user: FakeUser) -> FakeMessage | None:
         """The newest hand message the user sees with buttons: ephemeral in the group, or
         in his private chat."""
-        found = [m for m in self.fake.messages(self.group, from_bot=True, ephemeral=True)
-                 if m.receiver is not None and m.receiver.id == user.id]
+        found = [
+            m
+            for m in self.fake.messages(self.group, from_bot=True, ephemeral=True)
+            if m.receiver is not None and m.receiver.id == user.id
+        ]
         found += self.fake.messages(user.id, from_bot=True)
         found = [m for m in found if any(d.startswith(HAND_PREFIXES) for d in m.callback_data)]
         return max(found, key=lambda m: m.seq) if found else None
@@ -143,13 +156,12 @@ class Env:
         labels = {Text("ru").card(c) for c in choice.cards}
         for _ in range(30):
             msg = await self.open_hand(user)
-            hand = self.service.hand_of(await self.room(choice.token.split("|")[0]),
-                                        f"tg:{user.id}")
+            hand = self.service.hand_of(await self.room(choice.token.split("|")[0]), f"tg:{user.id}")
             now = f"~{moment(hand)}~" if hand is not None else "-"
             shown = {b.get("text", "").replace("✅", "") for row in msg.buttons for b in row}
             if "A~" + choice.token in msg.callback_data or (
-                    choice.mask and labels <= shown
-                    and any(now in d for d in msg.callback_data)):
+                choice.mask and labels <= shown and any(now in d for d in msg.callback_data)
+            ):
                 return msg
             self.clock.advance(1.0)
             await self.flush()
@@ -164,16 +176,23 @@ class Env:
         for _ in range(12):
             if move in msg.callback_data:
                 break
-            button = next((b for row in msg.buttons for b in row
-                           if b.get("callback_data", "").startswith("S~")
-                           and b["text"].startswith("✅") != (b["text"].lstrip("✅") in wanted)),
-                          None)
+            button = next(
+                (
+                    b
+                    for row in msg.buttons
+                    for b in row
+                    if b.get("callback_data", "").startswith("S~")
+                    and b["text"].startswith("✅") != (b["text"].lstrip("✅") in wanted)
+                ),
+                None,
+            )
             if button is None:
                 break
             await self.press(user, msg, button["callback_data"])
         assert move in msg.callback_data, (
             f"{choice} not offered in {msg.callback_data}; recent calls:\n"
-            + "\n".join(repr(c)[:400] for c in self.fake.api_calls()[-8:]))
+            + "\n".join(repr(c)[:400] for c in self.fake.api_calls()[-8:])
+        )
         return await self.press(user, msg, move)
 
     # --- time -------------------------------------------------------------------------
@@ -208,10 +227,10 @@ class Env:
         public = {CARD_TEXT[seen.trump_card]} if seen.trump_card is not None else set()
         boys = seen.extras.boys if isinstance(seen.extras, PetukhExtras) else ()
         public |= {c for b in boys for c in b.cards}
-        ids = {i: int(s.user[3:]) if s is not None and s.user else -1 - i
-               for i, s in enumerate(room.seats)}
-        hands = {ids[s]: {CARD_TEXT[c] for c in match.observe(s).hand} - public
-                 for s in range(len(room.seats))}
+        ids = {i: int(s.user[3:]) if s is not None and s.user else -1 - i for i, s in enumerate(room.seats)}
+        hands = {
+            ids[s]: {CARD_TEXT[c] for c in match.observe(s).hand} - public for s in range(len(room.seats))
+        }
         thrown: dict[int, set[str]] = {}
         for packed in filter(None, (room.log[-1] if room.log else "").split(",")):
             seat, act = unpack_action(packed)
@@ -225,12 +244,17 @@ class Env:
         button labels or callback data; a message for one person (ephemeral or private)
         names no card hidden from him."""
         fake = self.fake
-        for method in ("sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup",
-                       "editEphemeralMessageText", "editEphemeralMessageReplyMarkup"):
+        for method in (
+            "sendMessage",
+            "sendPhoto",
+            "editMessageText",
+            "editMessageReplyMarkup",
+            "editEphemeralMessageText",
+            "editEphemeralMessageReplyMarkup",
+        ):
             original = fake._responders[method.lower()]
 
-            async def wrapped(params: dict[str, Any], _orig: Any = original,
-                              _method: str = method) -> Any:
+            async def wrapped(params: dict[str, Any], _orig: Any = original, _method: str = method) -> Any:
                 await self._check(_method, params)
                 result = _orig(params)
                 if inspect.isawaitable(result):
@@ -268,8 +292,9 @@ class Env:
 
 
 @asynccontextmanager
-async def telegram(redis: Redis, fake: FakeTelegram | None = None,
-                   clock: ManualClock | None = None, **settings: Any) -> AsyncIterator[Env]:
+async def telegram(
+    redis: Redis, fake: FakeTelegram | None = None, clock: ManualClock | None = None, **settings: Any
+) -> AsyncIterator[Env]:
     """A bot process: its own service, dispatcher and painter. Pass ``fake`` (and its
     ``clock``) to start a new process against the same Telegram (a restart)."""
     clock = clock or ManualClock()
@@ -281,11 +306,18 @@ async def telegram(redis: Redis, fake: FakeTelegram | None = None,
             users = [fake.users[1000 + i] for i in range(len(NAMES))]
         else:
             group = fake.group(GROUP_ID, "Пятничный покер")
-            users = [fake.add_user(1000 + i, name, language_code="ru",
-                                   username=name.lower()) for i, name in enumerate(NAMES)]
-        conf = Settings(bot_token=fake.token, telegram_api_url=fake.base_url,
-                        bot_delay_seconds=1.0, turn_seconds=60.0, default_language="ru",
-                        **settings)
+            users = [
+                fake.add_user(1000 + i, name, language_code="ru", username=name.lower())
+                for i, name in enumerate(NAMES)
+            ]
+        conf = Settings(
+            bot_token=fake.token,
+            telegram_api_url=fake.base_url,
+            bot_delay_seconds=1.0,
+            turn_seconds=60.0,
+            default_language="ru",
+            **settings,
+        )
         service = GameService(Store(redis), conf, clock)
         bot = make_bot(conf)
         app = await build(bot, service, conf, clock)
@@ -307,8 +339,9 @@ def pick(choices: list[Choice], rng: random.Random, on_move: bool) -> Choice | N
     return None
 
 
-async def play_steps(env: Env, humans: list[FakeUser], rng: random.Random, steps: int,
-                     until_deal: int | None = None) -> Room:
+async def play_steps(
+    env: Env, humans: list[FakeUser], rng: random.Random, steps: int, until_deal: int | None = None
+) -> Room:
     """Up to ``steps`` steps of play: a person's move through buttons, else time passing
     for the computer players; stops at the match's end (or when deal ``until_deal`` begins)."""
     room = await env.room()
@@ -335,12 +368,12 @@ async def play_steps(env: Env, humans: list[FakeUser], rng: random.Random, steps
     return await env.room()
 
 
-async def play_to_end(env: Env, humans: list[FakeUser], seed: int,
-                      max_steps: int = 5000, until_deal: int | None = None) -> Room:
+async def play_to_end(
+    env: Env, humans: list[FakeUser], seed: int, max_steps: int = 5000, until_deal: int | None = None
+) -> Room:
     """Every person moves through buttons; computer players through the timers (until the
     match ends, or deal ``until_deal`` begins)."""
     room = await play_steps(env, humans, random.Random(seed), max_steps, until_deal)
-    if room.state != "playing" or until_deal is not None and \
-            room.load_match().deal_no >= until_deal:
+    if room.state != "playing" or until_deal is not None and room.load_match().deal_no >= until_deal:
         return room
     raise AssertionError("the match did not end")

@@ -91,10 +91,28 @@ async def play_paced(env: Env, seed: int, max_events: int = 20000) -> Figures:
     return figures
 
 
-MOVE_KEYS = frozenset({"led", "beaten", "thrown", "played", "declared", "covered", "laid",
-                       "exchanged", "kept", "passed", "trump_swapped", "trump_left",
-                       "skipped", "deck_cut", "redeal_asked", "boast_chosen", "boys_declared",
-                       "boys_finish"})
+MOVE_KEYS = frozenset(
+    {
+        "led",
+        "beaten",
+        "thrown",
+        "played",
+        "declared",
+        "covered",
+        "laid",
+        "exchanged",
+        "kept",
+        "passed",
+        "trump_swapped",
+        "trump_left",
+        "skipped",
+        "deck_cut",
+        "redeal_asked",
+        "boast_chosen",
+        "boys_declared",
+        "boys_finish",
+    }
+)
 
 
 async def _advance(env: Env, ready: dict[int, float]) -> None:
@@ -120,14 +138,19 @@ async def _finish(env: Env, figures: Figures, table: FakeMessage) -> None:
             break
         env.clock.advance(0.25)
         await env.flush()
-    calls = [c for c in env.fake.api_calls() if c.ok and c.method in (
-        "editMessageText", "sendMessage") and int(c.params.get("chat_id") or 0) == env.group.id
-        and not c.params.get("ephemeral_message_parameters")]
-    ours = [c for c in calls if c.method == "editMessageText"
-            and c.params.get("message_id") == table.message_id]
+    calls = [
+        c
+        for c in env.fake.api_calls()
+        if c.ok
+        and c.method in ("editMessageText", "sendMessage")
+        and int(c.params.get("chat_id") or 0) == env.group.id
+        and not c.params.get("ephemeral_message_parameters")
+    ]
+    ours = [
+        c for c in calls if c.method == "editMessageText" and c.params.get("message_id") == table.message_id
+    ]
     figures.edits = [c.at for c in ours]
     figures.result_at = next((c.at for c in ours if "🏁" in str(c.params.get("text"))), None)
     figures.refused = len(env.fake.flood.refused) if env.fake.flood else 0
     times = sorted(c.at for c in calls)
-    figures.writes_per_minute = max(
-        (sum(1 for u in times if t <= u < t + 60) for t in times), default=0)
+    figures.writes_per_minute = max((sum(1 for u in times if t <= u < t + 60) for t in times), default=0)

@@ -68,9 +68,14 @@ async def test_two_people_one_in_private_chat_and_two_computer_players(redis: Re
         assert room.state == "finished"
         assert not env.leaks, env.leaks[:3]
         # Boris played from the private chat: his moves' presses came from there
-        private_presses = [cb for cb in env.fake.callbacks.values()
-                           if cb.user.id == boris.id and cb.message is not None
-                           and cb.message.chat.id == boris.id and cb.data.startswith("A~")]
+        private_presses = [
+            cb
+            for cb in env.fake.callbacks.values()
+            if cb.user.id == boris.id
+            and cb.message is not None
+            and cb.message.chat.id == boris.id
+            and cb.data.startswith("A~")
+        ]
         assert private_presses
 
 
@@ -146,8 +151,7 @@ async def test_restart_mid_match_old_buttons_still_work(redis: Redis) -> None:
             for u in env.users:
                 await env.open_hand(u)
             room = await env.room()
-            mover = next(u for u in env.users
-                         if (h := env.service.hand_of(room, f"tg:{u.id}")) and h.on_move)
+            mover = next(u for u in env.users if (h := env.service.hand_of(room, f"tg:{u.id}")) and h.on_move)
             hand = env.service.hand_of(room, f"tg:{mover.id}")
             assert hand is not None
             await env.play(mover, next(c for c in hand.choices if c.kind != "declare"))
@@ -161,8 +165,11 @@ async def test_restart_mid_match_old_buttons_still_work(redis: Redis) -> None:
             assert room.state == "finished"
             assert not env2.leaks, env2.leaks[:3]
             for u in env2.users:  # each played on with the hand he had before the restart
-                mine = [m for m in fake.messages(env2.group, from_bot=True, ephemeral=True)
-                        if m.receiver is not None and m.receiver.id == u.id]
+                mine = [
+                    m
+                    for m in fake.messages(env2.group, from_bot=True, ephemeral=True)
+                    if m.receiver is not None and m.receiver.id == u.id
+                ]
                 assert mine == [hand_messages[u.id]]
 
 
@@ -176,8 +183,7 @@ async def test_retry_after_blocks_the_chat_and_nothing_is_lost(redis: Redis) -> 
                 break
             hand = env.service.hand_of(room, f"tg:{env.users[0].id}")
             if hand and hand.on_move:
-                await env.play(env.users[0], next(c for c in hand.choices
-                                                  if c.kind != "declare"))
+                await env.play(env.users[0], next(c for c in hand.choices if c.kind != "declare"))
             else:
                 await env.tick(0.7)
         refused = [c for c in env.fake.api_calls() if c.error_code == 429]
@@ -222,8 +228,11 @@ async def test_commands_registered_per_language_and_help(redis: Redis) -> None:
         calls = env.fake.find_calls("setMyCommands")
         langs = {c.params.get("language_code") for c in calls}
         assert {None, "ru"} <= langs
-        ru_group = next(c for c in calls if c.params.get("language_code") == "ru"
-                        and "group" in str(c.params.get("scope")))
+        ru_group = next(
+            c
+            for c in calls
+            if c.params.get("language_code") == "ru" and "group" in str(c.params.get("scope"))
+        )
         hand = next(c for c in ru_group.params["commands"] if c["command"] == "hand")
         assert hand.get("is_ephemeral") is True
         await env.say(env.users[0], "/help")
@@ -231,8 +240,9 @@ async def test_commands_registered_per_language_and_help(redis: Redis) -> None:
         await env.say(env.users[0], "/rules kozel")
         assert "шоха" in (env.fake.last_bot_message(env.group).text or "")
         for c in ("score", "settings", "rules", "help", "invite"):  # answers only for him
-            assert next(x for x in ru_group.params["commands"] if x["command"] == c).get(
-                "is_ephemeral") is True
+            assert (
+                next(x for x in ru_group.params["commands"] if x["command"] == c).get("is_ephemeral") is True
+            )
         env.fake.make_admin(env.group, env.users[0])
         await env.say(env.users[0], "/lang en")
         await env.say(env.users[0], "/newgame")
@@ -269,21 +279,24 @@ async def test_forum_topic_is_a_table_of_its_own_and_hand_command_is_ephemeral(
             await env.say(users[0], "/newgame kozel-60", chat=forum, thread_id=9)
             a = await env.service.room("tg:-1002000000002/7")
             b = await env.service.room("tg:-1002000000002/9")
-            assert a is not None and b is not None and a.preset == "kozel" \
-                and b.preset == "kozel-60"
+            assert a is not None and b is not None and a.preset == "kozel" and b.preset == "kozel-60"
             for u in users[1:]:
                 await env.say(u, "/join", chat=forum, thread_id=7)
             await env.say(users[0], "/startgame", chat=forum, thread_id=7)
             room = await env.service.room("tg:-1002000000002/7")
             assert room is not None and room.state == "playing"
             # the table went to the topic
-            tables = [m for m in fake.messages(forum, from_bot=True, ephemeral=False)
-                      if "T:hand" in m.callback_data]
+            tables = [
+                m for m in fake.messages(forum, from_bot=True, ephemeral=False) if "T:hand" in m.callback_data
+            ]
             assert tables and tables[-1].message_thread_id == 7
             # /hand as an ephemeral command: the hand comes back ephemeral, to its owner only
             await env.say(users[1], "/hand", chat=forum, thread_id=7, ephemeral=True)
-            hands = [m for m in fake.messages(forum, from_bot=True, ephemeral=True)
-                     if m.receiver is not None and m.receiver.id == users[1].id]
+            hands = [
+                m
+                for m in fake.messages(forum, from_bot=True, ephemeral=True)
+                if m.receiver is not None and m.receiver.id == users[1].id
+            ]
             assert hands and any(d.startswith("S~") for d in hands[-1].callback_data)
             assert not env.leaks
 
@@ -296,17 +309,25 @@ async def test_webhook_checks_the_secret_token(redis: Redis) -> None:
     async with telegram(redis, webhook_secret="s3cret") as env:
         server = TestServer(webhook_app(env.app, env.settings), host="127.0.0.1")
         async with TestClient(server) as client:
-            update = {"update_id": 900001, "message": {
-                "message_id": 77, "date": 1, "text": "/help",
-                "chat": {"id": GROUP_ID, "type": "supergroup", "title": "x"},
-                "from": {"id": env.users[0].id, "is_bot": False, "first_name": "Anna"},
-                "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}}
+            update = {
+                "update_id": 900001,
+                "message": {
+                    "message_id": 77,
+                    "date": 1,
+                    "text": "/help",
+                    "chat": {"id": GROUP_ID, "type": "supergroup", "title": "x"},
+                    "from": {"id": env.users[0].id, "is_bot": False, "first_name": "Anna"},
+                    "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+                },
+            }
             mark = env.fake.mark()
-            bad = await client.post("/webhook", json=update,
-                                    headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"})
+            bad = await client.post(
+                "/webhook", json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"}
+            )
             assert bad.status == 401
-            good = await client.post("/webhook", json=update,
-                                     headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"})
+            good = await client.post(
+                "/webhook", json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
+            )
             assert good.status == 200
             call = await env.fake.wait_for_call("sendMessage", after=mark)
             assert "/newgame" in call.params["text"]
@@ -323,8 +344,9 @@ async def test_new_games_played_through_buttons_with_no_leak(redis: Redis, game:
         room = await play_to_end(env, env.users[:4], seed=3, until_deal=4)
         assert room.state == "finished" or room.load_match().deal_no >= 4
         assert not env.leaks, env.leaks[:3]
-        pressed = {cb.data.rsplit(".", 1)[1][0] for cb in env.fake.callbacks.values()
-                   if cb.data.startswith("A~")}
+        pressed = {
+            cb.data.rsplit(".", 1)[1][0] for cb in env.fake.callbacks.values() if cb.data.startswith("A~")
+        }
         if game == "kozel-nn":
             assert "c" in pressed  # a cut, pressed as a button
         if game == "petukh":
@@ -345,8 +367,7 @@ async def test_petukh_elimination_queue_by_command_and_button(redis: Redis) -> N
         assert not answer.get("show_alert"), answer
         await env.drain()
         # Vera queues with the table's button, Gleb with the command
-        assert any(b.get("callback_data") == "T:queue" for row in env.table_message().buttons
-                   for b in row)
+        assert any(b.get("callback_data") == "T:queue" for row in env.table_message().buttons for b in row)
         answer = await env.press(vera, env.table_message(), "T:queue")
         assert not answer.get("show_alert"), answer
         await env.say(gleb, "/wait")
@@ -366,23 +387,29 @@ async def test_petukh_elimination_queue_by_command_and_button(redis: Redis) -> N
 
 
 async def test_replies_wait_for_the_budget_under_429_and_none_is_lost(
-        redis: Redis, caplog: pytest.LogCaptureFixture) -> None:
+    redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
     async with telegram(redis) as env:
         env.fake.limit_group_writes(20, 60.0)
         await open_table(env, people=1, bots=3)
         anna = env.users[0]
         # someone else's bot (or this one's burst) has spent the group's minute
-        env.fake.fail_retry_after("sendMessage", 30, times=1,
-                                  when=lambda p: int(p["chat_id"]) < 0
-                                  and "ephemeral_message_parameters" not in p)
+        env.fake.fail_retry_after(
+            "sendMessage",
+            30,
+            times=1,
+            when=lambda p: int(p["chat_id"]) < 0 and "ephemeral_message_parameters" not in p,
+        )
         for command in ("/invite", "/series", "/score", "/top"):
             await env.say(anna, command)
-        answered = [c for c in env.fake.find_calls("sendMessage", ok=True)
-                    if int(c.params["chat_id"]) == env.group.id]
+        answered = [
+            c for c in env.fake.find_calls("sendMessage", ok=True) if int(c.params["chat_id"]) == env.group.id
+        ]
         before = len(answered)
         await env.drain()
-        after = [c for c in env.fake.find_calls("sendMessage", ok=True)
-                 if int(c.params["chat_id"]) == env.group.id]
+        after = [
+            c for c in env.fake.find_calls("sendMessage", ok=True) if int(c.params["chat_id"]) == env.group.id
+        ]
         replies = [c for c in after if c.params.get("reply_parameters")]
         assert len(replies) == 4, [c.params["text"][:20] for c in after]
         assert len(after) > before
@@ -403,8 +430,11 @@ async def test_answers_for_one_person_are_for_him_alone(redis: Redis) -> None:
         assert reply.params["ephemeral_message_parameters"]["receiver_user_id"] == boris.id
         answer = await env.press(boris, env.table_message(), "T:hand")
         assert answer.get("show_alert")  # not his table: an alert, not a group message
-        assert not [c for c in env.fake.find_calls("sendMessage", after=mark)
-                    if "ephemeral_message_parameters" not in c.params]
+        assert not [
+            c
+            for c in env.fake.find_calls("sendMessage", after=mark)
+            if "ephemeral_message_parameters" not in c.params
+        ]
 
 
 # --- issue 13 item 8: the aiogram way ---------------------------------------------------
@@ -418,11 +448,18 @@ def test_routers_per_module_and_callback_data_classes() -> None:
 
     root = build_router()
     names = [r.name for r in root.sub_routers]
-    assert names[:4] == ["adapters.telegram.handlers.private", "adapters.telegram.handlers.lobby",
-                         "adapters.telegram.handlers.play", "adapters.telegram.handlers.stats"]
+    assert names[:4] == [
+        "adapters.telegram.handlers.private",
+        "adapters.telegram.handlers.lobby",
+        "adapters.telegram.handlers.play",
+        "adapters.telegram.handlers.stats",
+    ]
     build_router()  # a second dispatcher (another bot in this process) gets its own routers
-    classes = [c for c in vars(callbacks).values()
-               if isinstance(c, type) and issubclass(c, CallbackData) and c is not CallbackData]
+    classes = [
+        c
+        for c in vars(callbacks).values()
+        if isinstance(c, type) and issubclass(c, CallbackData) and c is not CallbackData
+    ]
     prefixes = [c.__prefix__ for c in classes]
     assert len(prefixes) == len(set(prefixes)) >= 7
     with pytest.raises(ValueError, match="too long"):
@@ -435,9 +472,11 @@ def test_no_function_over_80_lines() -> None:
 
     root = Path(__file__).resolve().parents[2]
     long = []
-    for path in [*(root / "adapters" / "telegram").rglob("*.py"),
-                 root / "adapters" / "common" / "painting.py",
-                 root / "adapters" / "common" / "lobby.py"]:
+    for path in [
+        *(root / "adapters" / "telegram").rglob("*.py"),
+        root / "adapters" / "common" / "painting.py",
+        root / "adapters" / "common" / "lobby.py",
+    ]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
@@ -449,8 +488,16 @@ def test_no_function_over_80_lines() -> None:
 async def test_every_button_the_bot_sent_parses(redis: Redis) -> None:
     from adapters.telegram import callbacks
 
-    classes = [callbacks.Lobby, callbacks.Table, callbacks.Option, callbacks.Game,
-               callbacks.Pick, callbacks.Move, callbacks.Deliver, callbacks.Hint]
+    classes = [
+        callbacks.Lobby,
+        callbacks.Table,
+        callbacks.Option,
+        callbacks.Game,
+        callbacks.Pick,
+        callbacks.Move,
+        callbacks.Deliver,
+        callbacks.Hint,
+    ]
     async with telegram(redis) as env:
         await open_table(env, people=2, bots=2, game="petukh")
         await play_to_end(env, env.users[:2], seed=7, until_deal=2)
@@ -489,7 +536,8 @@ async def test_services_as_dispatcher_arguments_and_one_context_middleware(redis
 
 
 async def test_a_press_answer_refused_with_429_is_logged_and_the_press_applied(
-        redis: Redis, caplog: pytest.LogCaptureFixture) -> None:
+    redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
     async with telegram(redis) as env:
         await env.say(env.users[0], "/newgame kozel")
         env.fake.fail_retry_after("answerCallbackQuery", 3)

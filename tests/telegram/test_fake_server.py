@@ -49,9 +49,7 @@ GROUP_ID = -1001234567890
 
 def keyboard(*buttons: tuple[str, str]) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [InlineKeyboardButton(text=text, callback_data=data)] for text, data in buttons
-        ]
+        inline_keyboard=[[InlineKeyboardButton(text=text, callback_data=data)] for text, data in buttons]
     )
 
 
@@ -64,9 +62,7 @@ def build_router() -> Router:
 
     @router.message(Command("game"))
     async def game(message: Message) -> None:
-        await message.answer(
-            "Table is open", reply_markup=keyboard(("Join", "join"), ("My hand", "hand"))
-        )
+        await message.answer("Table is open", reply_markup=keyboard(("Join", "join"), ("My hand", "hand")))
 
     @router.message(Command("hand"))
     async def hand_command(message: Message) -> None:
@@ -171,9 +167,7 @@ async def test_get_me_and_token_check(fake: FakeTelegram, bot: Bot) -> None:
     ]
 
 
-async def test_retry_after_raises_telegram_retry_after(
-    fake: FakeTelegram, bot: Bot, group: FakeChat
-) -> None:
+async def test_retry_after_raises_telegram_retry_after(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
     fake.fail_retry_after("sendMessage", retry_after=7, times=2)
 
     for _ in range(2):
@@ -187,9 +181,7 @@ async def test_retry_after_raises_telegram_retry_after(
     assert [message.text for message in fake.messages(group)] == ["hello"]
 
 
-async def test_forbidden_until_user_starts_the_bot(
-    fake: FakeTelegram, bot: Bot, bob: FakeUser
-) -> None:
+async def test_forbidden_until_user_starts_the_bot(fake: FakeTelegram, bot: Bot, bob: FakeUser) -> None:
     with pytest.raises(TelegramForbiddenError, match="can't initiate conversation"):
         await bot.send_message(bob.id, "psst")
 
@@ -223,9 +215,7 @@ async def test_injected_bad_request_and_forbidden(
         await bot.delete_message(group.id, public.message_id)
 
 
-async def test_strict_ephemeral_rules(
-    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
-) -> None:
+async def test_strict_ephemeral_rules(fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser) -> None:
     ephemeral = EphemeralMessageParameters(receiver_user_id=alice.id)
     with pytest.raises(TelegramBadRequest, match="ephemeral"):
         await bot.send_message(group.id, "unprompted", ephemeral_message_parameters=ephemeral)
@@ -493,9 +483,7 @@ async def test_handler_errors_surface_as_aiogram_exceptions(
     assert fake.messages(group, from_bot=True) == []
 
 
-async def test_raw_json_and_query_bodies(
-    fake: FakeTelegram, group: FakeChat, alice: FakeUser
-) -> None:
+async def test_raw_json_and_query_bodies(fake: FakeTelegram, group: FakeChat, alice: FakeUser) -> None:
     """Non-aiogram clients: JSON bodies, GET query strings, negative getUpdates offsets."""
     import aiohttp
 
@@ -544,13 +532,15 @@ async def test_group_flood_limit_on_the_fakes_clock(group: FakeChat, alice: Fake
             first = await bot.send_message(group.id, "table")
             for i in range(19):
                 now[0] += 1.0
-                await bot.edit_message_text(f"table {i}", chat_id=group.id,
-                                            message_id=first.message_id)
+                await bot.edit_message_text(f"table {i}", chat_id=group.id, message_id=first.message_id)
             with pytest.raises(TelegramRetryAfter) as raised:
                 await bot.send_message(group.id, "one too many")
             assert raised.value.retry_after == 41  # the first write (t=1000) leaves at 1060
-            await bot.send_message(group.id, "only you", ephemeral_message_parameters=(
-                EphemeralMessageParameters(receiver_user_id=alice.id)))
+            await bot.send_message(
+                group.id,
+                "only you",
+                ephemeral_message_parameters=(EphemeralMessageParameters(receiver_user_id=alice.id)),
+            )
             fake.private_chat(alice)
             await bot.send_message(alice.id, "private")
             now[0] += 41.0
@@ -561,14 +551,15 @@ async def test_group_flood_limit_on_the_fakes_clock(group: FakeChat, alice: Fake
     assert fake.flood is not None and len(fake.flood.refused) == 1
 
 
-async def test_payloads_the_real_api_refuses_get_400(fake: FakeTelegram, bot: Bot,
-                                                      group: FakeChat) -> None:
-    too_long = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text="x", callback_data="y" * 65)]])
+async def test_payloads_the_real_api_refuses_get_400(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    too_long = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="x", callback_data="y" * 65)]]
+    )
     with pytest.raises(TelegramBadRequest, match="BUTTON_DATA_INVALID"):
         await bot.send_message(group.id, "t", reply_markup=too_long)
-    wide = InlineKeyboardMarkup(inline_keyboard=[[
-        InlineKeyboardButton(text=str(i), callback_data=str(i)) for i in range(9)]])
+    wide = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=str(i), callback_data=str(i)) for i in range(9)]]
+    )
     with pytest.raises(TelegramBadRequest, match="too many buttons"):
         await bot.send_message(group.id, "t", reply_markup=wide)
     bare = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="x")]])
@@ -606,18 +597,21 @@ async def test_redelivered_update_comes_again_with_its_id(
 
 
 async def test_send_photo_uploads_bytes_with_a_caption_of_at_most_1024(
-        fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    fake: FakeTelegram, bot: Bot, group: FakeChat
+) -> None:
     """sendPhoto as the real API takes it from aiogram: a multipart upload, a caption of at
     most 1024 characters counted as UTF-16 (an emoji square is two), a group write."""
     png = b"\x89PNG\r\n\x1a\n" + b"0" * 100
-    sent = await bot.send_photo(group.id, BufferedInputFile(png, filename="score.png"),
-                                caption="🟥 Anna — 4\n🟦 Boris — 12")
+    sent = await bot.send_photo(
+        group.id, BufferedInputFile(png, filename="score.png"), caption="🟥 Anna — 4\n🟦 Boris — 12"
+    )
     assert sent.photo and sent.caption == "🟥 Anna — 4\n🟦 Boris — 12"
     msg = fake.messages(group)[-1]
     assert msg.photo is not None and msg.photo["size"] == len(png)
     assert fake.uploads[msg.photo["attach"]] == png
     assert fake.group_writes[group.id]
     with pytest.raises(TelegramBadRequest, match="caption is too long"):
-        await bot.send_photo(group.id, BufferedInputFile(png, filename="score.png"),
-                             caption="🟥" * 513)  # 513 characters, 1026 UTF-16 units
+        await bot.send_photo(
+            group.id, BufferedInputFile(png, filename="score.png"), caption="🟥" * 513
+        )  # 513 characters, 1026 UTF-16 units
     assert len(fake.messages(group)) == 1

@@ -15,8 +15,9 @@ from tests.telegram.harness import Env, telegram
 RU = Text("ru")
 
 
-async def open_table(env: Env, people: int = 2, bots: int = 2, game: str = "kozel",
-                     seed: int | None = None) -> None:
+async def open_table(
+    env: Env, people: int = 2, bots: int = 2, game: str = "kozel", seed: int | None = None
+) -> None:
     """A table opened through the buttons; dealt by the Start button, or from ``seed`` (the
     service's start, as the button does without one: the same deal on every run)."""
     anna = env.users[0]
@@ -26,8 +27,7 @@ async def open_table(env: Env, people: int = 2, bots: int = 2, game: str = "koze
     for _ in range(bots):
         await env.press(anna, env.table_message(), "L:bot")
     if seed is not None:
-        assert (await env.service.start(env.room_id, User(f"tg:{anna.id}", anna.first_name),
-                                        seed=seed)).ok
+        assert (await env.service.start(env.room_id, User(f"tg:{anna.id}", anna.first_name), seed=seed)).ok
         await env.flush()
         return
     answer = await env.press(anna, env.table_message(), "L:start")
@@ -35,8 +35,11 @@ async def open_table(env: Env, people: int = 2, bots: int = 2, game: str = "koze
 
 
 def hands_with_buttons(env: Env, user: FakeUser) -> list[object]:
-    found = [m for m in env.fake.messages(env.group, from_bot=True, ephemeral=True)
-             if m.receiver is not None and m.receiver.id == user.id and m.buttons]
+    found = [
+        m
+        for m in env.fake.messages(env.group, from_bot=True, ephemeral=True)
+        if m.receiver is not None and m.receiver.id == user.id and m.buttons
+    ]
     return found + [m for m in env.fake.messages(user.id, from_bot=True) if m.buttons]
 
 
@@ -71,8 +74,10 @@ async def test_a_tap_on_an_old_hand_makes_it_the_live_one_with_todays_cards(redi
         old = await env.open_hand(user)
         # the retirement of the old hand fails (the message stays, buttons and all)
         env.fake.fail_next("deleteEphemeralMessage")
-        env.fake.fail_next("editEphemeralMessageText", when=lambda p: p.get(
-            "ephemeral_message_id") == old.ephemeral_message_id)
+        env.fake.fail_next(
+            "editEphemeralMessageText",
+            when=lambda p: p.get("ephemeral_message_id") == old.ephemeral_message_id,
+        )
         await env.press(user, env.table_message(), "T:hand")
         new = env.hand_message(user)
         assert new is not old and old.buttons
@@ -117,8 +122,9 @@ async def test_an_unplayable_card_says_why_and_one_legal_move_is_one_tap(redis: 
                 bad = [c for c in hand.cards if c in hand.why_not]
                 if bad and not seen_reason:
                     i = hand.cards.index(bad[0])
-                    data = next(d for d in msg.callback_data if d.startswith("S~")
-                                and d.endswith(f"~{1 << i}"))
+                    data = next(
+                        d for d in msg.callback_data if d.startswith("S~") and d.endswith(f"~{1 << i}")
+                    )
                     answer = await env.press(u, msg, data)
                     assert answer.get("text") == RU.reason(hand.why_not[bad[0]])
                     seen_reason = True
@@ -227,8 +233,7 @@ async def test_hint_in_a_practice_game_only(redis: Redis) -> None:
         await open_table(env)
         boris_hand = await env.open_hand(env.users[1])
         assert not any(d.startswith("HN~") for d in boris_hand.callback_data)
-        answer = await env.press(env.users[1], boris_hand, f"HN~{env.room_id}",
-                                 check_button=False)
+        answer = await env.press(env.users[1], boris_hand, f"HN~{env.room_id}", check_button=False)
         assert answer.get("show_alert") and "💡" not in answer.get("text", "")
 
 
@@ -238,8 +243,9 @@ async def test_a_hand_refused_with_429_comes_after_the_wait(redis: Redis) -> Non
     async with telegram(redis) as env:
         await open_table(env)
         anna = env.users[0]
-        env.fake.fail_retry_after("sendMessage", 5, when=lambda p: bool(
-            p.get("ephemeral_message_parameters")))
+        env.fake.fail_retry_after(
+            "sendMessage", 5, when=lambda p: bool(p.get("ephemeral_message_parameters"))
+        )
         answer = await env.press(anna, env.table_message(), "T:hand")
         assert not answer.get("url") and not answer.get("show_alert")
         assert env.hand_message(anna) is None
@@ -250,8 +256,7 @@ async def test_a_hand_refused_with_429_comes_after_the_wait(redis: Redis) -> Non
         assert room.sdata[f"tg:{anna.id}"]["tg_hand"]["msg"] == hand.ephemeral_message_id
 
 
-async def test_a_redelivered_press_is_applied_once_and_answered_quietly(
-        redis: Redis, caplog: object) -> None:
+async def test_a_redelivered_press_is_applied_once_and_answered_quietly(redis: Redis, caplog: object) -> None:
     """Telegram delivers an update again when its first delivery was not confirmed (a
     worker died after the commit): the move is not made twice, nothing is drawn, no alert."""
     async with telegram(redis) as env:
@@ -259,21 +264,28 @@ async def test_a_redelivered_press_is_applied_once_and_answered_quietly(
         user, hand = await mover(env)
         choice = next(c for c in hand.choices if c.kind != "declare")
         await env.play(user, choice)
-        press = next(cb for cb in reversed(list(env.fake.callbacks.values()))
-                     if cb.data == "A~" + choice.token)
+        press = next(
+            cb for cb in reversed(list(env.fake.callbacks.values())) if cb.data == "A~" + choice.token
+        )
         room = await env.room()
         mark = env.fake.mark()
         env.fake.redeliver(env.fake.update_of(press))
         answered = await env.fake.wait_for_call(
-            "answerCallbackQuery", lambda p: p["callback_query_id"] == press.id, after=mark,
-            timeout=10)
+            "answerCallbackQuery", lambda p: p["callback_query_id"] == press.id, after=mark, timeout=10
+        )
         assert answered.error_code == 400  # Telegram keeps the first answer only
         await env.say(env.users[0], "/help", ephemeral=True)  # the dispatcher has moved on
         assert (await env.room()).version == room.version
-        assert not [c for c in env.fake.api_calls()[mark:] if c.method in (
-            "editMessageText", "editEphemeralMessageText") and c.ok]
-        assert not [r for r in caplog.records  # type: ignore[attr-defined]
-                    if r.levelname == "ERROR"]
+        assert not [
+            c
+            for c in env.fake.api_calls()[mark:]
+            if c.method in ("editMessageText", "editEphemeralMessageText") and c.ok
+        ]
+        assert not [
+            r
+            for r in caplog.records  # type: ignore[attr-defined]
+            if r.levelname == "ERROR"
+        ]
 
 
 async def test_a_card_tapped_out_of_turn_says_whose_turn_it_is(redis: Redis) -> None:
@@ -288,8 +300,7 @@ async def test_a_card_tapped_out_of_turn_says_whose_turn_it_is(redis: Redis) -> 
         data = next(d for d in msg.callback_data if d.startswith("S~"))
         answer = await env.press(other, msg, data)
         assert answer.get("text") == RU.reason("not_your_turn") and not answer.get("show_alert")
-        assert msg.text == before and not any("✅" in b["text"] for row in msg.buttons
-                                               for b in row)
+        assert msg.text == before and not any("✅" in b["text"] for row in msg.buttons for b in row)
 
 
 async def test_the_only_move_of_several_cards_is_one_tap(redis: Redis) -> None:
@@ -301,15 +312,15 @@ async def test_the_only_move_of_several_cards_is_one_tap(redis: Redis) -> None:
         await env.press(boris, env.table_message(), "L:join")
         for _ in range(2):
             await env.press(anna, env.table_message(), "L:bot")
-        assert (await env.service.start(env.room_id, User(f"tg:{anna.id}", "Anna"),
-                                        seed=2)).ok
+        assert (await env.service.start(env.room_id, User(f"tg:{anna.id}", "Anna"), seed=2)).ok
         rng = random.Random(2)
         for _ in range(300):  # the deal played on (by the service) up to such a moment
             room = await env.room()
             hands = [(u, env.service.hand_of(room, f"tg:{u.id}")) for u in (anna, boris)]
             ready = [(u, h) for u, h in hands if h is not None and h.on_move and h.choices]
-            single = next(((u, h) for u, h in ready if h.single is not None
-                           and len(h.single.cards) > 1), None)
+            single = next(
+                ((u, h) for u, h in ready if h.single is not None and len(h.single.cards) > 1), None
+            )
             if single is not None:
                 break
             if ready:
@@ -324,8 +335,7 @@ async def test_the_only_move_of_several_cards_is_one_tap(redis: Redis) -> None:
         msg = await env.open_hand(user)
         move = "A~" + hand.single.token
         assert move in msg.callback_data
-        ticked = {b["text"].lstrip("✅") for row in msg.buttons for b in row
-                  if b["text"].startswith("✅")}
+        ticked = {b["text"].lstrip("✅") for row in msg.buttons for b in row if b["text"].startswith("✅")}
         assert ticked == {RU.card(c) for c in hand.single.cards}
         version = (await env.room()).version
         answer = await env.press(user, msg, move)
@@ -349,8 +359,11 @@ async def test_a_tap_refused_with_429_redraws_the_hand_after_the_wait(redis: Red
         assert (room.id, f"tg:{user.id}") in env.painter.hands
         await env.tick(2)
         await env.tick(4)
-        calls = [c for c in env.fake.find_calls("editEphemeralMessageText", after=mark)
-                 if c.params["ephemeral_message_id"] == msg.ephemeral_message_id]
+        calls = [
+            c
+            for c in env.fake.find_calls("editEphemeralMessageText", after=mark)
+            if c.params["ephemeral_message_id"] == msg.ephemeral_message_id
+        ]
         assert calls[0].error_code == 429
         assert len(calls) == 2 and calls[1].at >= calls[0].at + 5  # after the wait only
         assert (room.id, f"tg:{user.id}") not in env.painter.hands
@@ -378,8 +391,9 @@ async def test_hand_in_the_private_chat_always_answers(redis: Redis) -> None:
         reply = env.fake.last_bot_message(anna.id)
         assert reply is not None and reply.text == RU._("You are not in a game now.")
         await open_table(env)
-        env.fake.fail_next("sendMessage", when=lambda p: int(p["chat_id"]) == anna.id
-                           and "🐐" in str(p.get("text")))
+        env.fake.fail_next(
+            "sendMessage", when=lambda p: int(p["chat_id"]) == anna.id and "🐐" in str(p.get("text"))
+        )
         await env.say(anna, "/hand", chat=anna.id)
         reply = env.fake.last_bot_message(anna.id)
         assert reply is not None and reply.text == RU.reason("busy")  # refused: said so

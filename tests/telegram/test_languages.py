@@ -15,8 +15,11 @@ async def test_lang_uk_for_the_group_and_a_croatian_app_for_herself(redis: Redis
     async with telegram(redis) as env:
         calls = env.fake.find_calls("setMyCommands")
         assert {"uk", "hr"} <= {c.params.get("language_code") for c in calls}
-        uk_group = next(c for c in calls if c.params.get("language_code") == "uk"
-                        and "group" in str(c.params.get("scope")))
+        uk_group = next(
+            c
+            for c in calls
+            if c.params.get("language_code") == "uk" and "group" in str(c.params.get("scope"))
+        )
         newgame = next(c for c in uk_group.params["commands"] if c["command"] == "newgame")
         assert newgame["description"] == "Відкрити стіл: список ігор"
 
@@ -35,23 +38,23 @@ async def test_lang_uk_for_the_group_and_a_croatian_app_for_herself(redis: Redis
         answer = await env.press(ivana, env.table_message(), "L:start")
         assert "Broj igrača za ovu igru" in answer.get("text", "")
         await env.press(ivana, env.table_message(), "L:join")
-        assert "Ivana" in (env.table_message().text or "") and "Місця:" in (
-            env.table_message().text or "")
+        assert "Ivana" in (env.table_message().text or "") and "Місця:" in (env.table_message().text or "")
         assert not env.leaks, env.leaks[:3]
 
 
-async def test_the_menu_for_other_app_languages_is_in_the_bots_default_language(
-        redis: Redis) -> None:
+async def test_the_menu_for_other_app_languages_is_in_the_bots_default_language(redis: Redis) -> None:
     """A person whose Telegram speaks none of the four is answered in DEFAULT_LANGUAGE (ru
     here): the menu without a language_code says the same, and English has a menu of its own."""
     async with telegram(redis) as env:
         calls = env.fake.find_calls("setMyCommands")
 
         def newgame(code: str | None) -> str:
-            menu = next(c for c in calls if c.params.get("language_code") == code
-                        and "group" in str(c.params.get("scope")))
-            return str(next(c["description"] for c in menu.params["commands"]
-                            if c["command"] == "newgame"))
+            menu = next(
+                c
+                for c in calls
+                if c.params.get("language_code") == code and "group" in str(c.params.get("scope"))
+            )
+            return str(next(c["description"] for c in menu.params["commands"] if c["command"] == "newgame"))
 
         assert newgame(None) == newgame("ru") == Text("ru")._("Open a table: a list of games")
         assert newgame("en") == "Open a table: a list of games"

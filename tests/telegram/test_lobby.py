@@ -21,8 +21,11 @@ async def settings_message(env: Env, who: int = 0) -> object:
     """The settings as the one who pressed "Settings" sees them (for him alone)."""
     user = env.users[who]
     await env.press(user, env.table_message(), "L:set")
-    msgs = [m for m in env.fake.messages(env.group, from_bot=True, ephemeral=True)
-            if any(d.startswith("O:") for d in m.callback_data) and m.receiver == user]
+    msgs = [
+        m
+        for m in env.fake.messages(env.group, from_bot=True, ephemeral=True)
+        if any(d.startswith("O:") for d in m.callback_data) and m.receiver == user
+    ]
     assert msgs, "no settings message"
     return msgs[-1]
 
@@ -38,8 +41,12 @@ async def test_settings_one_row_per_option_with_its_value(redis: Redis) -> None:
         toggle = next(b["callback_data"] for row in rows for b in row if "шоха" in b["text"])
         await env.press(env.users[0], msg, toggle)
         assert (await env.room()).options["shokha"] is False
-        tie = next(b["callback_data"] for row in msg.buttons for b in row  # type: ignore[attr-defined]
-                   if b["callback_data"].startswith("O:tie:"))
+        tie = next(
+            b["callback_data"]
+            for row in msg.buttons
+            for b in row  # type: ignore[attr-defined]
+            if b["callback_data"].startswith("O:tie:")
+        )
         await env.press(env.users[0], msg, tie)
         assert "O:tie:eggs" in msg.callback_data  # type: ignore[attr-defined]
         await env.press(env.users[0], msg, "O:tie:eggs")
@@ -87,8 +94,7 @@ async def test_petukh_lobby_one_option_a_line_no_teams(redis: Redis) -> None:
         assert len(option_lines) >= 10
 
 
-async def test_computer_players_unique_names_in_the_chats_language_and_levels(
-        redis: Redis) -> None:
+async def test_computer_players_unique_names_in_the_chats_language_and_levels(redis: Redis) -> None:
     async with telegram(redis) as env:
         anna = env.users[0]
         await env.say(anna, "/newgame kozel")
@@ -97,8 +103,9 @@ async def test_computer_players_unique_names_in_the_chats_language_and_levels(
         await env.press(anna, env.table_message(), "L:bot")
         room = await env.room()
         names = [s.name for s in room.seats[1:]]
-        assert len(set(names)) == 3 and set(names) <= {RU._(n) for n in (
-            "Sam", "Max", "Alex", "Kit", "Val", "Lou")}
+        assert len(set(names)) == 3 and set(names) <= {
+            RU._(n) for n in ("Sam", "Max", "Alex", "Kit", "Val", "Lou")
+        }
         text = env.table_message().text or ""
         assert "мастер" in text and "новичок" in text and "любитель" in text
         # in an English chat they have English names
@@ -108,8 +115,7 @@ async def test_computer_players_unique_names_in_the_chats_language_and_levels(
         await env.say(anna, "/newgame kozel")
         await env.say(anna, "/addbot")
         room = await env.room()
-        assert room.seats[1] is not None and room.seats[1].name in ("Sam", "Max", "Alex", "Kit",
-                                                                    "Val", "Lou")
+        assert room.seats[1] is not None and room.seats[1].name in ("Sam", "Max", "Alex", "Kit", "Val", "Lou")
         await env.say(anna, "/lang ru")
         answer = await env.say(anna, "/addbot genius")
         assert answer is not None
@@ -216,7 +222,8 @@ async def test_lang_is_for_admins_and_in_private_it_is_ones_own(redis: Redis) ->
         await env.say(boris, "/lang en", chat=boris.id)
         await env.say(boris, "/help", chat=boris.id)
         assert (env.fake.last_bot_message(boris.id).text or "").startswith(  # type: ignore[union-attr]
-            "🐐 " + Text("en")._("Kozel bot: card games with friends in this chat."))
+            "🐐 " + Text("en")._("Kozel bot: card games with friends in this chat.")
+        )
         await env.say(anna, "/lang ru")
         answer = await env.press(boris, env.table_message(), "L:start")
         assert "This game needs" in answer.get("text", "")  # his words, not the chat's

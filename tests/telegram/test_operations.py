@@ -30,11 +30,13 @@ async def test_429s_their_waits_and_the_painter_queue_are_counted(redis: Redis) 
         await open_table(env)
         anna = env.users[0]
         # a hand refused with a 429 (the delivery path), then a group write (the painter's)
-        env.fake.fail_retry_after("sendMessage", 5, when=lambda p: bool(
-            p.get("ephemeral_message_parameters")))
+        env.fake.fail_retry_after(
+            "sendMessage", 5, when=lambda p: bool(p.get("ephemeral_message_parameters"))
+        )
         await env.press(anna, env.table_message(), "T:hand")
-        env.fake.fail_retry_after("sendMessage", 7, when=lambda p: int(p["chat_id"]) < 0
-                                  and "ephemeral_message_parameters" not in p)
+        env.fake.fail_retry_after(
+            "sendMessage", 7, when=lambda p: int(p["chat_id"]) < 0 and "ephemeral_message_parameters" not in p
+        )
         await env.say(anna, "/score")
         depth = metrics.registry.get_sample_value("kozel_painter_queue", {"platform": "tg"})
         assert depth is not None and depth >= 1  # the refused writes wait their turn
@@ -46,13 +48,15 @@ async def test_429s_their_waits_and_the_painter_queue_are_counted(redis: Redis) 
 
 
 async def test_a_line_logged_while_handling_a_press_names_the_room_and_the_update(
-        redis: Redis, caplog: pytest.LogCaptureFixture) -> None:
+    redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.handler.addFilter(logs.Context())
     async with telegram(redis) as env:
         await open_table(env)
         anna = env.users[0]
-        env.fake.fail_retry_after("sendMessage", 5, when=lambda p: bool(
-            p.get("ephemeral_message_parameters")))
+        env.fake.fail_retry_after(
+            "sendMessage", 5, when=lambda p: bool(p.get("ephemeral_message_parameters"))
+        )
         with caplog.at_level(logging.INFO, logger="adapters.telegram"):
             await env.press(anna, env.table_message(), "T:hand")
         press = list(env.fake.callbacks.values())[-1]
@@ -63,13 +67,14 @@ async def test_a_line_logged_while_handling_a_press_names_the_room_and_the_updat
     assert logs.ROOM.get() is None and logs.UPDATE.get() is None
 
 
-async def test_readyz_says_503_once_redis_stops_answering_and_healthz_still_200(
-        redis_url: str) -> None:
+async def test_readyz_says_503_once_redis_stops_answering_and_healthz_still_200(redis_url: str) -> None:
     """The balancer sends a webhook worker updates only while it is ready."""
     clock = ManualClock()
-    async with FakeTelegram(clock=clock.now) as fake, \
-            worker(fake, redis_url, clock) as (url, svc, _app), \
-            aiohttp.ClientSession() as http:
+    async with (
+        FakeTelegram(clock=clock.now) as fake,
+        worker(fake, redis_url, clock) as (url, svc, _app),
+        aiohttp.ClientSession() as http,
+    ):
         async with http.get(f"{url}/readyz") as r:
             assert r.status == 200
         live = svc.store

@@ -13,8 +13,7 @@ from tests.telegram.pacing import play_paced
 GOAL = 8.0  # seconds: the table is never older than this while moves are made
 
 
-async def open_paced_table(env: Env, people: int, bots: int, game: str = "kozel",
-                           seed: int = 0) -> None:
+async def open_paced_table(env: Env, people: int, bots: int, game: str = "kozel", seed: int = 0) -> None:
     """A table opened through the buttons, dealt from ``seed`` (the service's start with a
     seed, as the Start button does without one): the same match on every run."""
     env.fake.limit_group_writes(20, 60.0)
@@ -24,15 +23,13 @@ async def open_paced_table(env: Env, people: int, bots: int, game: str = "kozel"
         await env.press(user, env.table_message(), "L:join")
     for _ in range(bots):
         await env.press(anna, env.table_message(), "L:bot")
-    out = await env.service.start(env.room_id, User(f"tg:{anna.id}", anna.first_name),
-                                  seed=seed)
+    out = await env.service.start(env.room_id, User(f"tg:{anna.id}", anna.first_name), seed=seed)
     assert out.ok, out
     await env.flush()
 
 
 @pytest.mark.parametrize("seed", [0, 2])
-async def test_two_people_two_computers_table_never_older_than_8_s(redis: Redis,
-                                                                   seed: int) -> None:
+async def test_two_people_two_computers_table_never_older_than_8_s(redis: Redis, seed: int) -> None:
     async with telegram(redis) as env:
         await open_paced_table(env, people=2, bots=2, seed=seed)
         figures = await play_paced(env, seed)

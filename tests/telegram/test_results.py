@@ -26,6 +26,8 @@ RU = Text("ru")
 def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same cards every run (the service draws a seed otherwise)."""
     monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(20240611))
+
+
 LONG = [[2, 0], [2, 4], [4, 4], [4, 6], [6, 8]]  # five deals: worth a chart
 
 
@@ -37,8 +39,7 @@ async def open_table(env: Env, game: str = "kozel") -> None:
     assert not answer.get("show_alert"), answer
 
 
-async def last_move(env: Env, *, match_end: bool = True,
-                    progress: list[list[int]] | None = None) -> None:
+async def last_move(env: Env, *, match_end: bool = True, progress: list[list[int]] | None = None) -> None:
     """The engine plays up to the last move of the match (or deal); its person makes it
     with his buttons; the painter writes everything."""
     await fast_forward(env.service, env.room_id, match_end=match_end, progress=progress)
@@ -97,8 +98,7 @@ async def test_a_petukh_deal_is_folded_into_its_one_scoreboard(redis: Redis) -> 
         assert len(env.fake.messages(env.group, from_bot=True, ephemeral=False)) == posts
 
 
-async def test_a_long_match_ends_with_one_photo_unless_the_chat_turned_charts_off(
-        redis: Redis) -> None:
+async def test_a_long_match_ends_with_one_photo_unless_the_chat_turned_charts_off(redis: Redis) -> None:
     async with telegram(redis) as env:
         await open_table(env)
         await last_move(env, progress=LONG)
@@ -123,7 +123,8 @@ async def test_a_long_match_ends_with_one_photo_unless_the_chat_turned_charts_of
         assert "админы" in await answer_to(env, 1, "/chart off")
         env.fake.make_admin(env.group, env.users[0])
         assert await answer_to(env, 0, "/chart off") == "📈 " + RU._(
-            "Score chart after a long match: {state}").format(state="выкл")
+            "Score chart after a long match: {state}"
+        ).format(state="выкл")
         assert "выкл" in await answer_to(env, 2, "/chart")
         await env.press(env.users[1], env.table_message(), "T:again")
         await last_move(env, progress=LONG)
@@ -167,11 +168,15 @@ async def test_top_stats_and_series_after_three_matches(redis: Redis) -> None:
 async def test_a_photo_refused_for_good_leaves_the_result_in_words(redis: Redis) -> None:
     async with telegram(redis) as env:
         await open_table(env)
-        env.fake.fail_next("sendPhoto", times=5,
-                           description="Bad Request: not enough rights to send photos to the chat")
+        env.fake.fail_next(
+            "sendPhoto", times=5, description="Bad Request: not enough rights to send photos to the chat"
+        )
         await last_move(env, progress=LONG)
         assert len(env.fake.find_calls("sendPhoto")) == 5 and not photos(env)
-        words = [m for m in env.fake.messages(env.group, from_bot=True, ephemeral=False)
-                 if (m.text or "").startswith("🏁 Партия!")]
+        words = [
+            m
+            for m in env.fake.messages(env.group, from_bot=True, ephemeral=False)
+            if (m.text or "").startswith("🏁 Партия!")
+        ]
         assert len(words) == 1
         assert any("Козлы: " + square in (words[0].text or "") for square in LEGEND[:2])

@@ -85,15 +85,21 @@ async def test_cancel_rewrites_strips_hands_and_confirms_once(redis: Redis) -> N
         table = env.table_message()
         mark = env.fake.mark()
         # the group's budget is spent: Boris's /score waits, and then the match is cancelled
-        env.fake.fail_retry_after("sendMessage", 20, when=lambda p: int(p["chat_id"]) < 0
-                                  and "ephemeral_message_parameters" not in p)
+        env.fake.fail_retry_after(
+            "sendMessage",
+            20,
+            when=lambda p: int(p["chat_id"]) < 0 and "ephemeral_message_parameters" not in p,
+        )
         await env.say(boris, "/score")
         await env.say(anna, "/cancel")
         await env.drain()
         for _ in range(5):  # time passes: nothing of that match comes any more
             await env.tick(10)
-        sent = [c for c in env.fake.find_calls("sendMessage", after=mark, ok=True)
-                if int(c.params["chat_id"]) == env.group.id]
+        sent = [
+            c
+            for c in env.fake.find_calls("sendMessage", after=mark, ok=True)
+            if int(c.params["chat_id"]) == env.group.id
+        ]
         assert len(sent) == 1 and "❌" in sent[0].params["text"]  # confirmed once
         assert not [c for c in sent if "Счёт" in c.params["text"]]  # the queued score: dropped
         assert (table.text or "").startswith("❌") and not table.buttons
@@ -115,11 +121,17 @@ async def test_finish_shows_the_result_and_strips_every_hand(redis: Redis) -> No
         assert "🏁" in (table.text or "") and table.callback_data == ["T:again"]
         assert (table.text or "").count("🏁") == 1, table.text  # the result once, not twice
         for u in (anna, boris):
-            msgs = [m for m in env.fake.messages(env.group, from_bot=True, ephemeral=True)
-                    if m.receiver is not None and m.receiver.id == u.id]
+            msgs = [
+                m
+                for m in env.fake.messages(env.group, from_bot=True, ephemeral=True)
+                if m.receiver is not None and m.receiver.id == u.id
+            ]
             assert msgs and all(not m.buttons for m in msgs), [m.describe() for m in msgs]
-        posts = [m for m in env.fake.messages(env.group, from_bot=True, ephemeral=False)
-                 if (m.text or "").startswith(("📋", "🏁"))]
+        posts = [
+            m
+            for m in env.fake.messages(env.group, from_bot=True, ephemeral=False)
+            if (m.text or "").startswith(("📋", "🏁"))
+        ]
         assert posts == [], "deal and match results are folded into the table"
 
 

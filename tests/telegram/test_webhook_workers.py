@@ -34,10 +34,18 @@ def _free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def worker(fake: FakeTelegram, redis_url: str, clock: ManualClock,
-                 ) -> AsyncIterator[tuple[str, GameService, Any]]:
-    conf = Settings(bot_token=fake.token, telegram_api_url=fake.base_url, webhook_secret=SECRET,
-                    default_language="en", redis_url=redis_url)
+async def worker(
+    fake: FakeTelegram,
+    redis_url: str,
+    clock: ManualClock,
+) -> AsyncIterator[tuple[str, GameService, Any]]:
+    conf = Settings(
+        bot_token=fake.token,
+        telegram_api_url=fake.base_url,
+        webhook_secret=SECRET,
+        default_language="en",
+        redis_url=redis_url,
+    )
     service = GameService(Store(client(redis_url)), conf, clock)
     bot = make_bot(conf)
     app = await build(bot, service, conf, clock)
@@ -55,11 +63,17 @@ async def worker(fake: FakeTelegram, redis_url: str, clock: ManualClock,
 
 def command(update_id: int, text: str) -> dict[str, Any]:
     word = text.split()[0]
-    return {"update_id": update_id, "message": {
-        "message_id": update_id, "date": 1_700_000_000,
-        "chat": {"id": GROUP, "type": "supergroup", "title": "Webhook chat"},
-        "from": {"id": 1000, "is_bot": False, "first_name": "Anna", "language_code": "en"},
-        "text": text, "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}]}}
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": update_id,
+            "date": 1_700_000_000,
+            "chat": {"id": GROUP, "type": "supergroup", "title": "Webhook chat"},
+            "from": {"id": 1000, "is_bot": False, "first_name": "Anna", "language_code": "en"},
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}],
+        },
+    }
 
 
 async def test_two_webhook_workers_apply_each_update_once(redis_url: str, redis: Redis) -> None:
@@ -67,9 +81,11 @@ async def test_two_webhook_workers_apply_each_update_once(redis_url: str, redis:
     async with FakeTelegram(clock=clock.now) as fake:
         fake.group(GROUP, "Webhook chat")
         fake.add_user(1000, "Anna", language_code="en")
-        async with worker(fake, redis_url, clock) as (a, svc, app_a), \
-                worker(fake, redis_url, clock) as (b, _svc_b, app_b), \
-                aiohttp.ClientSession() as http:
+        async with (
+            worker(fake, redis_url, clock) as (a, svc, app_a),
+            worker(fake, redis_url, clock) as (b, _svc_b, app_b),
+            aiohttp.ClientSession() as http,
+        ):
             headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
             ids = itertools.count(500)
 
@@ -78,8 +94,11 @@ async def test_two_webhook_workers_apply_each_update_once(redis_url: str, redis:
                     assert r.status == 200
 
             # a wrong secret is refused before anything happens
-            async with http.post(f"{a}/webhook", json=command(1, "/newgame kozel"),
-                                 headers={"X-Telegram-Bot-Api-Secret-Token": "nope"}) as r:
+            async with http.post(
+                f"{a}/webhook",
+                json=command(1, "/newgame kozel"),
+                headers={"X-Telegram-Bot-Api-Secret-Token": "nope"},
+            ) as r:
                 assert r.status == 401
             created = command(next(ids), "/newgame kozel")
             await deliver(a, created)

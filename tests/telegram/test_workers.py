@@ -110,20 +110,27 @@ async def test_stop_drains_and_returns_and_start_redraws_stale_tables(redis: Red
         stale = table.text
         await env.app.dispatcher.stop_polling()
         # a new worker starts: ``python -m bot telegram`` with its stop event
-        settings = Settings(bot_token=env.fake.token, telegram_api_url=env.fake.base_url,
-                            default_language="ru")
+        settings = Settings(
+            bot_token=env.fake.token, telegram_api_url=env.fake.base_url, default_language="ru"
+        )
         service = GameService(Store(redis), settings, env.clock)
         stop = asyncio.Event()
         env.clock.advance(10)
         worker = asyncio.create_task(run(settings, service, stop))
-        await env.fake.wait_for(lambda: len(table.versions) > edits, timeout=10,
-                                what="the stale table redrawn at start")
+        await env.fake.wait_for(
+            lambda: len(table.versions) > edits, timeout=10, what="the stale table redrawn at start"
+        )
         assert table.text != stale
         # a command in flight when the stop comes is still answered
         env.fake.user_message(env.group, env.users[0], "/score")
-        await env.fake.wait_for(lambda: any(
-            c.method == "sendMessage" and "Счёт" in str(c.params.get("text"))
-            for c in env.fake.api_calls()), timeout=10, what="the /score answer")
+        await env.fake.wait_for(
+            lambda: any(
+                c.method == "sendMessage" and "Счёт" in str(c.params.get("text"))
+                for c in env.fake.api_calls()
+            ),
+            timeout=10,
+            what="the /score answer",
+        )
         stop.set()
         await asyncio.wait_for(worker, 15)  # returns, bounded
         room = await env.room()

@@ -15,8 +15,13 @@ from bot.service import GameService, Outcome
 from engine.presets import PRESETS
 
 # command aliases of games (Telegram commands take no dash)
-ALIASES = {"kozel": "kozel", "kozel4": "kozel-4", "kozel60": "kozel-60", "petukh": "petukh",
-           "petukh25": "petukh-25"}
+ALIASES = {
+    "kozel": "kozel",
+    "kozel4": "kozel-4",
+    "kozel60": "kozel-60",
+    "petukh": "petukh",
+    "petukh25": "petukh-25",
+}
 GROUPS = frozenset({"group", "supergroup"})
 USERNAME = "un:"  # a chat setting: a @username (lower case) -> the user id of a player here
 
@@ -59,5 +64,4 @@ async def remember_username(service: GameService, chat: str, tg_user: TgUser | N
     """``/stats @name`` finds a person of the chat by the @username kept when he sat down
     or asked for numbers (Telegram gives bots no way from a username to a user)."""
     if tg_user is not None and tg_user.username and not tg_user.is_bot:
-        await service.set_chat_setting("tg", chat, USERNAME + tg_user.username.lower(),
-                                       f"tg:{tg_user.id}")
+        await service.set_chat_setting("tg", chat, USERNAME + tg_user.username.lower(), f"tg:{tg_user.id}")

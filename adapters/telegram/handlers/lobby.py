@@ -36,20 +36,35 @@ def bot_names(t: Text) -> tuple[str, ...]:
     return tuple(t._(n) for n in common_lobby.BOT_NAMES)
 
 
-async def open_table(service: GameService, painter: Painter, chat: int, thread: int | None,
-                     title: str | None, user: User, preset: str, update_key: str | None,
-                     ) -> Outcome:
+async def open_table(
+    service: GameService,
+    painter: Painter,
+    chat: int,
+    thread: int | None,
+    title: str | None,
+    user: User,
+    preset: str,
+    update_key: str | None,
+) -> Outcome:
     """A new lobby in this chat (topic): drawn as a new message at the bottom."""
-    out = await service.create("tg", str(chat), str(thread) if thread else None, user, preset,
-                               update_id=update_key)
+    out = await service.create(
+        "tg", str(chat), str(thread) if thread else None, user, preset, update_id=update_key
+    )
     if out.ok and out.room is not None and title:
         await service.set_room_data(out.room.id, tg_title=title)
     return out
 
 
-async def newgame(message: Message, command: CommandObject, service: GameService,
-                  painter: Painter, user: User, chat_t: Text, t: Text,
-                  update_key: str | None) -> None:
+async def newgame(
+    message: Message,
+    command: CommandObject,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    chat_t: Text,
+    t: Text,
+    update_key: str | None,
+) -> None:
     word = command.args.split()[0] if command.args else None
     name = command.command.lower()
     preset = game_of(word) or (game_of(name) if name != "newgame" else None)
@@ -59,14 +74,22 @@ async def newgame(message: Message, command: CommandObject, service: GameService
         await tell(message, painter, text + t._("Which game?"), keyboards.games_markup(t))
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    out = await open_table(service, painter, message.chat.id, thread, message.chat.title, user,
-                           preset, update_key)
+    out = await open_table(
+        service, painter, message.chat.id, thread, message.chat.title, user, preset, update_key
+    )
     await answer_outcome(message, painter, t, out)
 
 
-async def picked_game(query: CallbackQuery, callback_data: cb.Game, service: GameService,
-                      painter: Painter, user: User, t: Text, update_key: str,
-                      callback_answer: CallbackAnswer) -> None:
+async def picked_game(
+    query: CallbackQuery,
+    callback_data: cb.Game,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    t: Text,
+    update_key: str,
+    callback_answer: CallbackAnswer,
+) -> None:
     msg = query.message
     preset = game_of(callback_data.preset)
     if not isinstance(msg, Message) or preset is None:
@@ -76,17 +99,26 @@ async def picked_game(query: CallbackQuery, callback_data: cb.Game, service: Gam
         out = await start_practice(service, painter, msg.chat.id, user, t, preset, update_key)
     else:
         thread = msg.message_thread_id if msg.is_topic_message else None
-        out = await open_table(service, painter, msg.chat.id, thread, msg.chat.title, user,
-                               preset, update_key)
+        out = await open_table(
+            service, painter, msg.chat.id, thread, msg.chat.title, user, preset, update_key
+        )
         if out.ok and not out.repeat and not msg.ephemeral_message_id:
             # the list has done its work: the lobby is drawn below it, the only buttons
-            await painter.post(Post(msg.chat.id, DeleteMessage(
-                chat_id=msg.chat.id, message_id=msg.message_id), budget=False))
+            await painter.post(
+                Post(msg.chat.id, DeleteMessage(chat_id=msg.chat.id, message_id=msg.message_id), budget=False)
+            )
     answer_press(callback_answer, t, out)
 
 
-async def join(message: Message, service: GameService, painter: Painter, user: User,
-               room_id: str, t: Text, update_key: str | None) -> None:
+async def join(
+    message: Message,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str | None,
+) -> None:
     out = await service.join(room_id, user, update_id=update_key)
     await remember_username(service, out, message.from_user)
     await answer_outcome(message, painter, t, out)
@@ -96,13 +128,19 @@ async def remember_username(service: GameService, out: Outcome, tg_user: TgUser 
     """``/kick @name`` finds a seat by the username kept when its person sat down (and
     ``/stats @name`` the person, in the chat's settings)."""
     if out.ok and out.room is not None and tg_user is not None and tg_user.username:
-        await service.set_seat_data(out.room.id, f"tg:{tg_user.id}",
-                                    un=tg_user.username.lower())
+        await service.set_seat_data(out.room.id, f"tg:{tg_user.id}", un=tg_user.username.lower())
         await remember_in_chat(service, out.room.chat, tg_user)
 
 
-async def leave(message: Message, service: GameService, painter: Painter, user: User,
-                room_id: str, t: Text, update_key: str | None) -> None:
+async def leave(
+    message: Message,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str | None,
+) -> None:
     out = await service.leave(room_id, user, update_id=update_key)
     if not out.ok and out.reason == "not_seated":
         await tell(message, painter, t.reason("not_seated"))  # nothing to leave: no advice
@@ -110,39 +148,75 @@ async def leave(message: Message, service: GameService, painter: Painter, user: 
     await answer_outcome(message, painter, t, out)
 
 
-async def wait(message: Message, service: GameService, painter: Painter, user: User,
-               room_id: str, t: Text, update_key: str | None) -> None:
+async def wait(
+    message: Message,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str | None,
+) -> None:
     out = await service.wait(room_id, user, update_id=update_key)
     await answer_outcome(message, painter, t, out)
 
 
-async def unwait(message: Message, service: GameService, painter: Painter, user: User,
-                 room_id: str, t: Text, update_key: str | None) -> None:
+async def unwait(
+    message: Message,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str | None,
+) -> None:
     out = await service.unwait(room_id, user, update_id=update_key)
     await answer_outcome(message, painter, t, out)
 
 
-async def addbot(message: Message, command: CommandObject, service: GameService,
-                 painter: Painter, user: User, room_id: str, t: Text, chat_t: Text,
-                 update_key: str | None) -> None:
+async def addbot(
+    message: Message,
+    command: CommandObject,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    chat_t: Text,
+    update_key: str | None,
+) -> None:
     level = command.args.split()[0].lower() if command.args else None
     if level is not None and level not in common_lobby.LEVELS:
         await tell(message, painter, texts.refusal(t, Outcome(False, "bad_level")))
         return
-    out = await service.add_bot(room_id, user, level=level, names=bot_names(chat_t),
-                                update_id=update_key)
+    out = await service.add_bot(room_id, user, level=level, names=bot_names(chat_t), update_id=update_key)
     await answer_outcome(message, painter, t, out)
 
 
-async def startgame(message: Message, service: GameService, painter: Painter, user: User,
-                    room_id: str, t: Text, update_key: str | None) -> None:
+async def startgame(
+    message: Message,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str | None,
+) -> None:
     out = await service.start(room_id, user, update_id=update_key)
     await answer_outcome(message, painter, t, out)
 
 
-async def cancel(message: Message, bot: Bot, service: GameService, painter: Painter,
-                 user: User, room_id: str, t: Text, chat_t: Text,
-                 update_key: str | None) -> None:
+async def cancel(
+    message: Message,
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    chat_t: Text,
+    update_key: str | None,
+) -> None:
     admin = await is_admin(bot, message.chat.id, user_tg_id(user))
     out = await service.cancel(room_id, user, admin, update_id=update_key)
     if out.ok and not out.repeat:
@@ -155,15 +229,28 @@ def user_tg_id(user: User) -> int:
     return int(user.id.split(":", 1)[1])
 
 
-async def kick(message: Message, command: CommandObject, bot: Bot, service: GameService,
-               painter: Painter, user: User, room_id: str, t: Text,
-               update_key: str | None) -> None:
+async def kick(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str | None,
+) -> None:
     room = await service.room(room_id)
     target = kick_target(message, command, room)
     if target is None:
-        await tell(message, painter, t._(
-            "Whom? Reply to the player's message with /kick, or give a seat number "
-            "(/kick 2) or a @username."))
+        await tell(
+            message,
+            painter,
+            t._(
+                "Whom? Reply to the player's message with /kick, or give a seat number "
+                "(/kick 2) or a @username."
+            ),
+        )
         return
     admin = await is_admin(bot, message.chat.id, user_tg_id(user))
     out = await service.kick(room_id, user, target, admin, update_id=update_key)
@@ -198,15 +285,13 @@ def kick_target(message: Message, command: CommandObject, room: Room | None) -> 
     return None
 
 
-async def settings(message: Message, service: GameService, painter: Painter, room_id: str,
-                   t: Text) -> None:
+async def settings(message: Message, service: GameService, painter: Painter, room_id: str, t: Text) -> None:
     table = await service.table(room_id)
     if table is None or table.state != "lobby":
         reason = "no_room" if table is None else "already_started"
         await tell(message, painter, t.reason(reason))
         return
-    await tell(message, painter, texts.settings_text(t, table),
-               keyboards.settings_markup(t, table))
+    await tell(message, painter, texts.settings_text(t, table), keyboards.settings_markup(t, table))
 
 
 async def invite(message: Message, bot: Bot, painter: Painter, room_id: str, t: Text) -> None:
@@ -217,16 +302,29 @@ async def invite(message: Message, bot: Bot, painter: Painter, room_id: str, t: 
     kb.button(text="🪑 " + t._("Join this table"), url=join_url)
     kb.button(text="➕ " + t._("Add the bot to another group"), url=group_url)
     kb.adjust(1)
-    await tell(message, painter, t._("Invite friends: the first link seats them at this table.\n"
-                                     "{url}").format(url=join_url), kb.as_markup())
+    await tell(
+        message,
+        painter,
+        t._("Invite friends: the first link seats them at this table.\n{url}").format(url=join_url),
+        kb.as_markup(),
+    )
 
 
 # --- buttons ---------------------------------------------------------------------------
 
 
-async def lobby_button(query: CallbackQuery, callback_data: cb.Lobby, service: GameService,
-                       painter: Painter, user: User, room_id: str, t: Text, chat_t: Text,
-                       update_key: str, callback_answer: CallbackAnswer) -> None:
+async def lobby_button(
+    query: CallbackQuery,
+    callback_data: cb.Lobby,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    chat_t: Text,
+    update_key: str,
+    callback_answer: CallbackAnswer,
+) -> None:
     msg = query.message
     if not isinstance(msg, Message):
         return
@@ -234,8 +332,9 @@ async def lobby_button(query: CallbackQuery, callback_data: cb.Lobby, service: G
     if action is common_lobby.LobbyAction.SETTINGS:
         await show_settings(query, msg, service, painter, room_id, t, callback_answer)
         return
-    out = await common_lobby.press(service, action, room_id, user, update_id=update_key,
-                                   bot_names=bot_names(chat_t))
+    out = await common_lobby.press(
+        service, action, room_id, user, update_id=update_key, bot_names=bot_names(chat_t)
+    )
     if out is not None and out.ok and action is common_lobby.LobbyAction.JOIN:
         await remember_username(service, out, query.from_user)
     if out is not None and not out.ok and out.reason == "no_room":
@@ -244,40 +343,73 @@ async def lobby_button(query: CallbackQuery, callback_data: cb.Lobby, service: G
 
 
 async def strip_buttons(painter: Painter, msg: Message) -> None:
-    await painter.post(Post(msg.chat.id, EditMessageReplyMarkup(
-        chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=None)))
+    await painter.post(
+        Post(
+            msg.chat.id,
+            EditMessageReplyMarkup(chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=None),
+        )
+    )
 
 
-async def show_settings(query: CallbackQuery, msg: Message, service: GameService,
-                        painter: Painter, room_id: str, t: Text,
-                        callback_answer: CallbackAnswer) -> None:
+async def show_settings(
+    query: CallbackQuery,
+    msg: Message,
+    service: GameService,
+    painter: Painter,
+    room_id: str,
+    t: Text,
+    callback_answer: CallbackAnswer,
+) -> None:
     """The settings for the one who pressed: an ephemeral message in the group."""
     table = await service.table(room_id)
     if table is None or table.state != "lobby":
-        answer_press(callback_answer, t, Outcome(False, "already_started" if table else
-                                                 "no_room"))
+        answer_press(callback_answer, t, Outcome(False, "already_started" if table else "no_room"))
         return
     thread = msg.message_thread_id if msg.is_topic_message else None
-    await painter.post(Post(msg.chat.id, SendMessage(
-        chat_id=msg.chat.id, message_thread_id=thread, text=texts.settings_text(t, table),
-        reply_markup=keyboards.settings_markup(t, table),
-        ephemeral_message_parameters=EphemeralMessageParameters(
-            receiver_user_id=query.from_user.id, callback_query_id=query.id)), budget=False))
+    await painter.post(
+        Post(
+            msg.chat.id,
+            SendMessage(
+                chat_id=msg.chat.id,
+                message_thread_id=thread,
+                text=texts.settings_text(t, table),
+                reply_markup=keyboards.settings_markup(t, table),
+                ephemeral_message_parameters=EphemeralMessageParameters(
+                    receiver_user_id=query.from_user.id, callback_query_id=query.id
+                ),
+            ),
+            budget=False,
+        )
+    )
 
 
-async def option_button(query: CallbackQuery, callback_data: cb.Option, bot: Bot,
-                        service: GameService, painter: Painter, user: User, room_id: str,
-                        t: Text, update_key: str, callback_answer: CallbackAnswer) -> None:
+async def option_button(
+    query: CallbackQuery,
+    callback_data: cb.Option,
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str,
+    callback_answer: CallbackAnswer,
+) -> None:
     msg = query.message
     table = await service.table(room_id)
     if not isinstance(msg, Message) or table is None or table.state != "lobby":
-        answer_press(callback_answer, t, Outcome(False, "already_started" if table else
-                                                 "no_room"))
+        answer_press(callback_answer, t, Outcome(False, "already_started" if table else "no_room"))
         return
     name, raw = callback_data.name, callback_data.value
     if raw in ("", "<"):  # open a setting's values, or go back to the list
-        await edit_settings(painter, msg, query, t, keyboards.settings_markup(
-            t, table, opened=name if raw == "" else None), None)
+        await edit_settings(
+            painter,
+            msg,
+            query,
+            t,
+            keyboards.settings_markup(t, table, opened=name if raw == "" else None),
+            None,
+        )
         return
     value = keyboards.parse_value(name, raw, table)
     if value is None:
@@ -292,42 +424,81 @@ async def option_button(query: CallbackQuery, callback_data: cb.Option, bot: Bot
         answer_press(callback_answer, t, out)
         return
     table = await service.table(room_id) or table
-    await edit_settings(painter, msg, query, t, keyboards.settings_markup(t, table),
-                        texts.settings_text(t, table))
+    await edit_settings(
+        painter, msg, query, t, keyboards.settings_markup(t, table), texts.settings_text(t, table)
+    )
 
 
-async def edit_settings(painter: Painter, msg: Message, query: CallbackQuery, t: Text,
-                        markup: InlineKeyboardMarkup, text: str | None) -> None:
+async def edit_settings(
+    painter: Painter,
+    msg: Message,
+    query: CallbackQuery,
+    t: Text,
+    markup: InlineKeyboardMarkup,
+    text: str | None,
+) -> None:
     """The pressed settings message, edited (ephemeral: only its owner sees it)."""
     if msg.ephemeral_message_id:
-        await painter.post(Post(msg.chat.id, EditEphemeralMessageText(
-            chat_id=msg.chat.id, receiver_user_id=query.from_user.id,
-            ephemeral_message_id=msg.ephemeral_message_id, text=text or msg.text or "⚙️",
-            reply_markup=markup), budget=False))
+        await painter.post(
+            Post(
+                msg.chat.id,
+                EditEphemeralMessageText(
+                    chat_id=msg.chat.id,
+                    receiver_user_id=query.from_user.id,
+                    ephemeral_message_id=msg.ephemeral_message_id,
+                    text=text or msg.text or "⚙️",
+                    reply_markup=markup,
+                ),
+                budget=False,
+            )
+        )
     elif text is None:
-        await painter.post(Post(msg.chat.id, EditMessageReplyMarkup(
-            chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=markup)))
+        await painter.post(
+            Post(
+                msg.chat.id,
+                EditMessageReplyMarkup(chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=markup),
+            )
+        )
     else:
-        await painter.post(Post(msg.chat.id, EditMessageText(
-            chat_id=msg.chat.id, message_id=msg.message_id, text=text, reply_markup=markup)))
+        await painter.post(
+            Post(
+                msg.chat.id,
+                EditMessageText(
+                    chat_id=msg.chat.id, message_id=msg.message_id, text=text, reply_markup=markup
+                ),
+            )
+        )
 
 
-async def again(query: CallbackQuery, service: GameService, painter: Painter, user: User,
-                room_id: str, t: Text, update_key: str,
-                callback_answer: CallbackAnswer) -> None:
+async def again(
+    query: CallbackQuery,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str,
+    callback_answer: CallbackAnswer,
+) -> None:
     out = await service.rematch(room_id, user, update_id=update_key)
     if not out.ok and out.reason == "no_room" and isinstance(query.message, Message):
         await strip_buttons(painter, query.message)  # the room expired: its button goes
     answer_press(callback_answer, t, out)
 
 
-async def queue(query: CallbackQuery, service: GameService, user: User, room_id: str,
-                t: Text, update_key: str, callback_answer: CallbackAnswer) -> None:
+async def queue(
+    query: CallbackQuery,
+    service: GameService,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str,
+    callback_answer: CallbackAnswer,
+) -> None:
     out = await service.wait(room_id, user, update_id=update_key)
     if out.ok:
         callback_answer.text = t._("You are in the queue for a seat.")
     answer_press(callback_answer, t, out)
-
 
 
 def router() -> Router:

@@ -27,9 +27,17 @@ def hand_link_payload(room_id: str) -> str:
     return "h" + room_id.split(":", 1)[1].replace("/", "_")
 
 
-async def show(bot: Bot, service: GameService, painter: Painter, room_id: str, user: User,
-               t: Text, *, callback_id: str | None = None,
-               reply_to_ephemeral: int | None = None) -> tuple[str | None, str | None]:
+async def show(
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    room_id: str,
+    user: User,
+    t: Text,
+    *,
+    callback_id: str | None = None,
+    reply_to_ephemeral: int | None = None,
+) -> tuple[str | None, str | None]:
     """A new hand message for ``user`` at ``room_id``: ephemeral in the group unless he chose
     the private chat; the private chat when the ephemeral send fails. Returns (a text for
     him, a deep link when he must open the bot first)."""
@@ -42,9 +50,15 @@ async def show(bot: Bot, service: GameService, painter: Painter, room_id: str, u
         return (None if where else t.reason("busy")), None
     mode = room.sdata.get(user.id, {}).get("tg_mode", "ephemeral")
     if mode == "ephemeral":
-        where = await delivery.send_hand(painter, room, user.id, t, ephemeral=True,
-                                         callback_id=callback_id,
-                                         reply_to_ephemeral=reply_to_ephemeral)
+        where = await delivery.send_hand(
+            painter,
+            room,
+            user.id,
+            t,
+            ephemeral=True,
+            callback_id=callback_id,
+            reply_to_ephemeral=reply_to_ephemeral,
+        )
         if where is not None:
             return None, None
     if await delivery.send_hand(painter, room, user.id, t, ephemeral=False) is not None:
@@ -53,12 +67,14 @@ async def show(bot: Bot, service: GameService, painter: Painter, room_id: str, u
     return t._("I can't show your cards here: open the bot."), link
 
 
-async def hand_command(message: Message, bot: Bot, service: GameService, painter: Painter,
-                       words: Words, user: User, room_id: str) -> None:
+async def hand_command(
+    message: Message, bot: Bot, service: GameService, painter: Painter, words: Words, user: User, room_id: str
+) -> None:
     """/hand in a group: the hand, and any answer about it, in the person's own words."""
     t = words.of(user.lang)
-    note, link = await show(bot, service, painter, room_id, user, t,
-                            reply_to_ephemeral=message.ephemeral_message_id)
+    note, link = await show(
+        bot, service, painter, room_id, user, t, reply_to_ephemeral=message.ephemeral_message_id
+    )
     if note is None:
         return
     markup = None
@@ -69,8 +85,16 @@ async def hand_command(message: Message, bot: Bot, service: GameService, painter
     await tell(message, painter, note, markup)
 
 
-async def my_cards(query: CallbackQuery, bot: Bot, service: GameService, painter: Painter,
-                   user: User, room_id: str, t: Text, callback_answer: CallbackAnswer) -> None:
+async def my_cards(
+    query: CallbackQuery,
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    callback_answer: CallbackAnswer,
+) -> None:
     note, link = await show(bot, service, painter, room_id, user, t, callback_id=query.id)
     if link:
         callback_answer.url = link
@@ -79,15 +103,21 @@ async def my_cards(query: CallbackQuery, bot: Bot, service: GameService, painter
         callback_answer.show_alert = True
 
 
-async def _hand_for(service: GameService, room_id: str, user: str
-                    ) -> tuple[Room | None, HandView | None]:
+async def _hand_for(service: GameService, room_id: str, user: str) -> tuple[Room | None, HandView | None]:
     room = await service.room(room_id)
     hand = service.hand_of(room, user) if room is not None else None
     return room, hand
 
 
-async def pick(query: CallbackQuery, callback_data: cb.Pick, service: GameService,
-               painter: Painter, user: User, t: Text, callback_answer: CallbackAnswer) -> None:
+async def pick(
+    query: CallbackQuery,
+    callback_data: cb.Pick,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    t: Text,
+    callback_answer: CallbackAnswer,
+) -> None:
     """A card tapped: the selection changes; a card that cannot be played explains why."""
     msg = query.message
     room, hand = await _hand_for(service, callback_data.room, user.id)
@@ -106,8 +136,7 @@ async def pick(query: CallbackQuery, callback_data: cb.Pick, service: GameServic
     if pressed != live or not current:
         # an old hand: it becomes the live one, with today's cards and buttons
         await delivery.make_live(painter, room, user.id, pressed, t, hand)
-    await delivery.edit_hand(painter, room, user.id, pressed.record(), hand, t,
-                             selected=mask, paced=False)
+    await delivery.edit_hand(painter, room, user.id, pressed.record(), hand, t, selected=mask, paced=False)
 
 
 def _why_not(t: Text, hand: HandView, mask: int) -> str:
@@ -121,32 +150,41 @@ def _why_not(t: Text, hand: HandView, mask: int) -> str:
     if not hand.on_move:
         return t.reason("not_your_turn")
     if hand.prompt == "answer" and hand.need:
-        return t.n("You need {n} card: as many as were led.",
-                   "You need {n} cards: as many as were led.", hand.need).format(n=hand.need)
+        return t.n(
+            "You need {n} card: as many as were led.", "You need {n} cards: as many as were led.", hand.need
+        ).format(n=hand.need)
     if hand.table.multi_lead and hand.prompt == "lead":
         return t.reason("mixed_suits")
     return t.reason("wrong_action")
 
 
-async def _settle_pressed(painter: Painter, msg: object, room: Room | None, user: User,
-                          t: Text, hand: HandView | None) -> None:
+async def _settle_pressed(
+    painter: Painter, msg: object, room: Room | None, user: User, t: Text, hand: HandView | None
+) -> None:
     """A hand pressed after its match: it loses its buttons (one line, the result)."""
     if isinstance(msg, Message) and room is not None and room.state != PLAYING:
-        await delivery.edit_hand(painter, room, user.id, Where.pressed(msg).record(), hand, t,
-                                 paced=False)
+        await delivery.edit_hand(painter, room, user.id, Where.pressed(msg).record(), hand, t, paced=False)
 
 
-async def move(query: CallbackQuery, callback_data: cb.Move, service: GameService,
-               painter: Painter, user: User, room_id: str | None, t: Text, update_key: str,
-               callback_answer: CallbackAnswer) -> None:
+async def move(
+    query: CallbackQuery,
+    callback_data: cb.Move,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str | None,
+    t: Text,
+    update_key: str,
+    callback_answer: CallbackAnswer,
+) -> None:
     """A move. A repeat (a double tap, a redelivery) is quiet; a refusal on a hand edits
     that hand with the reason; on a message the group sees it is an alert."""
     msg = query.message
-    on_hand = isinstance(msg, Message) and (bool(msg.ephemeral_message_id)
-                                            or msg.chat.type == "private")
+    on_hand = isinstance(msg, Message) and (bool(msg.ephemeral_message_id) or msg.chat.type == "private")
     # a move button on a message the group sees (forged): it must be this chat's room
-    out = await service.act(callback_data.token, user, update_id=update_key,
-                            room_id=None if on_hand else room_id)
+    out = await service.act(
+        callback_data.token, user, update_id=update_key, room_id=None if on_hand else room_id
+    )
     if out.ok:
         return
     if not on_hand or out.room is None or not isinstance(msg, Message):
@@ -161,13 +199,21 @@ async def move(query: CallbackQuery, callback_data: cb.Move, service: GameServic
     pressed = Where.pressed(msg)
     if pressed != Where.of(room.sdata.get(user.id, {}).get("tg_hand"), room, user.id):
         await delivery.make_live(painter, room, user.id, pressed, t, hand)
-    await delivery.edit_hand(painter, room, user.id, pressed.record(), hand, t,
-                             notice=why(t, out), paced=False)
+    await delivery.edit_hand(
+        painter, room, user.id, pressed.record(), hand, t, notice=why(t, out), paced=False
+    )
 
 
-async def deliver(query: CallbackQuery, callback_data: cb.Deliver, bot: Bot,
-                  service: GameService, painter: Painter, user: User, t: Text,
-                  callback_answer: CallbackAnswer) -> None:
+async def deliver(
+    query: CallbackQuery,
+    callback_data: cb.Deliver,
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    t: Text,
+    callback_answer: CallbackAnswer,
+) -> None:
     """Switch where the hand is shown. To the private chat only once a message there went
     through: a person who never started the bot keeps his hand and gets the link."""
     room = await service.room(callback_data.room)
@@ -186,13 +232,21 @@ async def deliver(query: CallbackQuery, callback_data: cb.Deliver, bot: Bot,
     callback_answer.text = t._("Press “My cards” in the group.")
 
 
-async def hint(query: CallbackQuery, callback_data: cb.Hint, service: GameService,
-               user: User, t: Text, callback_answer: CallbackAnswer) -> None:
+async def hint(
+    query: CallbackQuery,
+    callback_data: cb.Hint,
+    service: GameService,
+    user: User,
+    t: Text,
+    callback_answer: CallbackAnswer,
+) -> None:
     """What the strong computer player would play, in a practice game (an alert)."""
     room, hand = await _hand_for(service, callback_data.room, user.id)
     if room is None or hand is None or not hand.hint_allowed:
-        callback_answer.text, callback_answer.show_alert = t._(
-            "Hints are for practice games against computer players."), True
+        callback_answer.text, callback_answer.show_alert = (
+            t._("Hints are for practice games against computer players."),
+            True,
+        )
         return
     found = await service.hint(room.id, user.id)
     if found is None:

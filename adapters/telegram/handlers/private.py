@@ -19,8 +19,20 @@ from bot.room import PLAYING, User, room_id_for
 from bot.service import GameService, Outcome
 from engine.presets import PRESETS
 
-GROUP_COMMANDS = ("join", "leave", "addbot", "startgame", "settings", "invite", "kick",
-                  "wait", "unwait", "score", "series", "top")
+GROUP_COMMANDS = (
+    "join",
+    "leave",
+    "addbot",
+    "startgame",
+    "settings",
+    "invite",
+    "kick",
+    "wait",
+    "unwait",
+    "score",
+    "series",
+    "top",
+)
 MAX_PRIVATE_HANDS = 3
 
 
@@ -30,15 +42,24 @@ def practice_size(preset: str) -> int:
     return 4 if 4 in players else max(players)
 
 
-async def start_practice(service: GameService, painter: Painter, chat: int, user: User,
-                         t: Text, preset: str, update_key: str | None) -> Outcome:
+async def start_practice(
+    service: GameService,
+    painter: Painter,
+    chat: int,
+    user: User,
+    t: Text,
+    preset: str,
+    update_key: str | None,
+) -> Outcome:
     """A practice game in the private chat: the person and computer players, dealt at once.
     Every step carries an id made from the update's, so a redelivery repeats nothing."""
+
     def step(name: str) -> str | None:
         return f"{update_key}.{name}" if update_key else None
 
-    out = await service.create("tg", str(chat), None, user, preset, size=practice_size(preset),
-                               update_id=update_key)
+    out = await service.create(
+        "tg", str(chat), None, user, preset, size=practice_size(preset), update_id=update_key
+    )
     if not out.ok or out.room is None:
         return out
     room_id = out.room.id
@@ -56,15 +77,21 @@ async def start_practice(service: GameService, painter: Painter, chat: int, user
 
 async def welcome_markup(bot: Bot, t: Text) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
-    kb.button(text="➕ " + t._("Add the bot to a group"),
-              url=await create_startgroup_link(bot, "new"))
+    kb.button(text="➕ " + t._("Add the bot to a group"), url=await create_startgroup_link(bot, "new"))
     kb.adjust(1)
     kb.attach(InlineKeyboardBuilder.from_markup(keyboards.games_markup(t)))
     return kb.as_markup()
 
 
-async def start(message: Message, command: CommandObject, bot: Bot, service: GameService,
-                painter: Painter, user: User, t: Text) -> None:
+async def start(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    t: Text,
+) -> None:
     arg = command.args or ""
     if arg[:1] in ("j", "h") and len(arg) > 1:
         chat, _, thread = arg[1:].partition("_")
@@ -84,54 +111,79 @@ async def start(message: Message, command: CommandObject, bot: Bot, service: Gam
         if await delivery.send_hand(painter, room, user.id, t, ephemeral=False):
             await service.set_seat_data(rid, user.id, tg_mode="private")
         return
-    await tell(message, painter, "\n".join([
-        "🐐 " + t._("Kozel bot: card games with friends in this chat."),
-        t._("Add me to a group to play with friends, or practise here against computer "
-            "players: pick a game."),
-    ]), await welcome_markup(bot, t))
+    await tell(
+        message,
+        painter,
+        "\n".join(
+            [
+                "🐐 " + t._("Kozel bot: card games with friends in this chat."),
+                t._(
+                    "Add me to a group to play with friends, or practise here against computer "
+                    "players: pick a game."
+                ),
+            ]
+        ),
+        await welcome_markup(bot, t),
+    )
 
 
-async def practice(message: Message, command: CommandObject, service: GameService,
-                   painter: Painter, user: User, t: Text, update_key: str | None) -> None:
+async def practice(
+    message: Message,
+    command: CommandObject,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    t: Text,
+    update_key: str | None,
+) -> None:
     """In the private chat a new game is a practice game."""
     word = command.args.split()[0] if command.args else None
     name = command.command.lower()
     preset = game_of(word) or (game_of(name) if name != "newgame" else None)
     if preset is None:
-        await tell(message, painter, t._("Which game? You play against computer players."),
-                   keyboards.games_markup(t))
+        await tell(
+            message, painter, t._("Which game? You play against computer players."), keyboards.games_markup(t)
+        )
         return
     out = await start_practice(service, painter, message.chat.id, user, t, preset, update_key)
     await answer_outcome(message, painter, t, out)
 
 
-async def cancel_practice(message: Message, service: GameService, painter: Painter,
-                          user: User, room_id: str, t: Text, update_key: str | None) -> None:
+async def cancel_practice(
+    message: Message,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str | None,
+) -> None:
     out = await service.cancel(room_id, user, True, update_id=update_key)
     if out.ok and not out.repeat:
         await tell(message, painter, "❌ " + t._("The game is cancelled."))
     await answer_outcome(message, painter, t, out)
 
 
-async def hands(message: Message, service: GameService, painter: Painter, user: User,
-                t: Text) -> None:
+async def hands(message: Message, service: GameService, painter: Painter, user: User, t: Text) -> None:
     """Every table one plays at now, a hand message each (a few at most)."""
     rooms = [r for r in await service.rooms_of(user.id) if r.state == PLAYING]
     if not rooms:
         await tell(message, painter, t._("You are not in a game now."))
         return
-    sent = [await delivery.send_hand(painter, room, user.id, t, ephemeral=False)
-            for room in rooms[:MAX_PRIVATE_HANDS]]
+    sent = [
+        await delivery.send_hand(painter, room, user.id, t, ephemeral=False)
+        for room in rooms[:MAX_PRIVATE_HANDS]
+    ]
     if not any(sent):  # always an answer, even when Telegram refused every hand
         await tell(message, painter, t.reason("busy"))
 
 
 async def group_only(message: Message, bot: Bot, painter: Painter, t: Text) -> None:
     kb = InlineKeyboardBuilder()
-    kb.button(text="➕ " + t._("Add the bot to a group"),
-              url=await create_startgroup_link(bot, "new"))
-    await tell(message, painter, t._("This command works in a group chat: add me to a group."),
-               kb.as_markup())
+    kb.button(text="➕ " + t._("Add the bot to a group"), url=await create_startgroup_link(bot, "new"))
+    await tell(
+        message, painter, t._("This command works in a group chat: add me to a group."), kb.as_markup()
+    )
 
 
 def router() -> Router:

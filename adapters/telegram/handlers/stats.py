@@ -18,17 +18,19 @@ from bot.room import User
 from bot.service import GameService
 
 
-async def score(message: Message, service: GameService, painter: Painter, room_id: str,
-                t: Text) -> None:
+async def score(message: Message, service: GameService, painter: Painter, room_id: str, t: Text) -> None:
     room = await service.room(room_id)
     if room is None or room.match is None:
         await tell(message, painter, t.reason("not_started" if room else "no_room"))
         return
     table = service.table_of(room)
-    rows = [f"🐐 {t.title(table)} · " + t._("deal {n}").format(n=table.deal_no),
-            t._("Score: {score} (to {target})").format(
-                score=" · ".join(f"{t.side_name(table, i)} {v}"
-                                 for i, v in enumerate(table.scores)), target=table.target)]
+    rows = [
+        f"🐐 {t.title(table)} · " + t._("deal {n}").format(n=table.deal_no),
+        t._("Score: {score} (to {target})").format(
+            score=" · ".join(f"{t.side_name(table, i)} {v}" for i, v in enumerate(table.scores)),
+            target=table.target,
+        ),
+    ]
     deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
     if deal:
         rows.append(deal)
@@ -48,24 +50,30 @@ async def top(message: Message, service: GameService, painter: Painter, t: Text)
     await tell(message, painter, t.top(rows))
 
 
-async def stats(message: Message, command: CommandObject, service: GameService,
-                painter: Painter, user: User, t: Text) -> None:
+async def stats(
+    message: Message, command: CommandObject, service: GameService, painter: Painter, user: User, t: Text
+) -> None:
     """/stats: one's own numbers; replying to someone's message, or ``/stats @username``
     (someone who played here), that person's."""
     chat = str(message.chat.id)
     await remember_username(service, chat, message.from_user)
     who = await stats_target(message, command, service, user)
     if who is None:
-        await tell(message, painter, t._(
-            "I don't know {name} here: reply to their message with /stats.").format(
-            name=(command.args or "").strip()))
+        await tell(
+            message,
+            painter,
+            t._("I don't know {name} here: reply to their message with /stats.").format(
+                name=(command.args or "").strip()
+            ),
+        )
         return
     user_id, name = who
     await tell(message, painter, t.stats(name, await service.profile("tg", chat, user_id)))
 
 
-async def stats_target(message: Message, command: CommandObject, service: GameService,
-                       user: User) -> tuple[str, str] | None:
+async def stats_target(
+    message: Message, command: CommandObject, service: GameService, user: User
+) -> tuple[str, str] | None:
     """Whose numbers /stats means (user id, name): the author of the message it replies
     to, a mentioned person, a @username or a name of someone who played in this chat, else
     the sender's own; None: a name nobody here has."""
@@ -88,16 +96,26 @@ async def stats_target(message: Message, command: CommandObject, service: GameSe
     return (found["user"], found["name"]) if found is not None else None
 
 
-async def chart(message: Message, command: CommandObject, bot: Bot, service: GameService,
-                painter: Painter, user: User, t: Text) -> None:
+async def chart(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    user: User,
+    t: Text,
+) -> None:
     """/chart on|off: whether a long match's result comes with its score chart (chat
     admins); /chart alone says which."""
     chat = str(message.chat.id)
     word = (command.args or "").strip().lower()
     if word not in ("on", "off"):
         on = await service.chat_setting("tg", chat, "chart") != "off"
-        await tell(message, painter, t.chart_setting(on) + "\n" + t._(
-            "Turn it on or off: /chart on, /chart off (chat admins)."))
+        await tell(
+            message,
+            painter,
+            t.chart_setting(on) + "\n" + t._("Turn it on or off: /chart on, /chart off (chat admins)."),
+        )
         return
     if not await is_admin(bot, message.chat.id, int(user.id.split(":", 1)[1])):
         await tell(message, painter, t._("Only a chat admin may turn the chart on or off."))
@@ -106,13 +124,20 @@ async def chart(message: Message, command: CommandObject, bot: Bot, service: Gam
     await tell(message, painter, t.chart_setting(word == "on"))
 
 
-async def rules(message: Message, command: CommandObject, service: GameService,
-                painter: Painter, room_id: str | None, t: Text) -> None:
+async def rules(
+    message: Message,
+    command: CommandObject,
+    service: GameService,
+    painter: Painter,
+    room_id: str | None,
+    t: Text,
+) -> None:
     word = (command.args or "").strip()
     preset = game_of(word) if word else None
     if word and preset is None:
-        await tell(message, painter, t._("Unknown game: {word}.").format(word=word) + "\n"
-                   + texts.help_text(t))
+        await tell(
+            message, painter, t._("Unknown game: {word}.").format(word=word) + "\n" + texts.help_text(t)
+        )
         return
     if preset is None:
         room = await service.room(room_id) if room_id else None
@@ -125,9 +150,17 @@ async def help_(message: Message, painter: Painter, t: Text) -> None:
     await tell(message, painter, texts.help_text(t))
 
 
-async def lang(message: Message, command: CommandObject, bot: Bot, service: GameService,
-               painter: Painter, words: Words, user: User, room_id: str | None,
-               t: Text) -> None:
+async def lang(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    service: GameService,
+    painter: Painter,
+    words: Words,
+    user: User,
+    room_id: str | None,
+    t: Text,
+) -> None:
     """A group's language (its admins), or in the private chat the person's own."""
     code = (command.args or "").strip().lower()
     if code not in LANGUAGES:
