@@ -1,5 +1,6 @@
-"""The linters are part of the test run (issue 16.4): ``ruff check`` and ``ruff format --check`` over the repository and
-``mypy --strict`` over the three packages, each failing with the tool's own output.
+"""The linters are part of the test run (issue 16.4): ``ruff check`` and ``ruff format --check``
+over the repository and ``mypy --strict`` over the three packages, each failing with the tool's
+own output.
 
 mypy keeps its cache in the system's temporary directory (one per checkout), so a second run
 checks only what changed: a few seconds instead of a quarter of a minute.
