@@ -1,0 +1,56 @@
+"""Compact playouts: a determinized deal in each family's own small form, for the search.
+
+The search (``engine.search``) plays thousands of deals to their end for every move. Through
+the public ``Game`` API each step builds observations, events and checks made for people;
+a family may instead offer a compact form of one sampled deal (plain ints, bit masks) whose
+legal moves and results agree with the engine's: a property test per family plays random
+deals both ways and compares them step by step.
+
+A family's module has ``build(game, seat) -> Compact | None``: the deal of ``game`` (a sampled
+match, every hand known) seen from the searching ``seat``, or None where the compact form does
+not cover the moment (then the search plays that position out through the ``Game`` API).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Protocol
+
+from engine.actions import Action
+from engine.game import Game
+
+
+class Compact(Protocol):
+    """One determinized deal, from the searching seat's point of view."""
+
+    def copy(self) -> Compact: ...
+
+    def code(self, action: Action) -> int | None:
+        """The root action ``action`` of the seat on move in the compact form; None if the
+        compact form does not model it (the search then plays it through the ``Game`` API)."""
+        ...
+
+    def play(self, code: int) -> None:
+        """The seat on move plays ``code``."""
+        ...
+
+    def finish(self, rng: random.Random) -> float:
+        """Plays the deal to its end with the family's quick players and returns the
+        searching seat's value, as ``engine.search.deal_value`` reads it (0..1)."""
+        ...
+
+
+# the family -> the module holding its ``build``
+MODULES: dict[str, str] = {}
+
+
+def compact_of(game: Game, seat: int) -> Compact | None:
+    """The compact form of ``game``'s deal for ``seat``, or None (no form for the family, or
+    the moment is not covered)."""
+    name = MODULES.get(game.rules.family)
+    if name is None:
+        return None
+    build = importlib.import_module(name).build
+    found: Compact | None = build(game, seat)
+    return found
