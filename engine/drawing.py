@@ -10,16 +10,9 @@ from itertools import combinations, permutations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import (
-    ACE,
-    JACK,
-    KOZEL_STRENGTH,
-    POINTS,
-    SHOKHA,
-    TEN,
-    Card,
-)
+from engine.cards import ACE, POINTS, SHOKHA, TEN, Card
 from engine.codec import pack_cards, unpack_cards
+from engine.drawing_rules import Play, beaters, settings_of, strength60
 from engine.errors import IllegalAction
 from engine.events import (
     Beaten,
@@ -34,49 +27,9 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
-from engine.presets import Rules
+from engine.presets import DrawingSettings, Rules
 
-# A play on the table: (seat, kind, cards). kind: "lead", "beat", "throw", "play".
-Play = tuple[int, str, tuple[Card, ...]]
-
-
-def _beats(b: Card, c: Card, trump: int, shokha: bool) -> bool:
-    """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
-    if shokha:
-        if b == SHOKHA:
-            return True
-        if c == SHOKHA:
-            return False
-    sb = b // 9
-    if sb == c // 9:
-        return KOZEL_STRENGTH[b] > KOZEL_STRENGTH[c]
-    return sb == trump
-
-
-_BEATERS: dict[tuple[int, bool], tuple[int, ...]] = {}
-
-
-def beaters(trump: int, shokha: bool) -> tuple[int, ...]:
-    """Per card, the bitmask of the cards that beat it (built once per trump and option)."""
-    table = _BEATERS.get((trump, shokha))
-    if table is None:
-        table = tuple(sum(1 << b for b in range(36) if _beats(b, c, trump, shokha)) for c in range(36))
-        _BEATERS[(trump, shokha)] = table
-    return table
-
-
-def strength60(card: Card, trump: int, led: Card) -> int:
-    """kozel-60 trick strength (RULES.md 3): jacks > trumps > the led suit > the rest.
-
-    J♣ > J♠ > J♥ > J♦ over every trump; a led jack is a trump lead.
-    """
-    if card % 9 == JACK:
-        return 100 - card // 9
-    suit = card // 9
-    if suit == trump:
-        return 50 + KOZEL_STRENGTH[card]
-    led_suit = trump if led % 9 == JACK else led // 9
-    return 10 + KOZEL_STRENGTH[card] if suit == led_suit else 0
+__all__ = ["DrawingDeal", "Play", "beaters", "settings_of", "strength60"]
 
 
 class DrawingDeal:
@@ -84,6 +37,7 @@ class DrawingDeal:
 
     __slots__ = (
         "rules",
+        "settings",
         "seats",
         "dealer",
         "hands",
@@ -112,6 +66,7 @@ class DrawingDeal:
     )
 
     rules: Rules
+    settings: DrawingSettings  # the preset's rules (RULES.md 1-3)
     seats: tuple[int, ...]
     dealer: int
     hands: list[list[Card]]
@@ -157,6 +112,7 @@ class DrawingDeal:
         """
         d = cls.__new__(cls)
         d.rules = rules
+        d.settings = settings_of(rules)
         d.seats = seats
         d.dealer = dealer
         d.deck = tuple(deck)
@@ -262,6 +218,7 @@ class DrawingDeal:
 
         d = cls.__new__(cls)
         d.rules = rules
+        d.settings = settings_of(rules)
         d.seats = tuple(state["seats"])
         d.dealer = state["dealer"]
         d.deck = tuple(unpack_cards(state["deck"]))
@@ -310,13 +267,13 @@ class DrawingDeal:
 
     def beats(self, b: Card, c: Card) -> bool:
         """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
-        return bool(beaters(self.trump, self.rules.shokha)[c] >> b & 1)
+        return bool(beaters(self.trump, self.settings.shokha)[c] >> b & 1)
 
     def beats_set(self, cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
         """RULES.md 1: one-to-one, any pairing that works counts."""
         if len(cards) != len(target):
             return False
-        table = beaters(self.trump, self.rules.shokha)
+        table = beaters(self.trump, self.settings.shokha)
         if len(cards) == 1:
             return bool(table[target[0]] >> cards[0] & 1)
         hand_mask = 0
@@ -330,7 +287,7 @@ class DrawingDeal:
 
     def is_lead(self, cards: tuple[Card, ...]) -> bool:
         """1-4 cards of one suit; the shokha may stand in for any suit (RULES.md 1)."""
-        shokha = self.rules.shokha
+        shokha = self.settings.shokha
         suits = {c // 9 for c in cards if not (shokha and c == SHOKHA)}
         return len(suits) <= 1
 
@@ -338,7 +295,7 @@ class DrawingDeal:
         """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
         if len(cards) != 4:
             return None
-        shokha = self.rules.shokha
+        shokha = self.settings.shokha
         real = [c for c in cards if not (shokha and c == SHOKHA)]
         ranks = {c % 9 for c in real}
         if ranks <= {ACE, TEN} and ACE in ranks:
@@ -364,14 +321,14 @@ class DrawingDeal:
         return None
 
     def _may_pull(self, seat: int) -> bool:
-        if not self.rules.pull or self.declared == "pull":
+        if not self.settings.pull or self.declared == "pull":
             return False
         if not self.plays and seat == self.leader:
             return False  # the leader simply leads his four
         return self.pull_cards(seat) is not None
 
     def _may_declare(self, seat: int) -> bool:
-        if not self.rules.combos:
+        if not self.settings.combos:
             return False
         if self.plays and (self.declared != "molodka" or len(self.plays) != 1):
             return False
@@ -394,10 +351,10 @@ class DrawingDeal:
             # mid-trick only a pull or a Moscow over a just-declared Molodka may come
             closed = (
                 bool(self.plays)
-                and not self.rules.pull
+                and not self.settings.pull
                 and (self.declared, len(self.plays)) != ("molodka", 1)
             )
-            if not self.finished and (self.rules.combos or self.rules.pull) and not closed:
+            if not self.finished and (self.settings.combos or self.settings.pull) and not closed:
                 for s in self.seats:
                     if self._may_declare(s):
                         decls[s] = Action("declare", tuple(sorted(self.hands[s])))
@@ -430,7 +387,7 @@ class DrawingDeal:
             elif not self.plays:
                 out = self._leads(hand)
             else:
-                win, k, table = self.win_cards, len(self.win_cards), beaters(self.trump, self.rules.shokha)
+                win, k, table = self.win_cards, len(self.win_cards), beaters(self.trump, self.settings.shokha)
                 need = 0  # a beat's cards each beat a card on the table: only those are tried
                 for w in win:
                     need |= table[w]
@@ -445,7 +402,7 @@ class DrawingDeal:
     def _leads(self, hand: list[Card]) -> list[Action]:
         """1-4 cards of one suit, the shokha joining any suit (RULES.md 1), sorted by size
         then cards; a combination is a declaration, not a plain lead."""
-        shokha = self.rules.shokha and SHOKHA in hand
+        shokha = self.settings.shokha and SHOKHA in hand
         by_suit: dict[int, list[Card]] = {}
         for c in hand:
             if not (shokha and c == SHOKHA):
@@ -459,7 +416,7 @@ class DrawingDeal:
                         found.add(tuple(sorted((*sub, SHOKHA))))
         if shokha:
             found.add((SHOKHA,))
-        combos = self.rules.combos
+        combos = self.settings.combos
         leads = sorted(
             (c for c in found if not (combos and len(c) == 4 and self.combination(c))),
             key=lambda c: (len(c), c),
@@ -476,7 +433,7 @@ class DrawingDeal:
             decl = self.declarations().get(seat)
             if decl is not None:
                 return None if decl.cards == cards else "not_a_combination"
-            if self.rules.combos or self.rules.pull:
+            if self.settings.combos or self.settings.pull:
                 return "declaration_closed"
             return "unknown_action"
         if seat != self.to_move:
@@ -494,7 +451,7 @@ class DrawingDeal:
                 return "wrong_action"
             if len(cards) > 4:
                 return "wrong_count"
-            if self.rules.combos and self.combination(cards):
+            if self.settings.combos and self.combination(cards):
                 # RULES.md 1: the leader's combination is his lead, but it is a declaration
                 # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
                 return "must_declare"
@@ -553,7 +510,7 @@ class DrawingDeal:
         return strength60(card, self.trump, self.plays[0][2][0])
 
     def _declare(self, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
-        if self.rules.pull:
+        if self.settings.pull:
             combo = "pull"
         else:
             combo = self.combination(cards) or "molodka"

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.drawing import DrawingDeal
+from engine.drawing import DrawingDeal, settings_of
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, SideOut
 from engine.observe import Observation, observe_drawing
@@ -204,7 +204,7 @@ class Match:
         if self.finished:
             events.append(MatchEnded(self.winners, tuple(self.scores)))
             return events
-        if rules.next_leader == "last_trick":
+        if settings_of(rules).next_leader == "last_trick":
             self.next_leader = d.last_winner  # RULES.md 2
         self.dealer = self._next_active(self.dealer)
         events.extend(self._new_deal())
@@ -215,6 +215,7 @@ class Match:
     ) -> tuple[list[int], str, bool]:
         """RULES.md 1 (and 2): the table of penalties for one deal."""
         rules = self.rules
+        tie = settings_of(rules).tie
         scored = [0] * rules.sides
         doubled = self.eggs
         factor = 2 if doubled else 1
@@ -222,12 +223,12 @@ class Match:
         leaders = [s for s in sides if points[s] == best]
         if len(sides) == 2 and len(leaders) == 2:
             # 60:60
-            if rules.tie == "both_two":
+            if tie == "both_two":
                 for s in sides:
                     scored[s] = 2 * factor
                 self.eggs = False
                 return scored, "tie", doubled
-            if rules.tie == "eggs_double":
+            if tie == "eggs_double":
                 self.eggs = True  # eggs never stack (RULES.md 0)
             return scored, "eggs", False
         three = len(sides) == 3
