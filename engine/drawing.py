@@ -10,9 +10,21 @@ from itertools import combinations, permutations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import ACE, POINTS, SHOKHA, TEN, Card
-from engine.codec import pack_cards, unpack_cards
-from engine.drawing_rules import Play, beaters, settings_of, strength60
+from engine.cards import POINTS, SHOKHA, Card
+from engine.drawing_rules import (
+    ACES,
+    ACES_TENS,
+    ANY_SUIT,
+    ONE_CARD,
+    SHOKHA_BIT,
+    SUIT_MASKS,
+    Play,
+    beaters,
+    lead_shapes,
+    settings_of,
+    strength60,
+)
+from engine.drawing_state import restore, state_of
 from engine.errors import IllegalAction
 from engine.events import (
     Beaten,
@@ -31,39 +43,24 @@ from engine.presets import DrawingSettings, Rules
 
 __all__ = ["DrawingDeal", "Play", "beaters", "settings_of", "strength60"]
 
+_new_action = tuple.__new__  # an Action of a (kind, cards) pair, without a call through Python
+_LEAD, _PLAY, _BEAT, _THROW = (ONE_CARD[k] for k in ("lead", "play", "beat", "throw"))
+
+
+# derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
+# seat, ``_side`` each seat's side, ``_legal`` the legal actions asked for so far
+_SLOT_NAMES = (
+    "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"
+    " to_move plays win_seat win_cards declared counter trick_no last_trick last_winner"
+    " finished reserve half first_leader deck _decls _beat _next _side _legal"
+)
+_SLOTS = tuple(_SLOT_NAMES.split())
+
 
 class DrawingDeal:
     """One deal of a drawing Kozel preset."""
 
-    __slots__ = (
-        "rules",
-        "settings",
-        "seats",
-        "dealer",
-        "hands",
-        "stock",
-        "trump",
-        "trump_card",
-        "trump_public",
-        "piles",
-        "tricks",
-        "leader",
-        "to_move",
-        "plays",
-        "win_seat",
-        "win_cards",
-        "declared",
-        "counter",
-        "trick_no",
-        "last_trick",
-        "last_winner",
-        "finished",
-        "reserve",
-        "half",
-        "first_leader",
-        "deck",
-        "_decls",
-    )
+    __slots__ = _SLOTS
 
     rules: Rules
     settings: DrawingSettings  # the preset's rules (RULES.md 1-3)
@@ -92,6 +89,10 @@ class DrawingDeal:
     first_leader: int
     deck: tuple[Card, ...]
     _decls: dict[int, Action] | None
+    _beat: tuple[int, ...]
+    _next: tuple[int, ...]
+    _side: tuple[int, ...]
+    _legal: dict[int, list[Action]] | None
 
     # --- set-up -------------------------------------------------------------------------
 
@@ -129,6 +130,8 @@ class DrawingDeal:
         d.half = 0
         d.reserve = []
         d._decls = None
+        d._legal = None
+        d._derive_seats()
         left = d.next_seat(dealer)
         hand = rules.hand_size
         if rules.trump_mode == "halves":
@@ -155,6 +158,7 @@ class DrawingDeal:
                 d.trump_public = True
         assert d.trump_card is not None
         d.trump = d.trump_card // 9
+        d._beat = beaters(d.trump, d.settings.shokha)
         for i, card in enumerate(dealt):
             d.hands[seats[(seats.index(left) + i) % n]].append(card)
         d.first_leader = left if leader is None or leader not in seats else leader
@@ -172,81 +176,30 @@ class DrawingDeal:
         d.tricks = self.tricks[:]
         d.plays = self.plays[:]
         d.reserve = self.reserve[:]
+        d._legal = None
         return d
 
     def to_state(self) -> dict[str, Any]:
         """The whole deal as compact JSON-safe data (``engine.codec`` card strings)."""
-
-        def plays(ps: list[Play] | tuple[Play, ...]) -> list[list[Any]]:
-            return [[seat, kind, pack_cards(cards)] for seat, kind, cards in ps]
-
-        return {
-            "seats": list(self.seats),
-            "dealer": self.dealer,
-            "deck": pack_cards(self.deck),
-            "hands": [pack_cards(h) for h in self.hands],
-            "stock": pack_cards(self.stock),
-            "trump": self.trump,
-            "trump_card": self.trump_card,
-            "public": self.trump_public,
-            "piles": [pack_cards(p) for p in self.piles],
-            "tricks": self.tricks,
-            "leader": self.leader,
-            "to_move": self.to_move,
-            "plays": plays(self.plays),
-            "win_seat": self.win_seat,
-            "win_cards": pack_cards(self.win_cards),
-            "declared": self.declared,
-            "counter": self.counter,
-            "trick_no": self.trick_no,
-            "last_trick": None
-            if self.last_trick is None
-            else [self.last_trick[0], plays(self.last_trick[1])],
-            "last_winner": getattr(self, "last_winner", None),
-            "finished": self.finished,
-            "reserve": pack_cards(self.reserve),
-            "half": self.half,
-            "first_leader": self.first_leader,
-        }
+        return state_of(self)
 
     @classmethod
     def from_state(cls, rules: Rules, state: dict[str, Any]) -> DrawingDeal:
         """The inverse of ``to_state``."""
-
-        def plays(ps: list[list[Any]]) -> list[Play]:
-            return [(seat, kind, tuple(unpack_cards(cards))) for seat, kind, cards in ps]
-
         d = cls.__new__(cls)
         d.rules = rules
         d.settings = settings_of(rules)
-        d.seats = tuple(state["seats"])
-        d.dealer = state["dealer"]
-        d.deck = tuple(unpack_cards(state["deck"]))
-        d.hands = [unpack_cards(h) for h in state["hands"]]
-        d.stock = unpack_cards(state["stock"])
-        d.trump = state["trump"]
-        d.trump_card = state["trump_card"]
-        d.trump_public = state["public"]
-        d.piles = [unpack_cards(p) for p in state["piles"]]
-        d.tricks = list(state["tricks"])
-        d.leader = state["leader"]
-        d.to_move = state["to_move"]
-        d.plays = plays(state["plays"])
-        d.win_seat = state["win_seat"]
-        d.win_cards = tuple(unpack_cards(state["win_cards"]))
-        d.declared = state["declared"]
-        d.counter = state["counter"]
-        d.trick_no = state["trick_no"]
-        last = state["last_trick"]
-        d.last_trick = None if last is None else (last[0], tuple(plays(last[1])))
-        if state["last_winner"] is not None:
-            d.last_winner = state["last_winner"]
-        d.finished = state["finished"]
-        d.reserve = unpack_cards(state["reserve"])
-        d.half = state["half"]
-        d.first_leader = state["first_leader"]
+        restore(d, state)
         d._decls = None
+        d._legal = None
+        d._derive_seats()
+        d._beat = beaters(d.trump, d.settings.shokha)
         return d
+
+    def _derive_seats(self) -> None:
+        players = self.rules.players
+        self._next = tuple(self.next_seat(s) for s in range(players))
+        self._side = tuple(self.rules.side_of(s) for s in range(players))
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -255,7 +208,7 @@ class DrawingDeal:
         return seats[(seats.index(seat) + 1) % len(seats)] if seat in seats else seats[0]
 
     def side_of(self, seat: int) -> int:
-        return self.rules.side_of(seat)
+        return self._side[seat]
 
     def _start_trick(self, leader: int) -> None:
         self.leader = leader
@@ -267,15 +220,18 @@ class DrawingDeal:
 
     def beats(self, b: Card, c: Card) -> bool:
         """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
-        return bool(beaters(self.trump, self.settings.shokha)[c] >> b & 1)
+        return bool(self._beat[c] >> b & 1)
 
     def beats_set(self, cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
         """RULES.md 1: one-to-one, any pairing that works counts."""
         if len(cards) != len(target):
             return False
-        table = beaters(self.trump, self.settings.shokha)
+        table = self._beat
         if len(cards) == 1:
             return bool(table[target[0]] >> cards[0] & 1)
+        if len(cards) == 2:
+            (b0, b1), (c0, c1) = cards, target
+            return bool(table[c0] >> b0 & table[c1] >> b1 & 1 or table[c0] >> b1 & table[c1] >> b0 & 1)
         hand_mask = 0
         for b in cards:
             hand_mask |= 1 << b
@@ -295,12 +251,14 @@ class DrawingDeal:
         """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
         if len(cards) != 4:
             return None
-        shokha = self.settings.shokha
-        real = [c for c in cards if not (shokha and c == SHOKHA)]
-        ranks = {c % 9 for c in real}
-        if ranks <= {ACE, TEN} and ACE in ranks:
+        real = 0
+        for c in cards:
+            real |= 1 << c
+        if self.settings.shokha:
+            real &= ~SHOKHA_BIT
+        if not real & ~ACES_TENS and real & ACES:
             return "moscow"
-        if len({c // 9 for c in real}) == 1:
+        if not real & ~SUIT_MASKS[(real.bit_length() - 1) // 9]:
             return "molodka"
         return None
 
@@ -354,14 +312,15 @@ class DrawingDeal:
                 and not self.settings.pull
                 and (self.declared, len(self.plays)) != ("molodka", 1)
             )
-            if not self.finished and (self.settings.combos or self.settings.pull) and not closed:
+            combos, pull, hands = self.settings.combos, self.settings.pull, self.hands
+            if not self.finished and (combos or pull) and not closed:
                 for s in self.seats:
-                    if self._may_declare(s):
+                    if combos and len(hands[s]) == 4 and self._may_declare(s):
                         decls[s] = Action("declare", tuple(sorted(self.hands[s])))
-                    elif self._may_pull(s):
-                        pull = self.pull_cards(s)
-                        assert pull is not None
-                        decls[s] = Action("declare", pull)
+                    elif pull and self._may_pull(s):
+                        pulled = self.pull_cards(s)
+                        assert pulled is not None
+                        decls[s] = Action("declare", pulled)
             self._decls = decls
         return decls
 
@@ -378,50 +337,59 @@ class DrawingDeal:
         """Every legal action of ``seat``, in a stable order (moves first, then declarations)."""
         if self.finished:
             return []
-        out: list[Action] = []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = {}
+        else:
+            known = legal.get(seat)
+            if known is not None:
+                return known[:]
         hand = sorted(self.hands[seat])
-        if seat == self.to_move:
-            if not self.rules.multi:
-                kind = "play" if self.plays else "lead"
-                out = [Action(kind, (c,)) for c in hand]
-            elif not self.plays:
-                out = self._leads(hand)
-            else:
-                win, k, table = self.win_cards, len(self.win_cards), beaters(self.trump, self.settings.shokha)
-                need = 0  # a beat's cards each beat a card on the table: only those are tried
-                for w in win:
-                    need |= table[w]
-                able = [c for c in hand if need >> c & 1]
-                out = [Action("beat", cs) for cs in combinations(able, k) if self.beats_set(cs, win)]
-                out.extend(Action("throw", cs) for cs in combinations(hand, k))
+        out = self._moves(hand) if seat == self.to_move else []
         decl = self.declarations().get(seat)
         if decl is not None:
             out.append(decl)
+        legal[seat] = out
+        return out[:]
+
+    def _moves(self, hand: list[Card]) -> list[Action]:
+        """The mover's moves (``hand`` sorted): a lead, or a beat or a throw of the trick's
+        count (RULES.md 1), or kozel-60's one card."""
+        if not self.rules.multi:
+            one = _PLAY if self.plays else _LEAD
+            return [one[c] for c in hand]
+        if not self.plays:
+            return self._leads(hand)
+        win, table = self.win_cards, self._beat
+        if len(win) == 1:
+            beaten = table[win[0]]
+            out = [_BEAT[c] for c in hand if beaten >> c & 1]
+            out.extend([_THROW[c] for c in hand])
+            return out
+        need = 0  # a beat's cards each beat a card on the table: only those are tried
+        for w in win:
+            need |= table[w]
+        able = [c for c in hand if need >> c & 1]
+        k = len(win)
+        out = [_new_action(Action, ("beat", cs)) for cs in combinations(able, k) if self.beats_set(cs, win)]
+        out.extend([_new_action(Action, ("throw", cs)) for cs in combinations(hand, k)])
         return out
 
     def _leads(self, hand: list[Card]) -> list[Action]:
         """1-4 cards of one suit, the shokha joining any suit (RULES.md 1), sorted by size
         then cards; a combination is a declaration, not a plain lead."""
-        shokha = self.settings.shokha and SHOKHA in hand
-        by_suit: dict[int, list[Card]] = {}
-        for c in hand:
-            if not (shokha and c == SHOKHA):
-                by_suit.setdefault(c // 9, []).append(c)
-        found: set[tuple[Card, ...]] = set()
-        for cards in by_suit.values():
-            for k in range(1, len(cards) + 1):
-                for sub in combinations(cards, k):
-                    found.add(sub)
-                    if shokha and k < 4:
-                        found.add(tuple(sorted((*sub, SHOKHA))))
-        if shokha:
-            found.add((SHOKHA,))
+        wild = self.settings.shokha and SHOKHA in hand
+        suits = tuple(ANY_SUIT if wild and c == SHOKHA else c // 9 for c in hand)
         combos = self.settings.combos
-        leads = sorted(
-            (c for c in found if not (combos and len(c) == 4 and self.combination(c))),
-            key=lambda c: (len(c), c),
-        )
-        return [Action("lead", c) for c in leads]
+        out: list[Action] = []
+        for k, pick in lead_shapes(suits):
+            if k == 1:
+                out.append(_LEAD[hand[pick]])
+                continue
+            cards = pick(hand)
+            if not (k == 4 and combos and self.combination(cards)):
+                out.append(_new_action(Action, ("lead", cards)))
+        return out
 
     def check(self, seat: int, act: Action) -> str | None:
         """Why ``act`` is illegal for ``seat`` now (a reason code), or None if it is legal."""
@@ -466,12 +434,15 @@ class DrawingDeal:
 
     def apply(self, seat: int, act: Action) -> list[Event]:
         """Apply a legal action; raise ``IllegalAction`` (changing nothing) otherwise."""
-        reason = self.check(seat, act)
-        if reason is not None:
-            raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
+        legal = self._legal
+        if legal is None or act not in legal.get(seat, ()):  # listed: legal, no check needed
+            reason = self.check(seat, act)
+            if reason is not None:
+                raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
         kind, cards = act
         self.counter += 1
         self._decls = None
+        self._legal = None
         events: list[Event] = []
         if kind == "declare":
             self._declare(seat, cards, events)
@@ -479,23 +450,20 @@ class DrawingDeal:
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
-        if kind in ("lead",):
-            self.plays.append((seat, kind, cards))
+        self.plays.append((seat, kind, cards))
+        if kind == "lead":
             self.win_seat, self.win_cards = seat, cards
             events.append(Led(seat, cards) if self.rules.multi else Played(seat, cards[0]))
         elif kind == "play":
-            self.plays.append((seat, kind, cards))
             if self._single_wins(cards[0]):
                 self.win_seat, self.win_cards = seat, cards
             events.append(Played(seat, cards[0]))
         elif kind == "beat":
-            self.plays.append((seat, kind, cards))
             self.win_seat, self.win_cards = seat, cards
             events.append(Beaten(seat, cards))
         else:
-            self.plays.append((seat, kind, cards))
             events.append(Thrown(seat, len(cards)))
-        nxt = self.next_seat(seat)
+        nxt = self._next[seat]
         if nxt == self.leader:
             self._finish_trick(events)
         else:
@@ -530,7 +498,7 @@ class DrawingDeal:
 
     def _finish_trick(self, events: list[Event]) -> None:
         winner = self.win_seat
-        side = self.side_of(winner)
+        side = self._side[winner]
         pile = self.piles[side]
         face_up: list[Card] = []
         face_down = 0
@@ -546,7 +514,7 @@ class DrawingDeal:
         self.last_winner = winner
         events.append(TrickWon(winner, side, tuple(face_up), face_down))
         self._draw(winner, events)
-        if not any(self.hands[s] for s in self.seats):
+        if not self.stock and not any(self.hands[s] for s in self.seats):
             if self.reserve:
                 self._deal_second_half(events)
                 return

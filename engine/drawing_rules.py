@@ -3,7 +3,12 @@ beats what, kozel-60's trick strength. ``engine.drawing.DrawingDeal`` plays them
 
 from __future__ import annotations
 
-from engine.cards import JACK, KOZEL_STRENGTH, SHOKHA, Card
+from itertools import combinations
+from operator import itemgetter
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import ACE, JACK, KOZEL_STRENGTH, SHOKHA, TEN, Card
 from engine.presets import DrawingSettings, Rules
 
 # A play on the table: (seat, kind, cards). kind: "lead", "beat", "throw", "play".
@@ -54,3 +59,30 @@ def strength60(card: Card, trump: int, led: Card) -> int:
         return 50 + KOZEL_STRENGTH[card]
     led_suit = trump if led % 9 == JACK else led // 9
     return 10 + KOZEL_STRENGTH[card] if suit == led_suit else 0
+
+
+# Actions are immutable values: the one-card moves are made once and shared (a legal list
+# is built many times a second in a search's playouts).
+ONE_CARD = {k: tuple(Action(k, (c,)) for c in range(36)) for k in ("lead", "play", "beat", "throw")}
+SHOKHA_BIT = 1 << SHOKHA
+ACES = sum(1 << c for c in range(36) if c % 9 == ACE)
+ACES_TENS = ACES | sum(1 << c for c in range(36) if c % 9 == TEN)
+SUIT_MASKS = tuple(sum(1 << c for c in range(36) if c // 9 == suit) for suit in range(4))
+ANY_SUIT = 4  # the shokha's "suit" in a lead: it joins any suit (RULES.md 1)
+# A sorted hand's leads by the suits of its cards: the positions of each lead, by size then
+# position (so by size then cards), as (size, position or getter of the cards' tuple).
+_LEAD_SHAPES: dict[tuple[int, ...], list[tuple[int, Any]]] = {}
+
+
+def lead_shapes(suits: tuple[int, ...]) -> list[tuple[int, Any]]:
+    """The leads of a sorted hand whose cards have ``suits`` (``ANY_SUIT``: the shokha)."""
+    shapes = _LEAD_SHAPES.get(suits)
+    if shapes is None:
+        shapes = []
+        for k in range(1, len(suits) + 1):
+            for pos in combinations(range(len(suits)), k):
+                of = {suits[i] for i in pos}
+                if len(of - {ANY_SUIT}) <= 1 and (ANY_SUIT not in of or k <= 4):
+                    shapes.append((1, pos[0]) if k == 1 else (k, itemgetter(*pos)))
+        _LEAD_SHAPES[suits] = shapes
+    return shapes
