@@ -70,6 +70,14 @@ class Action(NamedTuple):
         return {self.kind: [CARD_TEXT[c] for c in self.cards]}
 
 
+# The one-card moves, made once and shared (actions are immutable values; a legal list is
+# built many times a second in a search's playouts).
+ONE_CARD: dict[str, tuple[Action, ...]] = {
+    k: tuple(Action(k, (c,)) for c in range(36))
+    for k in ("lead", "play", "beat", "throw", "lay", "cover", "swap")
+}
+
+
 def action(kind: str, cards: Iterable[Card] = ()) -> Action:
     """The canonical action: known kind, cards sorted."""
     if kind not in KINDS:

@@ -7,7 +7,7 @@ from itertools import combinations
 from operator import itemgetter
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import ONE_CARD
 from engine.cards import ACE, JACK, KOZEL_STRENGTH, SHOKHA, TEN, Card
 from engine.presets import DrawingSettings, Rules
 
@@ -61,9 +61,7 @@ def strength60(card: Card, trump: int, led: Card) -> int:
     return 10 + KOZEL_STRENGTH[card] if suit == led_suit else 0
 
 
-# Actions are immutable values: the one-card moves are made once and shared (a legal list
-# is built many times a second in a search's playouts).
-ONE_CARD = {k: tuple(Action(k, (c,)) for c in range(36)) for k in ("lead", "play", "beat", "throw")}
+__all__ = ["ONE_CARD"]
 SHOKHA_BIT = 1 << SHOKHA
 ACES = sum(1 << c for c in range(36) if c % 9 == ACE)
 ACES_TENS = ACES | sum(1 << c for c in range(36) if c % 9 == TEN)

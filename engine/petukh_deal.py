@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Literal
 
-from engine.actions import Action
+from engine.actions import ONE_CARD, Action
 from engine.cards import ACE, JACK, Card, make
 from engine.events import DealStarted, Event, Played, TrickWon
 from engine.petukh_rules import (
@@ -41,6 +41,8 @@ from engine.petukh_rules import (
 )
 from engine.presets import Rules
 
+_PLAY, _SWAP = ONE_CARD["play"], ONE_CARD["swap"]
+_KEEP, _PASS, _SKIP, _FINISH = Action("keep"), Action("pass"), Action("skip"), Action("finish")
 _PHASE_KINDS = {
     "exchange": ("exchange", "keep", "pass"),
     "swap": ("swap", "keep"),
@@ -106,6 +108,7 @@ class PetukhDeal:
         self.phase = "exchange"
         self.end: Literal["played", "finish"] | None = None
         self.finisher: int | None = None
+        self._legal: tuple[int, list[Action]] | None = None  # the seat on move's, once asked
 
     def start(self) -> list[Event]:
         """The deal's first events; the exchange goes to the first seat with a choice."""
@@ -128,12 +131,12 @@ class PetukhDeal:
         return seat
 
     def _exchange_options(self, seat: int) -> list[Action]:
-        acts = [Action("keep")]
+        acts = [_KEEP]
         if self.records[seat] <= LOW_RECORD:
             return acts  # RULES.md 5: plays his own cards
         others_in = any(not self.passed[s] for s in range(self.rules.players) if s != seat)
         if self.cfg.may_pass and others_in:
-            acts.append(Action("pass"))
+            acts.append(_PASS)
         if self.exchange_open:
             hand = sorted(self.hands[seat])
             # RULES.md 5 [decision]: at most as many cards as the stock still holds.
@@ -142,8 +145,8 @@ class PetukhDeal:
         return acts
 
     def _swap_options(self) -> list[Action]:
-        acts = [] if self.cfg.swap == "must" else [Action("keep")]
-        acts.extend(Action("swap", (c,)) for c in sorted(self.hands[self.dealer]))
+        acts = [] if self.cfg.swap == "must" else [_KEEP]
+        acts.extend(_SWAP[c] for c in sorted(self.hands[self.dealer]))
         return acts
 
     def _may_swap(self) -> bool:
@@ -192,6 +195,12 @@ class PetukhDeal:
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.to_move:
             return []
+        known = self._legal
+        if known is None or known[0] != seat:
+            known = self._legal = (seat, self._legal_now(seat))
+        return known[1][:]
+
+    def _legal_now(self, seat: int) -> list[Action]:
         if self.phase == "exchange":
             return self._exchange_options(seat)
         if self.phase == "swap":
@@ -208,11 +217,11 @@ class PetukhDeal:
         return sorted(answers(self.plays, hand, self.trump, self.cfg.answer))
 
     def _play_options(self, seat: int) -> list[Action]:
-        acts = [Action("play", (c,)) for c in self._playable(seat)]
+        acts = [_PLAY[c] for c in self._playable(seat)]
         if self.plays and self.skips_left[seat] > 0:
-            acts.append(Action("skip"))  # RULES.md 5a [decision]: the leader may not skip
+            acts.append(_SKIP)  # RULES.md 5a [decision]: the leader may not skip
         if self._may_finish(seat):
-            acts.append(Action("finish"))
+            acts.append(_FINISH)
         return acts
 
     def _may_finish(self, seat: int) -> bool:
@@ -271,6 +280,7 @@ class PetukhDeal:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """A legal action (the match checks, counts and logs it)."""
+        self._legal = None
         events: list[Event] = []
         if self.phase == "exchange":
             self._apply_exchange(seat, action, events)
@@ -392,4 +402,5 @@ class PetukhDeal:
         d.boys = dict(self.boys)
         d.jack_played = self.jack_played[:]
         d.bonus = self.bonus[:]
+        d._legal = None
         return d

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.actions import Action
+from engine.actions import ONE_CARD, Action
 from engine.cards import ACE, DIAMONDS, QUEEN, Card, make
 from engine.events import DealStarted, Event, Played, TrickWon
 from engine.trump_rules import (
@@ -36,6 +36,8 @@ from engine.trump_rules import (
     points_of,
 )
 
+_PLAY, _LAY, _COVER = ONE_CARD["play"], ONE_CARD["lay"], ONE_CARD["cover"]
+_REDEAL = Action("redeal")
 Ending = Literal["caught", "played", "void"]
 Pile = tuple[tuple[Card, ...], int]  # a boast pile: its cards and the seat that won it
 
@@ -74,6 +76,8 @@ class TrumpDeal:
     phase: str = "play"
     end: Ending | None = None  # set by the action that ended the dealing
     caught: tuple[int, int] | None = None  # (catcher, victim) when ``end`` is "caught"
+    # the legal actions asked for in this state, per seat (cleared by every action)
+    _legal: dict[int, list[Action]] | None = field(default=None, repr=False, compare=False)
 
     # --- dealing ----------------------------------------------------------------------
 
@@ -190,6 +194,7 @@ class TrumpDeal:
         self.phase = "redeal"
         self.chooser = self.leader = self.to_move = self.boast_leader
         self.moment += 1
+        self._legal = None
 
     # --- who acts ---------------------------------------------------------------------
 
@@ -237,15 +242,26 @@ class TrumpDeal:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The seat's legal actions in a stable order (empty when it may not act)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = {}
+        else:
+            known = legal.get(seat)
+            if known is not None:
+                return known[:]
+        out = legal[seat] = self._legal_now(seat)
+        return out[:]
+
+    def _legal_now(self, seat: int) -> list[Action]:
         phase = self.phase
         if seat != self.to_move:
             if phase == "play" and self.may_redeal(seat):
-                return [Action("redeal")]
+                return [_REDEAL]
             return []
         if phase == "play":
-            out = [Action("play", (c,)) for c in self._plays_for(seat)]
+            out = [_PLAY[c] for c in self._plays_for(seat)]
             if self.may_redeal(seat):
-                out.append(Action("redeal"))
+                out.append(_REDEAL)
             return out
         if phase == "cut":
             return [Action("cut", (n,)) for n in range(1, len(self.stock))]
@@ -255,13 +271,13 @@ class TrumpDeal:
         cls = self.table.cls
         plain = sorted(c for c in self.hands[seat] if cls[c] != TRUMPS)
         if seat == self.boaster:
-            out = [Action("lay", (c,)) for c in plain]
+            out = [_LAY[c] for c in plain]
             if len(plain) == 2:  # both cards of the last pair were non-trumps
                 out.append(Action("lay", tuple(plain)))
             return out
         # step 3: "one on each of the boaster's cards (a button each)": a card at a time, the
         # first on the first pile, the next on the next
-        return [Action("cover", (c,)) for c in plain]
+        return [_COVER[c] for c in plain]
 
     def check(self, seat: int, action: Action) -> str | None:
         """The reason code why ``action`` is illegal now, or None."""
@@ -297,6 +313,7 @@ class TrumpDeal:
     def apply(self, seat: int, action: Action, first_deal: bool) -> list[Event]:
         """A legal ``play``, ``cut``, ``lay`` or ``cover`` (the match counts and logs it).
         ``first_deal``: the match's first deal (RULES.md 4b: led by the A♦)."""
+        self._legal = None
         kind = action.kind
         if kind == "play":
             return self._play(seat, action.cards[0])
@@ -403,4 +420,5 @@ class TrumpDeal:
         d.stock = self.stock[:]
         d.covers = self.covers[:]
         d.boast_piles = self.boast_piles[:]
+        d._legal = None
         return d
