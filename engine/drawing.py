@@ -6,6 +6,7 @@ One deal is a ``DrawingDeal``: a mutable, cheaply copied state machine. Cards ar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations, permutations
 from typing import Any
 
@@ -247,7 +248,7 @@ class DrawingDeal:
         suits = {c // 9 for c in cards if not (shokha and c == SHOKHA)}
         return len(suits) <= 1
 
-    def combination(self, cards: tuple[Card, ...]) -> str | None:
+    def combination(self, cards: Sequence[Card]) -> str | None:
         """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
         if len(cards) != 4:
             return None
@@ -313,7 +314,12 @@ class DrawingDeal:
                 and (self.declared, len(self.plays)) != ("molodka", 1)
             )
             combos, pull, hands = self.settings.combos, self.settings.pull, self.hands
-            if not self.finished and (combos or pull) and not closed:
+            if combos and not pull and not self.plays and not self.finished:
+                # the start of a trick: a hand of four that is a combination declares it
+                for s in self.seats:
+                    if len(hands[s]) == 4 and self.combination(hands[s]) is not None:
+                        decls[s] = Action("declare", tuple(sorted(hands[s])))
+            elif not self.finished and (combos or pull) and not closed:
                 for s in self.seats:
                     if combos and len(hands[s]) == 4 and self._may_declare(s):
                         decls[s] = Action("declare", tuple(sorted(self.hands[s])))
@@ -328,7 +334,9 @@ class DrawingDeal:
         """The seats that may act now: the one to move, plus any out-of-turn declarer."""
         if self.finished:
             return ()
-        decls = self.declarations()
+        decls = self._decls
+        if decls is None:
+            decls = self.declarations()
         if not decls:
             return (self.to_move,)
         return (self.to_move, *(s for s in decls if s != self.to_move))
@@ -346,7 +354,8 @@ class DrawingDeal:
                 return known[:]
         hand = sorted(self.hands[seat])
         out = self._moves(hand) if seat == self.to_move else []
-        decl = self.declarations().get(seat)
+        decls = self._decls
+        decl = (self.declarations() if decls is None else decls).get(seat)
         if decl is not None:
             out.append(decl)
         legal[seat] = out

@@ -39,11 +39,38 @@ class DealRecord:
     result: dict[str, Any] | None = None
 
 
+def _shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)`` with the same draws (one ``getrandbits`` a try, as CPython's
+    ``Random._randbelow``), without a Python call a card: a deal's deck is shuffled many
+    times a second in a search's playouts."""
+    bits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _same_as_random() -> bool:
+    """Does ``_shuffle`` draw as this Python's ``random.shuffle`` does (checked once)?"""
+    mine, theirs = list(range(36)), list(range(36))
+    _shuffle(random.Random("shuffle"), mine)
+    random.Random("shuffle").shuffle(theirs)
+    return mine == theirs
+
+
+_SHUFFLE: Callable[[random.Random, list[Any]], None] = (
+    _shuffle if _same_as_random() else lambda rng, x: rng.shuffle(x)
+)
+
+
 def shuffled_deck(rules: Rules, seed: int | str, deal_no: int) -> tuple[list[Card], Card | None]:
     """The deck for deal ``deal_no`` of a match seeded ``seed`` (and kozel-4's shown card)."""
     rng = random.Random(f"{seed}:{deal_no}")
     deck = list(rules.deck)
-    rng.shuffle(deck)
+    _SHUFFLE(rng, deck)
     trump_card = None
     if rules.trump_mode == "middle":
         # RULES.md 2: a card picked at random from the middle of the stock.
