@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from itertools import combinations, permutations
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, remembered
 from engine.cards import POINTS, SHOKHA, Card
 from engine.drawing_rules import (
     ACES,
@@ -93,7 +93,7 @@ class DrawingDeal:
     _beat: tuple[int, ...]
     _next: tuple[int, ...]
     _side: tuple[int, ...]
-    _legal: dict[int, list[Action]] | None
+    _legal: dict[int, list[Action]]
 
     # --- set-up -------------------------------------------------------------------------
 
@@ -131,7 +131,7 @@ class DrawingDeal:
         d.half = 0
         d.reserve = []
         d._decls = None
-        d._legal = None
+        d._legal = {}
         d._derive_seats()
         left = d.next_seat(dealer)
         hand = rules.hand_size
@@ -177,7 +177,7 @@ class DrawingDeal:
         d.tricks = self.tricks[:]
         d.plays = self.plays[:]
         d.reserve = self.reserve[:]
-        d._legal = None
+        d._legal = {}
         return d
 
     def to_state(self) -> dict[str, Any]:
@@ -192,7 +192,7 @@ class DrawingDeal:
         d.settings = settings_of(rules)
         restore(d, state)
         d._decls = None
-        d._legal = None
+        d._legal = {}
         d._derive_seats()
         d._beat = beaters(d.trump, d.settings.shokha)
         return d
@@ -345,21 +345,16 @@ class DrawingDeal:
         """Every legal action of ``seat``, in a stable order (moves first, then declarations)."""
         if self.finished:
             return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = {}
-        else:
-            known = legal.get(seat)
-            if known is not None:
-                return known[:]
+        return remembered(self._legal, seat, self._legal_now)
+
+    def _legal_now(self, seat: int) -> list[Action]:
         hand = sorted(self.hands[seat])
         out = self._moves(hand) if seat == self.to_move else []
         decls = self._decls
         decl = (self.declarations() if decls is None else decls).get(seat)
         if decl is not None:
             out.append(decl)
-        legal[seat] = out
-        return out[:]
+        return out
 
     def _moves(self, hand: list[Card]) -> list[Action]:
         """The mover's moves (``hand`` sorted): a lead, or a beat or a throw of the trick's
@@ -443,15 +438,14 @@ class DrawingDeal:
 
     def apply(self, seat: int, act: Action) -> list[Event]:
         """Apply a legal action; raise ``IllegalAction`` (changing nothing) otherwise."""
-        legal = self._legal
-        if legal is None or act not in legal.get(seat, ()):  # listed: legal, no check needed
+        if act not in self._legal.get(seat, ()):  # listed: legal, no check needed
             reason = self.check(seat, act)
             if reason is not None:
                 raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
         kind, cards = act
         self.counter += 1
         self._decls = None
-        self._legal = None
+        self._legal = {}
         events: list[Event] = []
         if kind == "declare":
             self._declare(seat, cards, events)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Literal
 
-from engine.actions import ONE_CARD, Action
+from engine.actions import ONE_CARD, Action, remembered
 from engine.cards import ACE, JACK, Card, make
 from engine.events import DealStarted, Event, Played, TrickWon
 from engine.petukh_rules import (
@@ -108,7 +108,7 @@ class PetukhDeal:
         self.phase = "exchange"
         self.end: Literal["played", "finish"] | None = None
         self.finisher: int | None = None
-        self._legal: tuple[int, list[Action]] | None = None  # the seat on move's, once asked
+        self._legal: dict[int, list[Action]] = {}  # the legal actions asked for in this state
 
     def start(self) -> list[Event]:
         """The deal's first events; the exchange goes to the first seat with a choice."""
@@ -195,10 +195,7 @@ class PetukhDeal:
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.to_move:
             return []
-        known = self._legal
-        if known is None or known[0] != seat:
-            known = self._legal = (seat, self._legal_now(seat))
-        return known[1][:]
+        return remembered(self._legal, seat, self._legal_now)
 
     def _legal_now(self, seat: int) -> list[Action]:
         if self.phase == "exchange":
@@ -280,7 +277,7 @@ class PetukhDeal:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """A legal action (the match checks, counts and logs it)."""
-        self._legal = None
+        self._legal = {}
         events: list[Event] = []
         if self.phase == "exchange":
             self._apply_exchange(seat, action, events)
@@ -402,5 +399,5 @@ class PetukhDeal:
         d.boys = dict(self.boys)
         d.jack_played = self.jack_played[:]
         d.bonus = self.bonus[:]
-        d._legal = None
+        d._legal = {}
         return d

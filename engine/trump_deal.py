@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.actions import ONE_CARD, Action
+from engine.actions import ONE_CARD, Action, remembered
 from engine.cards import ACE, DIAMONDS, QUEEN, Card, make
 from engine.events import DealStarted, Event, Played, TrickWon
 from engine.trump_rules import (
@@ -77,7 +77,7 @@ class TrumpDeal:
     end: Ending | None = None  # set by the action that ended the dealing
     caught: tuple[int, int] | None = None  # (catcher, victim) when ``end`` is "caught"
     # the legal actions asked for in this state, per seat (cleared by every action)
-    _legal: dict[int, list[Action]] | None = field(default=None, repr=False, compare=False)
+    _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False, compare=False)
 
     # --- dealing ----------------------------------------------------------------------
 
@@ -194,7 +194,7 @@ class TrumpDeal:
         self.phase = "redeal"
         self.chooser = self.leader = self.to_move = self.boast_leader
         self.moment += 1
-        self._legal = None
+        self._legal = {}
 
     # --- who acts ---------------------------------------------------------------------
 
@@ -242,15 +242,7 @@ class TrumpDeal:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The seat's legal actions in a stable order (empty when it may not act)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = {}
-        else:
-            known = legal.get(seat)
-            if known is not None:
-                return known[:]
-        out = legal[seat] = self._legal_now(seat)
-        return out[:]
+        return remembered(self._legal, seat, self._legal_now)
 
     def _legal_now(self, seat: int) -> list[Action]:
         phase = self.phase
@@ -313,7 +305,7 @@ class TrumpDeal:
     def apply(self, seat: int, action: Action, first_deal: bool) -> list[Event]:
         """A legal ``play``, ``cut``, ``lay`` or ``cover`` (the match counts and logs it).
         ``first_deal``: the match's first deal (RULES.md 4b: led by the A♦)."""
-        self._legal = None
+        self._legal = {}
         kind = action.kind
         if kind == "play":
             return self._play(seat, action.cards[0])
@@ -420,5 +412,5 @@ class TrumpDeal:
         d.stock = self.stock[:]
         d.covers = self.covers[:]
         d.boast_piles = self.boast_piles[:]
-        d._legal = None
+        d._legal = {}
         return d
