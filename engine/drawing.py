@@ -56,6 +56,8 @@ _SLOT_NAMES = (
     " finished reserve half first_leader deck _decls _beat _next _side _legal"
 )
 _SLOTS = tuple(_SLOT_NAMES.split())
+# (players, partnership, seats in play) -> (the seat after each seat, each seat's side)
+_SEAT_TABLES: dict[tuple[int, bool, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 class DrawingDeal:
@@ -160,8 +162,9 @@ class DrawingDeal:
         assert d.trump_card is not None
         d.trump = d.trump_card // 9
         d._beat = beaters(d.trump, d.settings.shokha)
+        start = seats.index(left)
         for i, card in enumerate(dealt):
-            d.hands[seats[(seats.index(left) + i) % n]].append(card)
+            d.hands[seats[(start + i) % n]].append(card)
         d.first_leader = left if leader is None or leader not in seats else leader
         d.last_winner = d.first_leader
         d._start_trick(d.first_leader)
@@ -198,9 +201,13 @@ class DrawingDeal:
         return d
 
     def _derive_seats(self) -> None:
-        players = self.rules.players
-        self._next = tuple(self.next_seat(s) for s in range(players))
-        self._side = tuple(self.rules.side_of(s) for s in range(players))
+        key = (self.rules.players, self.rules.partnership, self.seats)
+        known = _SEAT_TABLES.get(key)
+        if known is None:
+            players = self.rules.players
+            nexts = tuple(self.next_seat(s) for s in range(players))
+            known = _SEAT_TABLES[key] = (nexts, tuple(self.rules.side_of(s) for s in range(players)))
+        self._next, self._side = known
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -565,7 +572,7 @@ class DrawingDeal:
     # --- results and views --------------------------------------------------------------
 
     def points(self) -> list[int]:
-        return [sum(POINTS[c] for c in pile) for pile in self.piles]
+        return [sum(map(POINTS.__getitem__, pile)) for pile in self.piles]
 
     def all_cards(self) -> list[Card]:
         """Every card of the deal wherever it lies (for the invariant checks)."""
