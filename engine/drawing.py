@@ -7,10 +7,10 @@ One deal is a ``DrawingDeal``: a mutable, cheaply copied state machine. Cards ar
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations, permutations
+from itertools import combinations
 from typing import Any
 
-from engine.actions import Action, remembered
+from engine.actions import Action
 from engine.cards import POINTS, SHOKHA, Card
 from engine.drawing_rules import (
     ACES,
@@ -21,6 +21,7 @@ from engine.drawing_rules import (
     SUIT_MASKS,
     Play,
     beaters,
+    beats_all,
     lead_shapes,
     settings_of,
     strength60,
@@ -232,22 +233,7 @@ class DrawingDeal:
 
     def beats_set(self, cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
         """RULES.md 1: one-to-one, any pairing that works counts."""
-        if len(cards) != len(target):
-            return False
-        table = self._beat
-        if len(cards) == 1:
-            return bool(table[target[0]] >> cards[0] & 1)
-        if len(cards) == 2:
-            (b0, b1), (c0, c1) = cards, target
-            return bool(table[c0] >> b0 & table[c1] >> b1 & 1 or table[c0] >> b1 & table[c1] >> b0 & 1)
-        hand_mask = 0
-        for b in cards:
-            hand_mask |= 1 << b
-        if not all(table[c] & hand_mask for c in target):
-            return False
-        return any(
-            all(table[c] >> b & 1 for b, c in zip(perm, target, strict=True)) for perm in permutations(cards)
-        )
+        return beats_all(self._beat, cards, target)
 
     def is_lead(self, cards: tuple[Card, ...]) -> bool:
         """1-4 cards of one suit; the shokha may stand in for any suit (RULES.md 1)."""
@@ -323,9 +309,16 @@ class DrawingDeal:
             combos, pull, hands = self.settings.combos, self.settings.pull, self.hands
             if combos and not pull and not self.plays and not self.finished:
                 # the start of a trick: a hand of four that is a combination declares it
+                wild = SHOKHA if self.settings.shokha else -1
                 for s in self.seats:
-                    if len(hands[s]) == 4 and self.combination(hands[s]) is not None:
-                        decls[s] = Action("declare", tuple(sorted(hands[s])))
+                    hand = hands[s]
+                    if len(hand) != 4:
+                        continue
+                    a, b = hand[0], hand[1]
+                    if a // 9 != b // 9 and not ACES_TENS >> a & ACES_TENS >> b & 1 and wild not in (a, b):
+                        continue  # two real cards of two suits, not both aces or tens: neither
+                    if self.combination(hand) is not None:
+                        decls[s] = Action("declare", tuple(sorted(hand)))
             elif not self.finished and (combos or pull) and not closed:
                 for s in self.seats:
                     if combos and len(hands[s]) == 4 and self._may_declare(s):
@@ -352,16 +345,17 @@ class DrawingDeal:
         """Every legal action of ``seat``, in a stable order (moves first, then declarations)."""
         if self.finished:
             return []
-        return remembered(self._legal, seat, self._legal_now)
-
-    def _legal_now(self, seat: int) -> list[Action]:
+        known = self._legal.get(seat)  # as ``remembered``, inline: the hottest path of a playout
+        if known is not None:
+            return known[:]
         hand = sorted(self.hands[seat])
         out = self._moves(hand) if seat == self.to_move else []
         decls = self._decls
         decl = (self.declarations() if decls is None else decls).get(seat)
         if decl is not None:
             out.append(decl)
-        return out
+        self._legal[seat] = out
+        return out[:]
 
     def _moves(self, hand: list[Card]) -> list[Action]:
         """The mover's moves (``hand`` sorted): a lead, or a beat or a throw of the trick's
@@ -542,8 +536,20 @@ class DrawingDeal:
         seats = self.seats
         start = seats.index(winner)
         order = seats[start:] + seats[:start]
-        counts = [0] * len(order)
         hands = self.hands
+        k = size - len(hands[winner])
+        if k > 0 and k * len(order) <= len(stock) and all(len(hands[s]) == size - k for s in order):
+            # each seat played the trick's k cards and the stock has them all: k rounds
+            for _ in range(k):
+                for s in order:
+                    hands[s].append(stock.pop())
+            counts = [k] * len(order)
+            last = order[-1]
+            if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
+                events.append(TrumpCardTaken(last, hands[last][-1]))
+            events.append(CardsDrawn(order, tuple(counts), len(stock)))
+            return
+        counts = [0] * len(order)
         progress = True
         while stock and progress:
             progress = False

@@ -3,7 +3,7 @@ beats what, kozel-60's trick strength. ``engine.drawing.DrawingDeal`` plays them
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, permutations
 from operator import itemgetter
 from typing import Any
 
@@ -45,6 +45,26 @@ def beaters(trump: int, shokha: bool) -> tuple[int, ...]:
         table = tuple(sum(1 << b for b in range(36) if _beats(b, c, trump, shokha)) for c in range(36))
         _BEATERS[(trump, shokha)] = table
     return table
+
+
+def beats_all(table: tuple[int, ...], cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
+    """Do ``cards`` beat ``target`` one to one in some pairing (RULES.md 1)? ``table``: the
+    deal's ``beaters``."""
+    if len(cards) != len(target):
+        return False
+    if len(cards) == 1:
+        return bool(table[target[0]] >> cards[0] & 1)
+    if len(cards) == 2:
+        (b0, b1), (c0, c1) = cards, target
+        return bool(table[c0] >> b0 & table[c1] >> b1 & 1 or table[c0] >> b1 & table[c1] >> b0 & 1)
+    hand_mask = 0
+    for b in cards:
+        hand_mask |= 1 << b
+    if not all(table[c] & hand_mask for c in target):
+        return False
+    return any(
+        all(table[c] >> b & 1 for b, c in zip(perm, target, strict=True)) for perm in permutations(cards)
+    )
 
 
 def strength60(card: Card, trump: int, led: Card) -> int:

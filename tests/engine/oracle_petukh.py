@@ -151,7 +151,7 @@ class Checker:
 
     def check_state(self) -> None:
         m, rules = self.m, self.rules
-        cards = m.all_cards()
+        cards = m.deal.all_cards()
         assert len(cards) == len(set(cards)) and sorted(cards) == sorted(rules.deck)
         assert m.audit() is None
         acting = m.to_act()

@@ -75,7 +75,7 @@ class Checker:
     def check_state(self) -> None:
         m = self.m
         assert m.audit() is None
-        cards = m.all_cards()
+        cards = m.deal.all_cards()
         assert len(cards) == len(set(cards)) and sorted(cards) == sorted(m.rules.deck)
         acting = m.to_act()
         assert len(set(acting)) == len(acting)
