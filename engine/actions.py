@@ -7,7 +7,7 @@ one value and one text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, NamedTuple
 
 from engine.cards import CARD_TEXT, Card, CardError, parse_card
@@ -68,6 +68,25 @@ class Action(NamedTuple):
         if self.kind in NUMBER_KINDS:
             return {self.kind: list(self.cards)}
         return {self.kind: [CARD_TEXT[c] for c in self.cards]}
+
+
+# The one-card moves, made once and shared (actions are immutable values; a legal list is
+# built many times a second in a search's playouts).
+ONE_CARD: dict[str, tuple[Action, ...]] = {
+    k: tuple(Action(k, (c,)) for c in range(36))
+    for k in ("lead", "play", "beat", "throw", "lay", "cover", "swap")
+}
+
+
+def remembered(
+    known: dict[int, list[Action]], seat: int, make: Callable[[int], list[Action]]
+) -> list[Action]:
+    """The seat's legal actions from ``known`` (a deal's, for its current state), made by
+    ``make`` the first time; a copy, so that the caller may change it."""
+    out = known.get(seat)
+    if out is None:
+        out = known[seat] = make(seat)
+    return out[:]
 
 
 def action(kind: str, cards: Iterable[Card] = ()) -> Action:

@@ -6,20 +6,27 @@ One deal is a ``DrawingDeal``: a mutable, cheaply copied state machine. Cards ar
 
 from __future__ import annotations
 
-from itertools import combinations, permutations
+from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import (
-    ACE,
-    JACK,
-    KOZEL_STRENGTH,
-    POINTS,
-    SHOKHA,
-    TEN,
-    Card,
+from engine.cards import POINTS, SHOKHA, Card
+from engine.drawing_rules import (
+    ACES,
+    ACES_TENS,
+    ANY_SUIT,
+    ONE_CARD,
+    SHOKHA_BIT,
+    SUIT_MASKS,
+    Play,
+    beaters,
+    beats_all,
+    lead_shapes,
+    settings_of,
+    strength60,
 )
-from engine.codec import pack_cards, unpack_cards
+from engine.drawing_state import restore, state_of
 from engine.errors import IllegalAction
 from engine.events import (
     Beaten,
@@ -34,84 +41,33 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
-from engine.presets import Rules
+from engine.presets import DrawingSettings, Rules
 
-# A play on the table: (seat, kind, cards). kind: "lead", "beat", "throw", "play".
-Play = tuple[int, str, tuple[Card, ...]]
+__all__ = ["DrawingDeal", "Play", "beaters", "settings_of", "strength60"]
 
-
-def _beats(b: Card, c: Card, trump: int, shokha: bool) -> bool:
-    """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
-    if shokha:
-        if b == SHOKHA:
-            return True
-        if c == SHOKHA:
-            return False
-    sb = b // 9
-    if sb == c // 9:
-        return KOZEL_STRENGTH[b] > KOZEL_STRENGTH[c]
-    return sb == trump
+_new_action = tuple.__new__  # an Action of a (kind, cards) pair, without a call through Python
+_LEAD, _PLAY, _BEAT, _THROW = (ONE_CARD[k] for k in ("lead", "play", "beat", "throw"))
 
 
-_BEATERS: dict[tuple[int, bool], tuple[int, ...]] = {}
-
-
-def beaters(trump: int, shokha: bool) -> tuple[int, ...]:
-    """Per card, the bitmask of the cards that beat it (built once per trump and option)."""
-    table = _BEATERS.get((trump, shokha))
-    if table is None:
-        table = tuple(sum(1 << b for b in range(36) if _beats(b, c, trump, shokha)) for c in range(36))
-        _BEATERS[(trump, shokha)] = table
-    return table
-
-
-def strength60(card: Card, trump: int, led: Card) -> int:
-    """kozel-60 trick strength (RULES.md 3): jacks > trumps > the led suit > the rest.
-
-    J♣ > J♠ > J♥ > J♦ over every trump; a led jack is a trump lead.
-    """
-    if card % 9 == JACK:
-        return 100 - card // 9
-    suit = card // 9
-    if suit == trump:
-        return 50 + KOZEL_STRENGTH[card]
-    led_suit = trump if led % 9 == JACK else led // 9
-    return 10 + KOZEL_STRENGTH[card] if suit == led_suit else 0
+# derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
+# seat, ``_side`` each seat's side, ``_legal`` the legal actions asked for so far
+_SLOT_NAMES = (
+    "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"
+    " to_move plays win_seat win_cards declared counter trick_no last_trick last_winner"
+    " finished reserve half first_leader deck _decls _beat _next _side _legal"
+)
+_SLOTS = tuple(_SLOT_NAMES.split())
+# (players, partnership, seats in play) -> (the seat after each seat, each seat's side)
+_SEAT_TABLES: dict[tuple[int, bool, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 class DrawingDeal:
     """One deal of a drawing Kozel preset."""
 
-    __slots__ = (
-        "rules",
-        "seats",
-        "dealer",
-        "hands",
-        "stock",
-        "trump",
-        "trump_card",
-        "trump_public",
-        "piles",
-        "tricks",
-        "leader",
-        "to_move",
-        "plays",
-        "win_seat",
-        "win_cards",
-        "declared",
-        "counter",
-        "trick_no",
-        "last_trick",
-        "last_winner",
-        "finished",
-        "reserve",
-        "half",
-        "first_leader",
-        "deck",
-        "_decls",
-    )
+    __slots__ = _SLOTS
 
     rules: Rules
+    settings: DrawingSettings  # the preset's rules (RULES.md 1-3)
     seats: tuple[int, ...]
     dealer: int
     hands: list[list[Card]]
@@ -137,6 +93,10 @@ class DrawingDeal:
     first_leader: int
     deck: tuple[Card, ...]
     _decls: dict[int, Action] | None
+    _beat: tuple[int, ...]
+    _next: tuple[int, ...]
+    _side: tuple[int, ...]
+    _legal: dict[int, list[Action]]
 
     # --- set-up -------------------------------------------------------------------------
 
@@ -157,6 +117,7 @@ class DrawingDeal:
         """
         d = cls.__new__(cls)
         d.rules = rules
+        d.settings = settings_of(rules)
         d.seats = seats
         d.dealer = dealer
         d.deck = tuple(deck)
@@ -173,6 +134,8 @@ class DrawingDeal:
         d.half = 0
         d.reserve = []
         d._decls = None
+        d._legal = {}
+        d._derive_seats()
         left = d.next_seat(dealer)
         hand = rules.hand_size
         if rules.trump_mode == "halves":
@@ -199,8 +162,10 @@ class DrawingDeal:
                 d.trump_public = True
         assert d.trump_card is not None
         d.trump = d.trump_card // 9
+        d._beat = beaters(d.trump, d.settings.shokha)
+        start = seats.index(left)
         for i, card in enumerate(dealt):
-            d.hands[seats[(seats.index(left) + i) % n]].append(card)
+            d.hands[seats[(start + i) % n]].append(card)
         d.first_leader = left if leader is None or leader not in seats else leader
         d.last_winner = d.first_leader
         d._start_trick(d.first_leader)
@@ -216,80 +181,34 @@ class DrawingDeal:
         d.tricks = self.tricks[:]
         d.plays = self.plays[:]
         d.reserve = self.reserve[:]
+        d._legal = {}
         return d
 
     def to_state(self) -> dict[str, Any]:
         """The whole deal as compact JSON-safe data (``engine.codec`` card strings)."""
-
-        def plays(ps: list[Play] | tuple[Play, ...]) -> list[list[Any]]:
-            return [[seat, kind, pack_cards(cards)] for seat, kind, cards in ps]
-
-        return {
-            "seats": list(self.seats),
-            "dealer": self.dealer,
-            "deck": pack_cards(self.deck),
-            "hands": [pack_cards(h) for h in self.hands],
-            "stock": pack_cards(self.stock),
-            "trump": self.trump,
-            "trump_card": self.trump_card,
-            "public": self.trump_public,
-            "piles": [pack_cards(p) for p in self.piles],
-            "tricks": self.tricks,
-            "leader": self.leader,
-            "to_move": self.to_move,
-            "plays": plays(self.plays),
-            "win_seat": self.win_seat,
-            "win_cards": pack_cards(self.win_cards),
-            "declared": self.declared,
-            "counter": self.counter,
-            "trick_no": self.trick_no,
-            "last_trick": None
-            if self.last_trick is None
-            else [self.last_trick[0], plays(self.last_trick[1])],
-            "last_winner": getattr(self, "last_winner", None),
-            "finished": self.finished,
-            "reserve": pack_cards(self.reserve),
-            "half": self.half,
-            "first_leader": self.first_leader,
-        }
+        return state_of(self)
 
     @classmethod
     def from_state(cls, rules: Rules, state: dict[str, Any]) -> DrawingDeal:
         """The inverse of ``to_state``."""
-
-        def plays(ps: list[list[Any]]) -> list[Play]:
-            return [(seat, kind, tuple(unpack_cards(cards))) for seat, kind, cards in ps]
-
         d = cls.__new__(cls)
         d.rules = rules
-        d.seats = tuple(state["seats"])
-        d.dealer = state["dealer"]
-        d.deck = tuple(unpack_cards(state["deck"]))
-        d.hands = [unpack_cards(h) for h in state["hands"]]
-        d.stock = unpack_cards(state["stock"])
-        d.trump = state["trump"]
-        d.trump_card = state["trump_card"]
-        d.trump_public = state["public"]
-        d.piles = [unpack_cards(p) for p in state["piles"]]
-        d.tricks = list(state["tricks"])
-        d.leader = state["leader"]
-        d.to_move = state["to_move"]
-        d.plays = plays(state["plays"])
-        d.win_seat = state["win_seat"]
-        d.win_cards = tuple(unpack_cards(state["win_cards"]))
-        d.declared = state["declared"]
-        d.counter = state["counter"]
-        d.trick_no = state["trick_no"]
-        last = state["last_trick"]
-        d.last_trick = None if last is None else (last[0], tuple(plays(last[1])))
-        if state["last_winner"] is not None:
-            d.last_winner = state["last_winner"]
-        d.finished = state["finished"]
-        d.reserve = unpack_cards(state["reserve"])
-        d.half = state["half"]
-        d.first_leader = state["first_leader"]
+        d.settings = settings_of(rules)
+        restore(d, state)
         d._decls = None
+        d._legal = {}
+        d._derive_seats()
+        d._beat = beaters(d.trump, d.settings.shokha)
         return d
+
+    def _derive_seats(self) -> None:
+        key = (self.rules.players, self.rules.partnership, self.seats)
+        known = _SEAT_TABLES.get(key)
+        if known is None:
+            players = self.rules.players
+            nexts = tuple(self.next_seat(s) for s in range(players))
+            known = _SEAT_TABLES[key] = (nexts, tuple(self.rules.side_of(s) for s in range(players)))
+        self._next, self._side = known
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -298,7 +217,7 @@ class DrawingDeal:
         return seats[(seats.index(seat) + 1) % len(seats)] if seat in seats else seats[0]
 
     def side_of(self, seat: int) -> int:
-        return self.rules.side_of(seat)
+        return self._side[seat]
 
     def _start_trick(self, leader: int) -> None:
         self.leader = leader
@@ -310,40 +229,30 @@ class DrawingDeal:
 
     def beats(self, b: Card, c: Card) -> bool:
         """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
-        return bool(beaters(self.trump, self.rules.shokha)[c] >> b & 1)
+        return bool(self._beat[c] >> b & 1)
 
     def beats_set(self, cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
         """RULES.md 1: one-to-one, any pairing that works counts."""
-        if len(cards) != len(target):
-            return False
-        table = beaters(self.trump, self.rules.shokha)
-        if len(cards) == 1:
-            return bool(table[target[0]] >> cards[0] & 1)
-        hand_mask = 0
-        for b in cards:
-            hand_mask |= 1 << b
-        if not all(table[c] & hand_mask for c in target):
-            return False
-        return any(
-            all(table[c] >> b & 1 for b, c in zip(perm, target, strict=True)) for perm in permutations(cards)
-        )
+        return beats_all(self._beat, cards, target)
 
     def is_lead(self, cards: tuple[Card, ...]) -> bool:
         """1-4 cards of one suit; the shokha may stand in for any suit (RULES.md 1)."""
-        shokha = self.rules.shokha
+        shokha = self.settings.shokha
         suits = {c // 9 for c in cards if not (shokha and c == SHOKHA)}
         return len(suits) <= 1
 
-    def combination(self, cards: tuple[Card, ...]) -> str | None:
+    def combination(self, cards: Sequence[Card]) -> str | None:
         """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
         if len(cards) != 4:
             return None
-        shokha = self.rules.shokha
-        real = [c for c in cards if not (shokha and c == SHOKHA)]
-        ranks = {c % 9 for c in real}
-        if ranks <= {ACE, TEN} and ACE in ranks:
+        real = 0
+        for c in cards:
+            real |= 1 << c
+        if self.settings.shokha:
+            real &= ~SHOKHA_BIT
+        if not real & ~ACES_TENS and real & ACES:
             return "moscow"
-        if len({c // 9 for c in real}) == 1:
+        if not real & ~SUIT_MASKS[(real.bit_length() - 1) // 9]:
             return "molodka"
         return None
 
@@ -364,14 +273,14 @@ class DrawingDeal:
         return None
 
     def _may_pull(self, seat: int) -> bool:
-        if not self.rules.pull or self.declared == "pull":
+        if not self.settings.pull or self.declared == "pull":
             return False
         if not self.plays and seat == self.leader:
             return False  # the leader simply leads his four
         return self.pull_cards(seat) is not None
 
     def _may_declare(self, seat: int) -> bool:
-        if not self.rules.combos:
+        if not self.settings.combos:
             return False
         if self.plays and (self.declared != "molodka" or len(self.plays) != 1):
             return False
@@ -394,17 +303,30 @@ class DrawingDeal:
             # mid-trick only a pull or a Moscow over a just-declared Molodka may come
             closed = (
                 bool(self.plays)
-                and not self.rules.pull
+                and not self.settings.pull
                 and (self.declared, len(self.plays)) != ("molodka", 1)
             )
-            if not self.finished and (self.rules.combos or self.rules.pull) and not closed:
+            combos, pull, hands = self.settings.combos, self.settings.pull, self.hands
+            if combos and not pull and not self.plays and not self.finished:
+                # the start of a trick: a hand of four that is a combination declares it
+                wild = SHOKHA if self.settings.shokha else -1
                 for s in self.seats:
-                    if self._may_declare(s):
+                    hand = hands[s]
+                    if len(hand) != 4:
+                        continue
+                    a, b = hand[0], hand[1]
+                    if a // 9 != b // 9 and not ACES_TENS >> a & ACES_TENS >> b & 1 and wild not in (a, b):
+                        continue  # two real cards of two suits, not both aces or tens: neither
+                    if self.combination(hand) is not None:
+                        decls[s] = Action("declare", tuple(sorted(hand)))
+            elif not self.finished and (combos or pull) and not closed:
+                for s in self.seats:
+                    if combos and len(hands[s]) == 4 and self._may_declare(s):
                         decls[s] = Action("declare", tuple(sorted(self.hands[s])))
-                    elif self._may_pull(s):
-                        pull = self.pull_cards(s)
-                        assert pull is not None
-                        decls[s] = Action("declare", pull)
+                    elif pull and self._may_pull(s):
+                        pulled = self.pull_cards(s)
+                        assert pulled is not None
+                        decls[s] = Action("declare", pulled)
             self._decls = decls
         return decls
 
@@ -412,7 +334,9 @@ class DrawingDeal:
         """The seats that may act now: the one to move, plus any out-of-turn declarer."""
         if self.finished:
             return ()
-        decls = self.declarations()
+        decls = self._decls
+        if decls is None:
+            decls = self.declarations()
         if not decls:
             return (self.to_move,)
         return (self.to_move, *(s for s in decls if s != self.to_move))
@@ -421,50 +345,56 @@ class DrawingDeal:
         """Every legal action of ``seat``, in a stable order (moves first, then declarations)."""
         if self.finished:
             return []
-        out: list[Action] = []
+        known = self._legal.get(seat)  # as ``remembered``, inline: the hottest path of a playout
+        if known is not None:
+            return known[:]
         hand = sorted(self.hands[seat])
-        if seat == self.to_move:
-            if not self.rules.multi:
-                kind = "play" if self.plays else "lead"
-                out = [Action(kind, (c,)) for c in hand]
-            elif not self.plays:
-                out = self._leads(hand)
-            else:
-                win, k, table = self.win_cards, len(self.win_cards), beaters(self.trump, self.rules.shokha)
-                need = 0  # a beat's cards each beat a card on the table: only those are tried
-                for w in win:
-                    need |= table[w]
-                able = [c for c in hand if need >> c & 1]
-                out = [Action("beat", cs) for cs in combinations(able, k) if self.beats_set(cs, win)]
-                out.extend(Action("throw", cs) for cs in combinations(hand, k))
-        decl = self.declarations().get(seat)
+        out = self._moves(hand) if seat == self.to_move else []
+        decls = self._decls
+        decl = (self.declarations() if decls is None else decls).get(seat)
         if decl is not None:
             out.append(decl)
+        self._legal[seat] = out
+        return out[:]
+
+    def _moves(self, hand: list[Card]) -> list[Action]:
+        """The mover's moves (``hand`` sorted): a lead, or a beat or a throw of the trick's
+        count (RULES.md 1), or kozel-60's one card."""
+        if not self.rules.multi:
+            one = _PLAY if self.plays else _LEAD
+            return [one[c] for c in hand]
+        if not self.plays:
+            return self._leads(hand)
+        win, table = self.win_cards, self._beat
+        if len(win) == 1:
+            beaten = table[win[0]]
+            out = [_BEAT[c] for c in hand if beaten >> c & 1]
+            out.extend([_THROW[c] for c in hand])
+            return out
+        need = 0  # a beat's cards each beat a card on the table: only those are tried
+        for w in win:
+            need |= table[w]
+        able = [c for c in hand if need >> c & 1]
+        k = len(win)
+        out = [_new_action(Action, ("beat", cs)) for cs in combinations(able, k) if self.beats_set(cs, win)]
+        out.extend([_new_action(Action, ("throw", cs)) for cs in combinations(hand, k)])
         return out
 
     def _leads(self, hand: list[Card]) -> list[Action]:
         """1-4 cards of one suit, the shokha joining any suit (RULES.md 1), sorted by size
         then cards; a combination is a declaration, not a plain lead."""
-        shokha = self.rules.shokha and SHOKHA in hand
-        by_suit: dict[int, list[Card]] = {}
-        for c in hand:
-            if not (shokha and c == SHOKHA):
-                by_suit.setdefault(c // 9, []).append(c)
-        found: set[tuple[Card, ...]] = set()
-        for cards in by_suit.values():
-            for k in range(1, len(cards) + 1):
-                for sub in combinations(cards, k):
-                    found.add(sub)
-                    if shokha and k < 4:
-                        found.add(tuple(sorted((*sub, SHOKHA))))
-        if shokha:
-            found.add((SHOKHA,))
-        combos = self.rules.combos
-        leads = sorted(
-            (c for c in found if not (combos and len(c) == 4 and self.combination(c))),
-            key=lambda c: (len(c), c),
-        )
-        return [Action("lead", c) for c in leads]
+        wild = self.settings.shokha and SHOKHA in hand
+        suits = tuple(ANY_SUIT if wild and c == SHOKHA else c // 9 for c in hand)
+        combos = self.settings.combos
+        out: list[Action] = []
+        for k, pick in lead_shapes(suits):
+            if k == 1:
+                out.append(_LEAD[hand[pick]])
+                continue
+            cards = pick(hand)
+            if not (k == 4 and combos and self.combination(cards)):
+                out.append(_new_action(Action, ("lead", cards)))
+        return out
 
     def check(self, seat: int, act: Action) -> str | None:
         """Why ``act`` is illegal for ``seat`` now (a reason code), or None if it is legal."""
@@ -476,7 +406,7 @@ class DrawingDeal:
             decl = self.declarations().get(seat)
             if decl is not None:
                 return None if decl.cards == cards else "not_a_combination"
-            if self.rules.combos or self.rules.pull:
+            if self.settings.combos or self.settings.pull:
                 return "declaration_closed"
             return "unknown_action"
         if seat != self.to_move:
@@ -494,7 +424,7 @@ class DrawingDeal:
                 return "wrong_action"
             if len(cards) > 4:
                 return "wrong_count"
-            if self.rules.combos and self.combination(cards):
+            if self.settings.combos and self.combination(cards):
                 # RULES.md 1: the leader's combination is his lead, but it is a declaration
                 # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
                 return "must_declare"
@@ -509,12 +439,14 @@ class DrawingDeal:
 
     def apply(self, seat: int, act: Action) -> list[Event]:
         """Apply a legal action; raise ``IllegalAction`` (changing nothing) otherwise."""
-        reason = self.check(seat, act)
-        if reason is not None:
-            raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
+        if act not in self._legal.get(seat, ()):  # listed: legal, no check needed
+            reason = self.check(seat, act)
+            if reason is not None:
+                raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
         kind, cards = act
         self.counter += 1
         self._decls = None
+        self._legal = {}
         events: list[Event] = []
         if kind == "declare":
             self._declare(seat, cards, events)
@@ -522,23 +454,20 @@ class DrawingDeal:
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
-        if kind in ("lead",):
-            self.plays.append((seat, kind, cards))
+        self.plays.append((seat, kind, cards))
+        if kind == "lead":
             self.win_seat, self.win_cards = seat, cards
             events.append(Led(seat, cards) if self.rules.multi else Played(seat, cards[0]))
         elif kind == "play":
-            self.plays.append((seat, kind, cards))
             if self._single_wins(cards[0]):
                 self.win_seat, self.win_cards = seat, cards
             events.append(Played(seat, cards[0]))
         elif kind == "beat":
-            self.plays.append((seat, kind, cards))
             self.win_seat, self.win_cards = seat, cards
             events.append(Beaten(seat, cards))
         else:
-            self.plays.append((seat, kind, cards))
             events.append(Thrown(seat, len(cards)))
-        nxt = self.next_seat(seat)
+        nxt = self._next[seat]
         if nxt == self.leader:
             self._finish_trick(events)
         else:
@@ -553,7 +482,7 @@ class DrawingDeal:
         return strength60(card, self.trump, self.plays[0][2][0])
 
     def _declare(self, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
-        if self.rules.pull:
+        if self.settings.pull:
             combo = "pull"
         else:
             combo = self.combination(cards) or "molodka"
@@ -573,7 +502,7 @@ class DrawingDeal:
 
     def _finish_trick(self, events: list[Event]) -> None:
         winner = self.win_seat
-        side = self.side_of(winner)
+        side = self._side[winner]
         pile = self.piles[side]
         face_up: list[Card] = []
         face_down = 0
@@ -589,7 +518,7 @@ class DrawingDeal:
         self.last_winner = winner
         events.append(TrickWon(winner, side, tuple(face_up), face_down))
         self._draw(winner, events)
-        if not any(self.hands[s] for s in self.seats):
+        if not self.stock and not any(self.hands[s] for s in self.seats):
             if self.reserve:
                 self._deal_second_half(events)
                 return
@@ -607,8 +536,20 @@ class DrawingDeal:
         seats = self.seats
         start = seats.index(winner)
         order = seats[start:] + seats[:start]
-        counts = [0] * len(order)
         hands = self.hands
+        k = size - len(hands[winner])
+        if k > 0 and k * len(order) <= len(stock) and all(len(hands[s]) == size - k for s in order):
+            # each seat played the trick's k cards and the stock has them all: k rounds
+            for _ in range(k):
+                for s in order:
+                    hands[s].append(stock.pop())
+            counts = [k] * len(order)
+            last = order[-1]
+            if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
+                events.append(TrumpCardTaken(last, hands[last][-1]))
+            events.append(CardsDrawn(order, tuple(counts), len(stock)))
+            return
+        counts = [0] * len(order)
         progress = True
         while stock and progress:
             progress = False
@@ -637,7 +578,7 @@ class DrawingDeal:
     # --- results and views --------------------------------------------------------------
 
     def points(self) -> list[int]:
-        return [sum(POINTS[c] for c in pile) for pile in self.piles]
+        return [sum(map(POINTS.__getitem__, pile)) for pile in self.piles]
 
     def all_cards(self) -> list[Card]:
         """Every card of the deal wherever it lies (for the invariant checks)."""

@@ -7,14 +7,14 @@ import random
 
 from engine.actions import Action
 from engine.cards import JACK, KOZEL_STRENGTH, POINTS, SHOKHA, Card
-from engine.drawing import strength60
+from engine.drawing import settings_of, strength60
 from engine.observe import Observation
 from engine.presets import default_rules
 
 
 def _shokha(obs: Observation) -> bool:
     """The preset plays the shokha (the 6S over every card, RULES.md 1)."""
-    return default_rules(obs.preset, obs.players).shokha
+    return settings_of(default_rules(obs.preset, obs.players)).shokha
 
 
 class DrawingPlayer:

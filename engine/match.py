@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.drawing import DrawingDeal
+from engine.drawing import DrawingDeal, settings_of
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, SideOut
 from engine.observe import Observation, observe_drawing
@@ -39,11 +39,38 @@ class DealRecord:
     result: dict[str, Any] | None = None
 
 
+def _shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)`` with the same draws (one ``getrandbits`` a try, as CPython's
+    ``Random._randbelow``), without a Python call a card: a deal's deck is shuffled many
+    times a second in a search's playouts."""
+    bits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _same_as_random() -> bool:
+    """Does ``_shuffle`` draw as this Python's ``random.shuffle`` does (checked once)?"""
+    mine, theirs = list(range(36)), list(range(36))
+    _shuffle(random.Random("shuffle"), mine)
+    random.Random("shuffle").shuffle(theirs)
+    return mine == theirs
+
+
+_SHUFFLE: Callable[[random.Random, list[Any]], None] = (
+    _shuffle if _same_as_random() else lambda rng, x: rng.shuffle(x)
+)
+
+
 def shuffled_deck(rules: Rules, seed: int | str, deal_no: int) -> tuple[list[Card], Card | None]:
     """The deck for deal ``deal_no`` of a match seeded ``seed`` (and kozel-4's shown card)."""
     rng = random.Random(f"{seed}:{deal_no}")
     deck = list(rules.deck)
-    rng.shuffle(deck)
+    _SHUFFLE(rng, deck)
     trump_card = None
     if rules.trump_mode == "middle":
         # RULES.md 2: a card picked at random from the middle of the stock.
@@ -204,7 +231,7 @@ class Match:
         if self.finished:
             events.append(MatchEnded(self.winners, tuple(self.scores)))
             return events
-        if rules.next_leader == "last_trick":
+        if settings_of(rules).next_leader == "last_trick":
             self.next_leader = d.last_winner  # RULES.md 2
         self.dealer = self._next_active(self.dealer)
         events.extend(self._new_deal())
@@ -215,6 +242,7 @@ class Match:
     ) -> tuple[list[int], str, bool]:
         """RULES.md 1 (and 2): the table of penalties for one deal."""
         rules = self.rules
+        tie = settings_of(rules).tie
         scored = [0] * rules.sides
         doubled = self.eggs
         factor = 2 if doubled else 1
@@ -222,12 +250,12 @@ class Match:
         leaders = [s for s in sides if points[s] == best]
         if len(sides) == 2 and len(leaders) == 2:
             # 60:60
-            if rules.tie == "both_two":
+            if tie == "both_two":
                 for s in sides:
                     scored[s] = 2 * factor
                 self.eggs = False
                 return scored, "tie", doubled
-            if rules.tie == "eggs_double":
+            if tie == "eggs_double":
                 self.eggs = True  # eggs never stack (RULES.md 0)
             return scored, "eggs", False
         three = len(sides) == 3

@@ -73,14 +73,14 @@ class PetukhExtras(Extras):
 
 def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
     n = m.rules.players
-    plays = tuple((s, k, cs, len(cs)) for s, k, cs in m.plays)
+    plays = tuple((s, k, cs, len(cs)) for s, k, cs in m.deal.plays)
     win_seat, win_cards = -1, tuple[Card, ...]()
-    if m.plays:
-        win_seat = trick_winner(m.plays, m.trump)
-        win_cards = next(cs for s, _k, cs in m.plays if s == win_seat)
+    if m.deal.plays:
+        win_seat = trick_winner(m.deal.plays, m.deal.trump)
+        win_cards = next(cs for s, _k, cs in m.deal.plays if s == win_seat)
     last = None
-    if m.last_trick is not None:
-        last = (m.last_trick[0], tuple((s, k, cs, len(cs)) for s, k, cs in m.last_trick[1]))
+    if m.deal.last_trick is not None:
+        last = (m.deal.last_trick[0], tuple((s, k, cs, len(cs)) for s, k, cs in m.deal.last_trick[1]))
     return Observation(
         preset=m.rules.preset,
         players=n,
@@ -88,30 +88,30 @@ def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
         seat=seat,
         deal_no=m.deal_no,
         dealer=m.dealer,
-        seats=m.seats_in_play(),
-        trump=m.trump,
-        trump_card=m.trump_card,
-        stock=len(m.stock),
-        hand=tuple(sorted(m.hands[seat])) if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in m.hands),
-        leader=m.leader,
-        to_move=-1 if m.finished else m.to_move,
+        seats=m.deal.seats_in_play(),
+        trump=m.deal.trump,
+        trump_card=m.deal.trump_card,
+        stock=len(m.deal.stock),
+        hand=tuple(sorted(m.deal.hands[seat])) if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in m.deal.hands),
+        leader=m.deal.leader,
+        to_move=-1 if m.finished else m.deal.to_move,
         to_act=m.to_act(),
         trick=plays,
         win_seat=win_seat,
         win_cards=win_cards,
         declared=None,
-        tricks=tuple(m.tricks),
-        pile_sizes=tuple(len(p) for p in m.piles),
+        tricks=tuple(m.deal.tricks),
+        pile_sizes=tuple(len(p) for p in m.deal.piles),
         last_trick=last,
-        moment=m.moment,
-        counter=m.counter,
+        moment=m.deal.moment,
+        counter=m.deal.counter,
         scores=tuple(m.scores),
         out=(False,) * n,
         eggs=False,
         finished=m.finished,
         winners=m.winners,
-        phase=m.phase,
+        phase=m.deal.phase,
         extras=_extras(m),
     )
 
@@ -122,19 +122,19 @@ def _extras(m: PetukhMatch) -> PetukhExtras:
     return PetukhExtras(
         records=tuple(m.scores),
         start=m.cfg.start,
-        passed=tuple(s for s in range(n) if m.passed[s]),
+        passed=tuple(s for s in range(n) if m.deal.passed[s]),
         skips_left=tuple(m.skips_left) if m.cfg.skips else None,
         boys=tuple(
-            Boys(s, combo, tuple(CARD_TEXT[c] for c in cs)) for s, (combo, cs) in sorted(m.boys.items())
+            Boys(s, combo, tuple(CARD_TEXT[c] for c in cs)) for s, (combo, cs) in sorted(m.deal.boys.items())
         ),
-        face_up=None if m.face_up is None else CARD_TEXT[m.face_up],
-        exchange=m.exchange_open,
+        face_up=None if m.deal.face_up is None else CARD_TEXT[m.deal.face_up],
+        exchange=m.deal.exchange_open,
         no_trick_cap=m.cfg.cap,
         boys_table=m.cfg.boys_table if m.cfg.boys else None,
         crooked_boys=m.cfg.crooked,
         boys_finish=m.cfg.boys_finish,
         spade_ace=m.cfg.spade_ace,
-        tricks_left=HAND - m.done_tricks,
+        tricks_left=HAND - m.deal.done_tricks,
         roosters=tuple(m.roosters) if m.finished else None,
         debts=m.debts if m.finished else None,
     )

@@ -116,6 +116,21 @@ Scoring = Literal["penalty", "sixty", "halves", "eyes", "record"]
 Tie = Literal["both_two", "eggs", "eggs_double"]  # 60:60 in a drawing penalty game
 
 
+NextLeader = Literal["left", "last_trick"]  # of the dealer | the previous deal's last trick winner
+
+
+@dataclass(frozen=True, slots=True)
+class DrawingSettings:
+    """RULES.md 1-3: one drawing preset's rules."""
+
+    shokha: bool  # the 6S over every card (RULES.md 1)
+    combos: bool  # Moscow and Molodka (RULES.md 1)
+    pull: bool  # the kozel-4 pull (RULES.md 2)
+    jacks: bool  # kozel-60: the four jacks over every trump
+    tie: Tie  # 60:60 in a penalty game
+    next_leader: NextLeader
+
+
 @dataclass(frozen=True, slots=True)
 class TrumpSettings:
     """RULES.md 4: one permanent-trump preset's rules."""
@@ -157,8 +172,7 @@ class PetukhSettings:
     exchange: bool
 
 
-FamilySettings = TrumpSettings | PetukhSettings | None  # None: the drawing family's are
-# the flat fields of ``Rules`` (engine/drawing.py and engine/match.py read them)
+FamilySettings = DrawingSettings | TrumpSettings | PetukhSettings | None  # None: no rules built
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,15 +189,8 @@ class Rules:
     multi: bool  # multi-card leads with beat/throw answers (kozel, kozel-4)
     trump_mode: TrumpMode
     scoring: Scoring
-    # the drawing family (RULES.md 1-3)
-    shokha: bool = False
-    combos: bool = False  # Moscow and Molodka (RULES.md 1)
-    pull: bool = False  # the kozel-4 pull (RULES.md 2)
-    jacks: bool = False  # kozel-60: the four jacks over every trump
-    tie: Tie | None = None
-    next_leader: Literal["left", "last_trick"] = "left"  # of the dealer | the previous
-    # deal's last trick winner
-    # the trump and Petukh families
+    # the family's own rules (``DrawingSettings``, ``TrumpSettings``, ``PetukhSettings``):
+    # each family reads them through its ``settings_of``
     settings: FamilySettings = field(default=None, hash=False)
 
     @property
@@ -212,9 +219,9 @@ def _kozel(o: KozelOptions, players: int) -> Rules:
         multi=True,
         trump_mode="turn",
         scoring="penalty",
-        shokha=o.shokha,
-        combos=True,
-        tie=o.tie,
+        settings=DrawingSettings(
+            shokha=o.shokha, combos=True, pull=False, jacks=False, tie=o.tie, next_leader="left"
+        ),
     )
 
 
@@ -231,9 +238,9 @@ def _kozel4(o: Kozel4Options, players: int) -> Rules:
         multi=True,
         trump_mode="middle",
         scoring="penalty",
-        pull=True,
-        tie="eggs",
-        next_leader="last_trick",
+        settings=DrawingSettings(
+            shokha=False, combos=False, pull=True, jacks=False, tie="eggs", next_leader="last_trick"
+        ),
     )
 
 
@@ -253,8 +260,9 @@ def _kozel60(o: Kozel60Options, players: int) -> Rules:
         multi=False,
         trump_mode="halves" if halves else "turn",
         scoring="halves" if halves else "sixty",
-        jacks=True,
-        tie="eggs",
+        settings=DrawingSettings(
+            shokha=False, combos=False, pull=False, jacks=True, tie="eggs", next_leader="left"
+        ),
     )
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 def state_of(m: TrumpMatch) -> dict[str, Any]:
     """The match as compact JSON-safe data (cards packed with ``engine.codec``)."""
+    d = m.deal
     return {
         "seed": m.seed,
         "dealer": m.dealer,
@@ -25,28 +26,28 @@ def state_of(m: TrumpMatch) -> dict[str, Any]:
         "winners": list(m.winners),
         "eggs": m.eggs,
         "redeals": m.redeals,
-        "moment": m.moment,
-        "deck": pack_cards(m.deck),
+        "moment": d.moment,
+        "deck": pack_cards(d.deck),
         "actions": [pack_action(s, a) for s, a in m.history[-1].actions],
-        "stock": pack_cards(m.stock),
-        "hands": [pack_cards(h) for h in m.hands],
-        "piles": [pack_cards(p) for p in m.piles],
-        "tricks": m.tricks,
-        "plays": [[s, c] for s, c in m.plays],
-        "last": None if m.last_trick is None else [m.last_trick[0], [[s, c] for s, c in m.last_trick[1]]],
-        "opened": m.opened,
-        "counter": m.counter,
-        "played": m.played,
-        "forced": m.forced,
-        "boaster": m.boaster,
-        "laid": pack_cards(m.laid),
-        "covers": [[s, pack_cards(cs)] for s, cs in m.covers],
-        "chooser": m.chooser,
-        "leader": m.leader,
-        "to_move": m.to_move,
-        "phase": m.phase,
-        "boast": [[pack_cards(cs), w] for cs, w in m.boast_piles],
-        "boast_leader": m.boast_leader,
+        "stock": pack_cards(d.stock),
+        "hands": [pack_cards(h) for h in d.hands],
+        "piles": [pack_cards(p) for p in d.piles],
+        "tricks": d.tricks,
+        "plays": [[s, c] for s, c in d.plays],
+        "last": None if d.last_trick is None else [d.last_trick[0], [[s, c] for s, c in d.last_trick[1]]],
+        "opened": d.opened,
+        "counter": d.counter,
+        "played": d.played,
+        "forced": d.forced,
+        "boaster": d.boaster,
+        "laid": pack_cards(d.laid),
+        "covers": [[s, pack_cards(cs)] for s, cs in d.covers],
+        "chooser": d.chooser,
+        "leader": d.leader,
+        "to_move": d.to_move,
+        "phase": d.phase,
+        "boast": [[pack_cards(cs), w] for cs, w in d.boast_piles],
+        "boast_leader": d.boast_leader,
     }
 
 
@@ -60,27 +61,26 @@ def restore(m: TrumpMatch, state: dict[str, Any]) -> None:
     m.winners = tuple(state["winners"])
     m.eggs = state["eggs"]
     m.redeals = state["redeals"]
-    m.moment = state["moment"]
-    m.deck = tuple(unpack_cards(state["deck"]))
-    m.history = [DealRecord(m.dealer, list(m.deck), None, [unpack_action(a) for a in state["actions"]])]
-    m.stock = unpack_cards(state["stock"])
-    m.hands = [unpack_cards(h) for h in state["hands"]]
-    m.piles = [unpack_cards(p) for p in state["piles"]]
-    m.tricks = list(state["tricks"])
-    m.plays = [TrumpPlay(s, c) for s, c in state["plays"]]
+    deck = tuple(unpack_cards(state["deck"]))
+    m.history = [DealRecord(m.dealer, list(deck), None, [unpack_action(a) for a in state["actions"]])]
+    boast = [(tuple(unpack_cards(cs)), w) for cs, w in state["boast"]]
+    m.deal = d = m._make_deal(deck, state["moment"], boast, state["boast_leader"])
+    d.stock = unpack_cards(state["stock"])
+    d.hands = [unpack_cards(h) for h in state["hands"]]
+    d.piles = [unpack_cards(p) for p in state["piles"]]
+    d.tricks = list(state["tricks"])
+    d.plays = [TrumpPlay(s, c) for s, c in state["plays"]]
     last = state["last"]
-    m.last_trick = None if last is None else (last[0], tuple(TrumpPlay(s, c) for s, c in last[1]))
-    m.opened = state["opened"]
-    m.counter = state["counter"]
-    m.played = state["played"]
-    m.forced = state["forced"]
-    m.boaster = state["boaster"]
-    m.laid = tuple(unpack_cards(state["laid"]))
-    m.covers = [(s, tuple(unpack_cards(cs))) for s, cs in state["covers"]]
-    m.chooser = state["chooser"]
-    m.leader = state["leader"]
-    m.to_move = state["to_move"]
-    m.phase = state["phase"]
-    m.boast_piles = [(tuple(unpack_cards(cs)), w) for cs, w in state["boast"]]
-    m.boast_leader = state["boast_leader"]
+    d.last_trick = None if last is None else (last[0], tuple(TrumpPlay(s, c) for s, c in last[1]))
+    d.opened = state["opened"]
+    d.counter = state["counter"]
+    d.played = state["played"]
+    d.forced = state["forced"]
+    d.boaster = state["boaster"]
+    d.laid = tuple(unpack_cards(state["laid"]))
+    d.covers = [(s, tuple(unpack_cards(cs))) for s, cs in state["covers"]]
+    d.chooser = state["chooser"]
+    d.leader = state["leader"]
+    d.to_move = state["to_move"]
+    d.phase = state["phase"]
     m.start_events = []

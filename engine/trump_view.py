@@ -14,12 +14,12 @@ if TYPE_CHECKING:
 
 
 def seen_plays(m: TrumpMatch, viewer: int | None) -> tuple[SeenPlay, ...]:
-    if m.phase == "boast" and m.laid:
-        k = len(m.laid)
-        out: list[SeenPlay] = [(m.boaster, "lay", m.laid if viewer == m.boaster else None, k)]
-        out.extend((s, "cover", cs, len(cs)) for s, cs in m.covers)
+    if m.deal.phase == "boast" and m.deal.laid:
+        k = len(m.deal.laid)
+        out: list[SeenPlay] = [(m.deal.boaster, "lay", m.deal.laid if viewer == m.deal.boaster else None, k)]
+        out.extend((s, "cover", cs, len(cs)) for s, cs in m.deal.covers)
         return tuple(out)
-    return tuple((s, "play", (c,), 1) for s, c in m.plays)
+    return tuple((s, "play", (c,), 1) for s, c in m.deal.plays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,20 +86,20 @@ class TrumpExtras(Extras):
 
 def extras(m: TrumpMatch) -> TrumpExtras:
     boast: BoastLaying | BoastPiles | None = None
-    if m.nn and m.phase == "boast":
-        boast = BoastLaying(m.boaster, len(m.laid))
-    elif m.nn and m.boast_piles:
+    if m.nn and m.deal.phase == "boast":
+        boast = BoastLaying(m.deal.boaster, len(m.deal.laid))
+    elif m.nn and m.deal.boast_piles:
         boast = BoastPiles(
             boaster=(m.dealer + 1) % 4,
             piles=tuple(
-                BoastPile(tuple(CARD_TEXT[c] for c in cs), w, points_of(cs)) for cs, w in m.boast_piles
+                BoastPile(tuple(CARD_TEXT[c] for c in cs), w, points_of(cs)) for cs, w in m.deal.boast_piles
             ),
-            leader=m.boast_leader,
-            team=None if m.boast_leader is None else m.boast_leader % 2,
+            leader=m.deal.boast_leader,
+            team=None if m.deal.boast_leader is None else m.deal.boast_leader % 2,
         )
     return TrumpExtras(
         redeals=m.redeals,
-        opened=tuple(s for s in "CSHD" if m.opened >> "CSHD".index(s) & 1),
+        opened=tuple(s for s in "CSHD" if m.deal.opened >> "CSHD".index(s) & 1),
         played=tuple(CARD_TEXT[c] for c in played_cards(m)),
         nn=m.nn,
         boast=boast,
@@ -109,24 +109,24 @@ def extras(m: TrumpMatch) -> TrumpExtras:
 def played_cards(m: TrumpMatch) -> list[Card]:
     """The cards played to tricks in this dealing, in order (public: face up)."""
     out: list[Card] = []
-    boast = {c for cs, _w in m.boast_piles for c in cs}
-    for pile in m.piles:
+    boast = {c for cs, _w in m.deal.boast_piles for c in cs}
+    for pile in m.deal.piles:
         out.extend(c for c in pile if c not in boast)
-    out.extend(c for _s, c in m.plays)
+    out.extend(c for _s, c in m.deal.plays)
     return out
 
 
 def observe_trump(m: TrumpMatch, seat: int | None) -> Observation:
     acting = m.to_act()
     last = None
-    if m.last_trick is not None:
-        w, ps = m.last_trick
+    if m.deal.last_trick is not None:
+        w, ps = m.deal.last_trick
         last = (w, tuple((s, "play", (c,), 1) for s, c in ps))
-    win_seat = m.leader
+    win_seat = m.deal.leader
     win_cards: tuple[Card, ...] = ()
-    if m.phase == "play" and m.plays:
-        win_seat = m.table.winner(m.plays)
-        win_cards = (next(c for s, c in m.plays if s == win_seat),)
+    if m.deal.phase == "play" and m.deal.plays:
+        win_seat = m.table.winner(m.deal.plays)
+        win_cards = (next(c for s, c in m.deal.plays if s == win_seat),)
     return Observation(
         preset=m.rules.preset,
         players=4,
@@ -137,26 +137,26 @@ def observe_trump(m: TrumpMatch, seat: int | None) -> Observation:
         seats=(0, 1, 2, 3),
         trump=m.table.suit,
         trump_card=None,
-        stock=len(m.stock),
-        hand=tuple(sorted(m.hands[seat])) if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in m.hands),
-        leader=m.leader,
+        stock=len(m.deal.stock),
+        hand=tuple(sorted(m.deal.hands[seat])) if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in m.deal.hands),
+        leader=m.deal.leader,
         to_move=acting[0] if acting else -1,
         to_act=visible_to_act(acting, seat),
         trick=seen_plays(m, seat),
         win_seat=win_seat,
         win_cards=win_cards,
         declared=None,
-        tricks=tuple(m.tricks),
-        pile_sizes=tuple(len(p) for p in m.piles),
+        tricks=tuple(m.deal.tricks),
+        pile_sizes=tuple(len(p) for p in m.deal.piles),
         last_trick=last,
         moment=m.moment,
-        counter=m.counter,
+        counter=m.deal.counter,
         scores=tuple(m.scores),
         out=(False, False),
         eggs=m.eggs,
         finished=m.finished,
         winners=m.winners,
-        phase=m.phase,
+        phase=m.deal.phase,
         extras=extras(m),
     )

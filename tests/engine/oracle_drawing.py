@@ -30,6 +30,7 @@ import pytest
 
 from engine.actions import KINDS, Action
 from engine.cards import CARD_TEXT, POINTS, deck_points
+from engine.drawing import settings_of
 from engine.errors import IllegalAction
 from engine.events import (
     DealEnded,
@@ -348,7 +349,7 @@ class Checker:
                 "the deal passes clockwise to the next active seat"
             )
         left = next_clockwise(d.dealer, active, rules.players)
-        if rules.next_leader == "last_trick" and prev_deal is not None:
+        if settings_of(rules).next_leader == "last_trick" and prev_deal is not None:
             assert d.leader == prev_deal.last_winner, "kozel-4: last trick's winner leads"
         else:
             assert d.leader == left, "the player left of the dealer leads"
@@ -489,7 +490,7 @@ class Checker:
         if rules.scoring == "penalty":
             allowed = {0, 4, 8, 12} if ended.doubled else {0, 2, 4, 6}
             assert set(ended.scored) <= allowed, f"penalties {ended.scored}"
-            if rules.tie != "eggs_double":
+            if settings_of(rules).tie != "eggs_double":
                 assert not ended.doubled
         want = expected_deal_end(
             rules, ended.points, ended.tricks, state["scores"], state["out"], state["eggs"]

@@ -120,7 +120,7 @@ class Checker:
         self.start = 25 if self.rules.preset == "petukh-25" else self.rules.options["start"]
         self.new_deal()
         for e in match.start_events:
-            assert not card_strings(e.to_json()) - {CARD_TEXT[match.trump_card]}
+            assert not card_strings(e.to_json()) - {CARD_TEXT[match.deal.trump_card]}
         self.check_state()
 
     def new_deal(self) -> None:
@@ -131,27 +131,27 @@ class Checker:
         self.ace = [0] * self.rules.players
         self.tricks = [0] * self.rules.players
         self.passed: set[int] = set()
-        assert [len(h) for h in m.hands] == [5] * self.rules.players
-        assert m.scores == self.records and m.phase in ("exchange", "swap", "play")
+        assert [len(h) for h in m.deal.hands] == [5] * self.rules.players
+        assert m.scores == self.records and m.deal.phase in ("exchange", "swap", "play")
 
     def shown(self) -> set[int]:
         """Cards of hands that are public: the trump card, declared boys."""
-        out = {self.m.trump_card}
-        for _combo, cards in self.m.boys.values():
+        out = {self.m.deal.trump_card}
+        for _combo, cards in self.m.deal.boys.values():
             out.update(cards)
         return out
 
     def hidden_from(self, viewer: int | None) -> set[str]:
         m = self.m
-        hidden = set(m.stock) | set(m.discards)
+        hidden = set(m.deal.stock) | set(m.deal.discards)
         for s in range(self.rules.players):
             if s != viewer:
-                hidden.update(m.hands[s])
+                hidden.update(m.deal.hands[s])
         return texts(hidden - self.shown())
 
     def check_state(self) -> None:
         m, rules = self.m, self.rules
-        cards = m.all_cards()
+        cards = m.deal.all_cards()
         assert len(cards) == len(set(cards)) and sorted(cards) == sorted(rules.deck)
         assert m.audit() is None
         acting = m.to_act()
@@ -168,10 +168,10 @@ class Checker:
         assert not leak, f"public view shows {leak}"
         for seat in range(rules.players):
             obs = m.observe(seat)
-            assert obs.hand == tuple(sorted(m.hands[seat]))
+            assert obs.hand == tuple(sorted(m.deal.hands[seat]))
             leak = card_strings(obs.to_json()) & self.hidden_from(seat)
             assert not leak, f"seat {seat} sees {leak}"
-            assert obs.phase == m.phase and obs.scores == tuple(m.scores)
+            assert obs.phase == m.deal.phase and obs.scores == tuple(m.scores)
 
     def try_illegal(self, rnd: random.Random) -> None:
         m, rules = self.m, self.rules
@@ -202,15 +202,15 @@ class Checker:
 
     def step(self, seat: int, act: Action) -> list[Event]:
         m = self.m
-        hidden = set(m.stock) | set(m.discards) | {c for h in m.hands for c in h}
+        hidden = set(m.deal.stock) | set(m.deal.discards) | {c for h in m.deal.hands for c in h}
         hidden -= self.shown()
         revealed = set(act.cards) if act.kind == "play" else set()
-        jacks = sorted(c for c in m.hands[seat] if c % 9 == JACK)
+        jacks = sorted(c for c in m.deal.hands[seat] if c % 9 == JACK)
         if act.kind == "play" and act.cards[0] % 9 == JACK and seat not in self.combo:
             self.combo[seat] = (
                 combination(
                     jacks,
-                    m.trump,
+                    m.deal.trump,
                     self.rules.options.get("boys_table", "standard"),
                     self.rules.options.get("crooked_boys", 0),
                 )

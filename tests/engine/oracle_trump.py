@@ -64,18 +64,18 @@ class Checker:
 
     def hidden(self, viewer: int | None) -> set[str]:
         m = self.m
-        out: set[int] = set(m.stock)
+        out: set[int] = set(m.deal.stock)
         for s in range(4):
             if s != viewer:
-                out.update(m.hands[s])
-        if viewer != m.boaster:
-            out.update(m.laid)
+                out.update(m.deal.hands[s])
+        if viewer != m.deal.boaster:
+            out.update(m.deal.laid)
         return texts(out)
 
     def check_state(self) -> None:
         m = self.m
         assert m.audit() is None
-        cards = m.all_cards()
+        cards = m.deal.all_cards()
         assert len(cards) == len(set(cards)) and sorted(cards) == sorted(m.rules.deck)
         acting = m.to_act()
         assert len(set(acting)) == len(acting)
@@ -101,11 +101,11 @@ class Checker:
 
     def hidden_for_events(self, action: Action) -> tuple[set[str], set[str]]:
         m = self.m
-        hands: set[int] = set(m.stock)
-        for h in m.hands:
+        hands: set[int] = set(m.deal.stock)
+        for h in m.deal.hands:
             hands.update(h)
         hands -= set(action.cards) if action.kind in ("play", "cover") else set()
-        face_down = set(m.laid) | (set(action.cards) if action.kind == "lay" else set())
+        face_down = set(m.deal.laid) | (set(action.cards) if action.kind == "lay" else set())
         return texts(hands), texts(face_down)
 
     def after(self, events: list[Event], before: tuple[set[str], set[str]], dealer: int) -> None:

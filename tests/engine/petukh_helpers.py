@@ -80,7 +80,7 @@ def act(match: PetukhMatch, seat: int, text: str) -> list[Event]:
 def keep_all(match: PetukhMatch) -> list[Event]:
     """Everybody keeps his cards (and the dealer leaves the trump) until play starts."""
     events: list[Event] = []
-    while match.phase != "play" and not match.finished:
+    while match.deal.phase != "play" and not match.finished:
         events += match.apply(match.to_act()[0], Action("keep"))
     return events
 

@@ -45,6 +45,7 @@ from engine.cards import (
     parse_card,
     parse_cards,
 )
+from engine.drawing import settings_of
 from engine.errors import IllegalAction
 from engine.events import (
     Beaten,
@@ -532,10 +533,10 @@ def test_r1_two_three_or_four_players_four_are_two_partnerships():
 
 def test_r1_options_default_shokha_on_and_tie_both_two():
     rules = make_rules("kozel", 2)
-    assert rules.shokha is True and rules.tie == "both_two"
+    assert settings_of(rules).shokha is True and settings_of(rules).tie == "both_two"
     for tie in ("both_two", "eggs", "eggs_double"):
-        assert make_rules("kozel", 2, {"tie": tie}).tie == tie
-    assert make_rules("kozel", 2, {"shokha": False}).shokha is False
+        assert settings_of(make_rules("kozel", 2, {"tie": tie})).tie == tie
+    assert settings_of(make_rules("kozel", 2, {"shokha": False})).shokha is False
     with pytest.raises(PresetError):
         make_rules("kozel", 2, {"tie": "double"})
 

@@ -71,18 +71,18 @@ def test_r5_deck_and_deal_five_cards_each(players: int, deck: int) -> None:
     assert isinstance(m, PetukhMatch)
     if players == 6:
         assert sorted(rules.deck) == sorted(deck_30())  # 32 without 7S and 7C, all dealt
-        assert m.stock == [] and m.face_up is None
+        assert m.deal.stock == [] and m.deal.face_up is None
     else:
         assert sorted(rules.deck) == sorted(deck_36() if deck == 36 else deck_32())
-        assert len(m.stock) == deck - 5 * players - 1
-    assert [len(h) for h in m.hands] == [5] * players
+        assert len(m.deal.stock) == deck - 5 * players - 1
+    assert [len(h) for h in m.deal.hands] == [5] * players
     assert m.audit() is None
 
 
 def test_r5_trump_is_the_turned_card_not_part_of_the_stock() -> None:
     m = two(after=["9S", "AH", "KH"])
-    assert m.trump == SPADES and m.trump_card == c("9S") and m.face_up == c("9S")
-    assert c("9S") not in m.stock and m.stock[:2] == [c("AH"), c("KH")]
+    assert m.deal.trump == SPADES and m.deal.trump_card == c("9S") and m.deal.face_up == c("9S")
+    assert c("9S") not in m.deal.stock and m.deal.stock[:2] == [c("AH"), c("KH")]
     obs = m.observe(None)
     assert obs.trump_card == c("9S") and obs.phase == "exchange" and obs.extras.face_up == "9S"
 
@@ -97,13 +97,13 @@ def test_r5_six_players_dealer_last_card_is_trump_and_no_exchange() -> None:
         5: "AD KD QD JD AH",
     }
     m = deal("petukh", 6, 0, hands)
-    assert m.trump_card == c("QH") and m.trump == HEARTS and c("QH") in m.hands[0]
+    assert m.deal.trump_card == c("QH") and m.deal.trump == HEARTS and c("QH") in m.deal.hands[0]
     assert m.legal_actions(1) == [Action("keep"), Action("pass")]  # passing still allowed
     act(m, 1, "pass")
     for seat in (2, 3, 4, 5):
         act(m, seat, "keep")
     events = act(m, 0, "keep")
-    assert m.phase == "play" and "trump_swapped" not in kinds(events)
+    assert m.deal.phase == "play" and "trump_swapped" not in kinds(events)
     assert m.to_act() == (2,)  # seat 1 passed: the next seat leads
 
 
@@ -132,13 +132,13 @@ def test_r5_exchange_in_turn_from_the_dealers_left_draws_from_the_stock() -> Non
     assert m.to_act() == (1,)
     events = act(m, 1, "exchange 7D 8D")
     assert events == [Exchanged(1, 2)]
-    assert sorted(m.hands[1]) == sorted([c("AC"), c("KC"), c("QC"), c("AS"), c("KS")])
+    assert sorted(m.deal.hands[1]) == sorted([c("AC"), c("KC"), c("QC"), c("AS"), c("KS")])
     assert m.to_act() == (0,)
     with pytest.raises(IllegalAction):
         act(m, 1, "keep")
     act(m, 0, "exchange 7C")
-    assert c("QS") in m.hands[0] and c("7C") not in m.observe(None).to_json()["hand"]
-    assert m.phase == "swap" and m.to_act() == (0,)
+    assert c("QS") in m.deal.hands[0] and c("7C") not in m.observe(None).to_json()["hand"]
+    assert m.deal.phase == "swap" and m.to_act() == (0,)
 
 
 def test_r5_exchange_at_most_as_many_cards_as_the_stock_holds() -> None:
@@ -150,7 +150,7 @@ def test_r5_exchange_at_most_as_many_cards_as_the_stock_holds() -> None:
         0: "AC KC AD KD AS",
     }
     m = deal("petukh", 5, 0, hands, ["KS"])  # 32 cards: 25 dealt, 1 face up, stock 6
-    assert len(m.stock) == 6
+    assert len(m.deal.stock) == 6
     act(m, 1, "exchange 7C 8C 9C 10C QC")
     sizes = {len(a.cards) for a in m.legal_actions(2) if a.kind == "exchange"}
     assert sizes == {1}
@@ -167,20 +167,20 @@ def test_r5_only_the_dealer_may_swap_the_face_up_trump(swap: str) -> None:
     act(m, 1, "keep")
     events = act(m, 0, "keep")
     if swap == "never":
-        assert m.phase == "play"
+        assert m.deal.phase == "play"
         return
-    assert m.phase == "swap" and m.to_act() == (0,)
+    assert m.deal.phase == "swap" and m.to_act() == (0,)
     assert (Action("keep") in m.legal_actions(0)) == (swap == "may")
     events = act(m, 0, "swap 7C")
-    assert TrumpSwapped(0, c("JH")) in events and c("JH") in m.hands[0]
-    assert m.face_up is None and c("7C") in m.discards and m.phase == "play"
+    assert TrumpSwapped(0, c("JH")) in events and c("JH") in m.deal.hands[0]
+    assert m.deal.face_up is None and c("7C") in m.deal.discards and m.deal.phase == "play"
 
 
 def test_r5_record_two_or_less_may_not_exchange_pass_or_swap() -> None:
     m = two(records=[2, 15])
     assert m.legal_actions(1)[:2] == [Action("keep"), Action("pass")]
     act(m, 1, "keep")
-    assert m.phase == "play"  # the dealer (record 2) gets neither exchange nor swap
+    assert m.deal.phase == "play"  # the dealer (record 2) gets neither exchange nor swap
     m = two(records=[15, 2])
     assert m.to_act() == (0,)  # seat 1 had only "keep": passed over
     with pytest.raises(IllegalAction):
@@ -191,7 +191,7 @@ def test_r5_nobody_exchanges_when_a_record_is_one() -> None:
     m = two(records=[1, 15])
     assert m.legal_actions(1) == [Action("keep"), Action("pass")]  # passing stays
     act(m, 1, "keep")
-    assert m.phase == "play"  # no swap either
+    assert m.deal.phase == "play"  # no swap either
     assert m.observe(1).extras.exchange is False
 
 
@@ -199,11 +199,11 @@ def test_r5_pass_sits_the_deal_out_and_the_next_seat_leads() -> None:
     hands = {1: "AC KC QC 10C 9C", 2: "7C 8C 7D 8D 9D", 0: "7S 8S 9S 10S QS"}
     m = deal("petukh", 3, 0, hands, TRUMP_H)
     assert kinds(act(m, 1, "pass")) == ["passed"]
-    assert m.hands[1] == [] and m.observe(2).seats == (0, 2)
+    assert m.deal.hands[1] == [] and m.observe(2).seats == (0, 2)
     act(m, 2, "keep")
     act(m, 0, "keep")
     act(m, 0, "keep")  # leaves the trump
-    assert m.leader == 2 and m.to_act() == (2,)
+    assert m.deal.leader == 2 and m.to_act() == (2,)
     events = play(m, "2:7C 0:7S | 2:8C 0:8S | 2:7D 0:9S | 2:8D 0:10S | 2:9D 0:QS")
     d = scored(events)
     assert d.passed == (1,) and d.tricks == (0, 0, 5) and d.changes == (0, 0, -5)
@@ -511,11 +511,11 @@ def test_r5_log_and_state_round_trip() -> None:
 
 def test_r5a_start_25_and_the_dealers_last_card_is_trump() -> None:
     m = deal("petukh-25", 2, 0, {1: "AC KC QC 10C 9C", 0: "7C 8C 7D 8D 9S"}, ["AH"])
-    assert m.scores == [25, 25] and m.trump_card == c("9S") and m.trump == SPADES
-    assert m.stock[0] == c("AH") and m.face_up is None
+    assert m.scores == [25, 25] and m.deal.trump_card == c("9S") and m.deal.trump == SPADES
+    assert m.deal.stock[0] == c("AH") and m.deal.face_up is None
     act(m, 1, "keep")
     act(m, 0, "keep")
-    assert m.phase == "play"  # no swap in petukh-25
+    assert m.deal.phase == "play"  # no swap in petukh-25
 
 
 def test_r5a_must_lead_the_trump_ace() -> None:
@@ -538,7 +538,7 @@ def refusal(m: PetukhMatch, seat: int, text: str) -> str:
 def test_r5a_answering_the_example_must_trump_while_holding_a_lower_card_of_the_suit() -> None:
     """RULES.md 5a, the issue's example: trump spades; KC is led; 7C and 9S held: 9S."""
     m = deal("petukh-25", 2, 0, {1: "KC 7D 8D 9D 10D", 0: "7C 8H 9H 10H 9S"})
-    assert m.trump == SPADES
+    assert m.deal.trump == SPADES
     keep_all(m)
     act(m, 1, "play KC")
     assert plays_of(m, 0) == {"9S"}
@@ -547,7 +547,7 @@ def test_r5a_answering_the_example_must_trump_while_holding_a_lower_card_of_the_
     assert refusal(m, 0, "play 8H") == "must_trump_no_higher"
     assert m.to_state() == before  # a refusal changes nothing
     act(m, 0, "play 9S")
-    assert m.tricks == [1, 0]
+    assert m.deal.tricks == [1, 0]
 
 
 def test_r5a_answering_step_1_higher_than_every_card_of_the_led_suit_on_the_table() -> None:

@@ -144,23 +144,27 @@ def test_presets_are_data_and_families_are_registered() -> None:
 
     from engine.families import FAMILIES
     from engine.game import new_match
-    from engine.presets import PetukhSettings, TrumpSettings
+    from engine.presets import DrawingSettings, PetukhSettings, TrumpSettings
 
     for name, spec in PRESETS.items():
         rules = make_rules(name, spec.players[0])
         assert isinstance(new_match(rules, seed=1), FAMILIES[spec.family].match)
-        expected = {"trump": TrumpSettings, "petukh": PetukhSettings}.get(spec.family)
-        if expected is None:
-            assert rules.settings is None
-        else:
-            assert isinstance(rules.settings, expected)
-            first = dataclasses.fields(rules.settings)[0].name
-            with pytest.raises(dataclasses.FrozenInstanceError):
-                setattr(rules.settings, first, None)
+        expected = {"drawing": DrawingSettings, "trump": TrumpSettings, "petukh": PetukhSettings}
+        assert isinstance(rules.settings, expected[spec.family])
+        first = dataclasses.fields(rules.settings)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(rules.settings, first, None)
     p = make_rules("petukh", 3, {"must_beat": True, "no_trick_cap": 10, "pass": False})
     assert isinstance(p.settings, PetukhSettings)
     assert (p.settings.answer, p.settings.cap, p.settings.may_pass) == ("beat", 10, False)
     assert make_rules("petukh-25", 2).settings.answer == "beat_or_trump"  # type: ignore[union-attr]
+    d = make_rules("kozel", 3, {"shokha": False, "tie": "eggs"}).settings
+    assert isinstance(d, DrawingSettings) and (d.shokha, d.tie, d.combos, d.pull) == (
+        False,
+        "eggs",
+        True,
+        False,
+    )
     k = make_rules("kozel-kocherga", 4, {"trump_suit": "hearts"}).settings
     assert isinstance(k, TrumpSettings) and k.suit == 2 and not k.nn
     root = Path(__file__).resolve().parents[2] / "engine"

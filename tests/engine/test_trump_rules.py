@@ -153,7 +153,7 @@ def test_r4_observation_trump_is_the_trump_suit(preset: str, options: dict[str, 
 def test_r4_every_card_dealt_and_left_of_dealer_leads() -> None:
     for preset, opts, size in ((HV, {}, 9), (HV, {"deck": 32}, 8), (KO, {}, 8)):
         m = TrumpMatch(make_rules(preset, 4, opts), seed=5, dealer=2)
-        assert [len(h) for h in m.hands] == [size] * 4
+        assert [len(h) for h in m.deal.hands] == [size] * 4
         assert m.to_act()[0] == 3 and m.observe(None).phase == "play"
         assert of(m.start_events, DealStarted)[0].leader == 3
     assert first_dealer(4, 5) == TrumpMatch(make_rules(HV, 4), seed=5).dealer
@@ -215,9 +215,11 @@ def test_r4_illegal_actions_change_nothing() -> None:
     for seat, a in (
         (
             other,
-            m.legal_actions(other)[0] if m.legal_actions(other) else Action("play", (m.hands[other][0],)),
+            m.legal_actions(other)[0]
+            if m.legal_actions(other)
+            else Action("play", (m.deal.hands[other][0],)),
         ),
-        (mover, Action("play", (m.hands[other][0],))),
+        (mover, Action("play", (m.deal.hands[other][0],))),
         (mover, Action("cut", (3,))),
     ):
         if a.kind == "redeal":
@@ -235,7 +237,7 @@ def test_r4a_deck_32_has_no_sevens_and_deals_eight() -> None:
     assert len(rules.deck) == 32 and not any(x % 9 == 1 for x in rules.deck)
     assert c("6C") in rules.deck and deck_points(rules.deck) == 120
     m = TrumpMatch(rules, seed=2)
-    assert all(len(h) == 8 for h in m.hands)
+    assert all(len(h) == 8 for h in m.deal.hands)
 
 
 def test_r4a_ace_rule_forbids_the_ace_of_a_suit_not_led_yet() -> None:
@@ -331,7 +333,7 @@ def test_r4a_six_and_queen_of_one_team_do_not_end_the_deal() -> None:
     events = play_tricks(m, ["6C"])
     act(m, 1, f"play {sorted(legal_cards(m, 1))[0]}")
     events += act(m, 2, "play QC")
-    assert not of(events, QueenCaught) and m.deal_no == 1 and len(m.plays) == 3
+    assert not of(events, QueenCaught) and m.deal_no == 1 and len(m.deal.plays) == 3
 
 
 def test_r4a_catch_counts_as_the_deal_won_and_takes_the_eggs_bonus() -> None:
@@ -411,7 +413,7 @@ def test_r4a_sweep_beats_a_catch_in_the_last_trick() -> None:
     hands2 = {s: list(h) for s, h in hands.items()}
     m = new(HV, [deal_deck(HV, 3, hands2)], 3)
     play_tricks(m, tricks[:8])
-    m.tricks = [7, 1]  # as if seat 1 had taken one trick
+    m.deal.tricks = [7, 1]  # as if seat 1 had taken one trick
     events = play_tricks(m, ["6C QC"])
     assert of(events, QueenCaught) == [QueenCaught(0, 1)]
 
@@ -500,13 +502,13 @@ def test_r4b_cut_before_each_deal() -> None:
     assert obs.phase == "cut" and m.to_act() == (0,) and obs.hand_sizes == (0, 0, 0, 0)
     assert m.legal_actions(0) == [Action("cut", (n,)) for n in range(1, 36)]
     assert m.legal_actions(1) == []
-    deck = list(m.deck)
+    deck = list(m.deal.deck)
     with pytest.raises(IllegalAction):
         m.apply(0, Action("cut", (36,)))
     events = act(m, 0, "cut 5")
     assert of(events, DeckCut) == [DeckCut(0, 5)]
     cut = deck[5:] + deck[:5]
-    assert m.hands[2] == cut[0::4]  # dealt one at a time from the dealer's left
+    assert m.deal.hands[2] == cut[0::4]  # dealt one at a time from the dealer's left
     assert m.observe(None).phase == "play"
 
 
@@ -517,7 +519,7 @@ def test_r4b_first_deal_is_led_by_the_ace_of_diamonds() -> None:
     assert m.to_act()[0] == 2
     assert [a for a in m.legal_actions(2) if a.kind == "play"] == [Action("play", (c("AD"),))]
     with pytest.raises(IllegalAction) as e:
-        act(m, 2, f"play {CARD_TEXT[sorted(m.hands[2])[0]]}")
+        act(m, 2, f"play {CARD_TEXT[sorted(m.deal.hands[2])[0]]}")
     assert e.value.code == "must_lead_ace_of_diamonds"
 
 
@@ -695,7 +697,7 @@ def test_r4b_boast_trousers_lay_cover_and_piles() -> None:
     m = boast_match()
     events = act(m, 3, "cut 1")
     assert of(events, BoastGiven) == [BoastGiven(1, 4)]
-    assert sorted(m.hands[1]) == sorted(cs("QC JC AS 10H"))
+    assert sorted(m.deal.hands[1]) == sorted(cs("QC JC AS 10H"))
     obs = m.observe(None)
     assert obs.phase == "boast" and m.to_act() == (1,)
     assert m.legal_actions(1) == [
@@ -710,7 +712,7 @@ def test_r4b_boast_trousers_lay_cover_and_piles() -> None:
     # a card on each pile, a button each: the first on the AS pile, the next on the 10H pile
     assert m.legal_actions(2) == [Action("cover", cs("6S")), Action("cover", cs("KH"))]
     cover(m, 2, "6S KH")
-    assert sorted(m.hands[3]) == sorted(cs("QS 7S 8H 9D"))  # given pairs until 2 non-trumps
+    assert sorted(m.deal.hands[3]) == sorted(cs("QS 7S 8H 9D"))  # given pairs until 2 non-trumps
     with pytest.raises(IllegalAction):
         act(m, 3, "cover 7S 8H")  # one card at a time
     cover(m, 3, "7S 8H")
@@ -722,7 +724,7 @@ def test_r4b_boast_trousers_lay_cover_and_piles() -> None:
         PileWon(0, 0, (c("10H"), c("KH"), c("8H"), c("AH")), 25),
     ]
     # the rest dealt to 7 each; the winner of the richer pile leads
-    assert [len(h) for h in m.hands] == [7, 7, 7, 7] and m.tricks == [1, 1]
+    assert [len(h) for h in m.deal.hands] == [7, 7, 7, 7] and m.deal.tricks == [1, 1]
     assert of(events, DealStarted)[0].leader == 0 and m.to_act()[0] == 0
     boast = m.observe(None).extras.boast
     assert boast.leader == 0 and [p.points for p in boast.piles] == [21, 25]
@@ -739,7 +741,7 @@ def test_r4b_lay_two_only_if_the_last_pair_were_both_non_trumps() -> None:
     play_out(m)
     act(m, 3, "cut 1")
     assert m.legal_actions(1) == [Action("lay", cs("7S"))]
-    assert sorted(m.hands[1]) == sorted(cs("QC 7S"))
+    assert sorted(m.deal.hands[1]) == sorted(cs("QC 7S"))
 
 
 def test_r4b_boast_void_when_a_player_holds_more_than_his_share() -> None:
@@ -757,7 +759,7 @@ def test_r4b_boast_void_when_a_player_holds_more_than_his_share() -> None:
     events = cover(m, 0, "10S AH")
     assert of(events, BoastVoid) == [BoastVoid((1,), 7)]
     assert len(m.history) == dealings + 1 and m.deal_no == 2 and m.redeals == 0
-    assert m.observe(None).phase == "cut" and m.tricks == [0, 0]
+    assert m.observe(None).phase == "cut" and m.deal.tricks == [0, 0]
     assert isinstance(events[-1], Shuffled)
 
 
@@ -774,9 +776,9 @@ def test_r4b_redeal_after_a_boast_the_boast_team_chooses_keep() -> None:
     assert m.legal_actions(0) == [Action("reboast"), Action("keep")]
     events = act(m, 0, "keep")
     assert m.observe(None).phase == "cut" and len(m.legal_actions(3)) == 27
-    assert m.tricks == [1, 1] and sorted(m.piles[0]) == sorted(cs("10H KH 8H AH"))
+    assert m.deal.tricks == [1, 1] and sorted(m.deal.piles[0]) == sorted(cs("10H KH 8H AH"))
     events = act(m, 3, "cut 4")
-    assert [len(h) for h in m.hands] == [7, 7, 7, 7]
+    assert [len(h) for h in m.deal.hands] == [7, 7, 7, 7]
     assert of(events, DealStarted)[0].leader == 0
     assert m.audit() is None
     ended = of(play_out(m), DealEnded)[0]
@@ -792,7 +794,7 @@ def test_r4b_redeal_after_a_boast_reboast_boasts_again() -> None:
     cover(m, 0, "10S AH")
     act(m, 0, "redeal")
     act(m, 0, "reboast")
-    assert m.tricks == [0, 0] and m.piles == [[], []] and len(m.legal_actions(3)) == 35
+    assert m.deal.tricks == [0, 0] and m.deal.piles == [[], []] and len(m.legal_actions(3)) == 35
     act(m, 3, "cut 1")
     assert m.observe(None).phase == "boast" and m.to_act() == (1,)
 

@@ -1,0 +1,106 @@
+"""The drawing family's rules as data (RULES.md 1-3): its settings (``settings_of``), what
+beats what, kozel-60's trick strength. ``engine.drawing.DrawingDeal`` plays them."""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+from operator import itemgetter
+from typing import Any
+
+from engine.actions import ONE_CARD
+from engine.cards import ACE, JACK, KOZEL_STRENGTH, SHOKHA, TEN, Card
+from engine.presets import DrawingSettings, Rules
+
+# A play on the table: (seat, kind, cards). kind: "lead", "beat", "throw", "play".
+Play = tuple[int, str, tuple[Card, ...]]
+
+
+def settings_of(rules: Rules) -> DrawingSettings:
+    """The drawing preset's rules (``engine.presets`` builds them from its options)."""
+    settings = rules.settings
+    assert isinstance(settings, DrawingSettings), rules.preset
+    return settings
+
+
+def _beats(b: Card, c: Card, trump: int, shokha: bool) -> bool:
+    """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
+    if shokha:
+        if b == SHOKHA:
+            return True
+        if c == SHOKHA:
+            return False
+    sb = b // 9
+    if sb == c // 9:
+        return KOZEL_STRENGTH[b] > KOZEL_STRENGTH[c]
+    return sb == trump
+
+
+_BEATERS: dict[tuple[int, bool], tuple[int, ...]] = {}
+
+
+def beaters(trump: int, shokha: bool) -> tuple[int, ...]:
+    """Per card, the bitmask of the cards that beat it (built once per trump and option)."""
+    table = _BEATERS.get((trump, shokha))
+    if table is None:
+        table = tuple(sum(1 << b for b in range(36) if _beats(b, c, trump, shokha)) for c in range(36))
+        _BEATERS[(trump, shokha)] = table
+    return table
+
+
+def beats_all(table: tuple[int, ...], cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
+    """Do ``cards`` beat ``target`` one to one in some pairing (RULES.md 1)? ``table``: the
+    deal's ``beaters``."""
+    if len(cards) != len(target):
+        return False
+    if len(cards) == 1:
+        return bool(table[target[0]] >> cards[0] & 1)
+    if len(cards) == 2:
+        (b0, b1), (c0, c1) = cards, target
+        return bool(table[c0] >> b0 & table[c1] >> b1 & 1 or table[c0] >> b1 & table[c1] >> b0 & 1)
+    hand_mask = 0
+    for b in cards:
+        hand_mask |= 1 << b
+    if not all(table[c] & hand_mask for c in target):
+        return False
+    return any(
+        all(table[c] >> b & 1 for b, c in zip(perm, target, strict=True)) for perm in permutations(cards)
+    )
+
+
+def strength60(card: Card, trump: int, led: Card) -> int:
+    """kozel-60 trick strength (RULES.md 3): jacks > trumps > the led suit > the rest.
+
+    J♣ > J♠ > J♥ > J♦ over every trump; a led jack is a trump lead.
+    """
+    if card % 9 == JACK:
+        return 100 - card // 9
+    suit = card // 9
+    if suit == trump:
+        return 50 + KOZEL_STRENGTH[card]
+    led_suit = trump if led % 9 == JACK else led // 9
+    return 10 + KOZEL_STRENGTH[card] if suit == led_suit else 0
+
+
+__all__ = ["ONE_CARD"]
+SHOKHA_BIT = 1 << SHOKHA
+ACES = sum(1 << c for c in range(36) if c % 9 == ACE)
+ACES_TENS = ACES | sum(1 << c for c in range(36) if c % 9 == TEN)
+SUIT_MASKS = tuple(sum(1 << c for c in range(36) if c // 9 == suit) for suit in range(4))
+ANY_SUIT = 4  # the shokha's "suit" in a lead: it joins any suit (RULES.md 1)
+# A sorted hand's leads by the suits of its cards: the positions of each lead, by size then
+# position (so by size then cards), as (size, position or getter of the cards' tuple).
+_LEAD_SHAPES: dict[tuple[int, ...], list[tuple[int, Any]]] = {}
+
+
+def lead_shapes(suits: tuple[int, ...]) -> list[tuple[int, Any]]:
+    """The leads of a sorted hand whose cards have ``suits`` (``ANY_SUIT``: the shokha)."""
+    shapes = _LEAD_SHAPES.get(suits)
+    if shapes is None:
+        shapes = []
+        for k in range(1, len(suits) + 1):
+            for pos in combinations(range(len(suits)), k):
+                of = {suits[i] for i in pos}
+                if len(of - {ANY_SUIT}) <= 1 and (ANY_SUIT not in of or k <= 4):
+                    shapes.append((1, pos[0]) if k == 1 else (k, itemgetter(*pos)))
+        _LEAD_SHAPES[suits] = shapes
+    return shapes
