@@ -22,7 +22,7 @@ from discord import ui
 
 from adapters.common.i18n import N_, pick_language
 from adapters.common.render import Text
-from adapters.discord import texts, views
+from adapters.discord import panels, texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.painter import Painter
 from bot import logs
@@ -250,7 +250,7 @@ class Handlers:
         if room.creator != self.user(interaction).id and not self.is_admin(interaction):
             await self.refuse(interaction, "not_allowed", t)
             return
-        layout = views.settings_layout(t, self.service.table_of(room))
+        layout = panels.settings_layout(t, self.service.table_of(room))
         await interaction.response.send_message(view=layout, ephemeral=True)
 
     async def show_seats(self, interaction: Interaction) -> None:
@@ -266,7 +266,7 @@ class Handlers:
     def _seats_layout(self, interaction: Interaction, t: Text, room: Room) -> ui.LayoutView:
         user = self.user(interaction)
         manager = room.creator == user.id or self.is_admin(interaction)
-        return views.seats_layout(t, self.service.table_of(room), room.seat_of(user.id), manager)
+        return panels.seats_layout(t, self.service.table_of(room), room.seat_of(user.id), manager)
 
     async def set_option(self, interaction: Interaction, name: str, values: Sequence[str]) -> None:
         """A select of /settings or of the seats panel: the change, then the panel again."""
@@ -280,7 +280,7 @@ class Handlers:
         if name in ("seat", "swap"):
             layout = self._seats_layout(interaction, t, out.room)
         else:
-            layout = views.settings_layout(t, self.service.table_of(out.room))
+            layout = panels.settings_layout(t, self.service.table_of(out.room))
         await interaction.response.edit_message(view=layout)
 
     async def _lobby_change(
@@ -290,11 +290,11 @@ class Handlers:
         if name == "size":
             return await svc.set_size(rid, user, int(raw) if raw.isdigit() else 0, admin, update_id=upd)
         if name in ("seat", "swap"):
-            pair = views.parse_seats(raw)
+            pair = panels.parse_seats(raw)
             if pair is None:
                 return Outcome(False, "bad_seat")
             return await svc.swap_seats(rid, user, *pair, is_admin=admin, update_id=upd)
-        return await svc.set_option(rid, user, name, views.parse_value(raw), admin, update_id=upd)
+        return await svc.set_option(rid, user, name, panels.parse_value(raw), admin, update_id=upd)
 
     # --- hands and moves ---------------------------------------------------------------------
 
