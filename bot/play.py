@@ -13,7 +13,7 @@ import random
 from base64 import b64encode
 from dataclasses import dataclass
 
-from bot.changes import Change, Now, Reason, Refused, Repeat
+from bot.changes import Change, Now, Reason, Refused, Repeat, Seated, Unseated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, Seat
 from bot.stats import record_of
 from bot.tokens import Token, TokenError, bare, cards_of, hand_fingerprint, parse_token
@@ -83,7 +83,7 @@ def act(room: Room | None, user_id: str, tok: Token, mark: str) -> Change:
 
 def _act(room: Room, seat: int | None, tok: Token, mark: str) -> Change:
     if room.state != PLAYING or room.match is None:
-        raise Refused(Reason.GAME_OVER if room.state == FINISHED else "not_started")
+        raise Refused(Reason.GAME_OVER if room.state == FINISHED else Reason.NOT_STARTED)
     if seat is None:
         raise Refused(Reason.NOT_YOUR_SEAT)
     if tok.gen != room.gen:
@@ -125,7 +125,7 @@ def come_back(room: Room | None, user_id: str, now: Now) -> Change:
     if room is None:
         raise Refused(Reason.NO_ROOM)
     if room.state != PLAYING or room.match is None:
-        raise Refused(Reason.GAME_OVER if room.state == FINISHED else "not_started")
+        raise Refused(Reason.GAME_OVER if room.state == FINISHED else Reason.NOT_STARTED)
     seat = room.seat_of(user_id)
     if seat is None:
         raise Refused(Reason.NOT_YOUR_SEAT)
@@ -201,9 +201,9 @@ def eliminate(change: Change, match: Game, now: Now | None, record: bool = True)
     old = room.seats[seat]
     if old is not None and old.user:
         room.queue.append({"user": old.user, "name": old.name})
-        change.unseated.append(old.user)
+        change.after.append(Unseated(old.user))
     room.seats[seat] = Seat(comer["user"], comer["name"])
-    change.seated.append(comer["user"])
+    change.after.append(Seated(comer["user"]))
     if old is not None and old.user == room.creator:
         # the table's creator left it: the first person seated takes his rights
         room.creator = next(s.user for s in room.seats if s is not None and s.user)
@@ -264,7 +264,7 @@ class Due:
 
 
 def due(room: Room | None, now: Now) -> Due:
-    """What is due in ``room`` now, or Refused(Reason.NOTHING_DUE | "not_due")."""
+    """What is due in ``room`` now, or Refused(Reason.NOTHING_DUE | Reason.NOT_DUE)."""
     if room is None or room.state != PLAYING or room.match is None:
         raise Refused(Reason.NOTHING_DUE)
     if room.deadline is None or room.deadline > now.t:

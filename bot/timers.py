@@ -45,6 +45,7 @@ class Timers:
     settings: Settings
     clock: Clock
     metrics: Metrics
+    thinker: Thinker
     now: Callable[[], Now]
     _mutate: Callable[..., Awaitable[Outcome]]
 
@@ -167,18 +168,10 @@ class Timers:
                 choices[plan.seat] = self._bot_choice(room, match, plan.seat, on_move=True)
         return choices
 
-    def thinker(self) -> Thinker:
-        """The pool hard computer players think in (started at the first search)."""
-        found: Thinker | None = self.__dict__.get("_thinker")
-        if found is None:
-            s = self.settings
-            found = self.__dict__["_thinker"] = Thinker(s.search_workers, s.search_ms, s.search_iterations)
-        return found
-
     async def idea(self, room: Room, seat: int) -> Idea:
         """What the search plays for ``seat`` on its move, thought off the event loop."""
         assert room.match is not None
-        return await self.thinker().think(
+        return await self.thinker.think(
             room.rules, room.match, room.log[-1] if room.log else "", seat, play.bot_seed(room, seat)
         )
 

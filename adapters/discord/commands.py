@@ -19,6 +19,7 @@ from adapters.common.i18n import LANGUAGES, N_, translator
 from adapters.common.render import PRESET_TITLES, Text
 from adapters.discord import panels, texts
 from adapters.discord.handlers import Handlers
+from bot.changes import Reason
 from bot.room import FINISHED, LOBBY, PLAYING
 from engine.presets import PRESETS
 
@@ -151,7 +152,7 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
     async def leave(interaction: Interaction) -> None:
         out = await svc.leave(h.room_id(interaction), h.user(interaction), update_id=h.update_id(interaction))
         if (
-            out.reason == "already_started"
+            out.reason == Reason.ALREADY_STARTED
             and out.room is not None
             and out.room.seat_of(h.user(interaction).id) is not None
         ):

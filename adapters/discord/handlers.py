@@ -26,6 +26,7 @@ from adapters.discord import panels, texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.painter import Painter
 from bot import logs
+from bot.changes import Reason
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
 from bot.service import GameService, Outcome
 from bot.tokens import TokenError, bare, parse_token
@@ -225,7 +226,7 @@ class Handlers:
         rid, user, upd = self.room_id(interaction), self.user(interaction), self.update_id(interaction)
         out = await self.service.start(rid, user, update_id=upd)
         room = out.room
-        if out.reason == "not_allowed" and self.is_admin(interaction) and room is not None:
+        if out.reason == Reason.NOT_ALLOWED and self.is_admin(interaction) and room is not None:
             seat = room.seat_of(room.creator)
             creator = room.seats[seat] if seat is not None else None
             name = creator.name if creator is not None else user.name
@@ -292,7 +293,7 @@ class Handlers:
         if name in ("seat", "swap"):
             pair = panels.parse_seats(raw)
             if pair is None:
-                return Outcome(False, "bad_seat")
+                return Outcome(False, Reason.BAD_SEAT)
             return await svc.swap_seats(rid, user, *pair, is_admin=admin, update_id=upd)
         return await svc.set_option(rid, user, name, panels.parse_value(raw), admin, update_id=upd)
 
@@ -420,7 +421,7 @@ class Handlers:
                 await interaction.response.defer()
             return room
         if (
-            out.reason in ("foreign_token", "bad_token", "no_room", "not_your_seat")
+            out.reason in (Reason.FOREIGN_TOKEN, Reason.BAD_TOKEN, Reason.NO_ROOM, Reason.NOT_YOUR_SEAT)
             or not on_hand
             or room is None
             or hand is None
@@ -447,7 +448,7 @@ class Handlers:
         if room is None or hand is None:
             await self.refuse(interaction, out, t)
             return
-        quiet = out.ok or out.reason == "not_away"
+        quiet = out.ok or out.reason == Reason.NOT_AWAY
         await self.answer_on_hand(
             interaction,
             room,
