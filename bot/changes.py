@@ -1,9 +1,9 @@
 """What a transition of a room returns, and how it says no.
 
-Transitions (``bot/lobby.py``, ``bot/queue.py``, ``bot/play.py``) are pure: a room (or None)
-in, a ``Change`` out, or ``Refused``. They never touch Redis; the service commits a change
-with one compare-and-set (``record``, a match that ended, rides in it) and then carries out
-its ``after`` effects, in order.
+Transitions (``bot/lobby.py``, ``bot/queue.py``, ``bot/play.py``, ``bot/deadlines.py``) are
+pure: a room (or None) in, a ``Change`` out, or ``Refused``. They never touch Redis; the
+service commits a change with one compare-and-set (``record``, a match that ended, rides in
+it) and then carries out its ``after`` effects, in order.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The platform-neutral game service: rooms, lobby, moves exactly once, timers, stats.
 
 Data flows one way: an adapter calls the service; the service loads the room, runs a pure
-transition (``bot/lobby.py``, ``bot/play.py``), writes the room back with one
-compare-and-set, carries out the change's effects and tells its listeners what changed;
-adapters draw the views. Nothing here knows a platform.
+transition (``bot/lobby.py``, ``bot/queue.py``, ``bot/play.py``, ``bot/deadlines.py``),
+writes the room back with one compare-and-set, carries out the change's effects and tells
+its listeners what changed; adapters draw the views. Nothing here knows a platform.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot import keys, lobby, logs, play, queue
+from bot import deadlines, keys, lobby, logs, play, queue
 from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Seated, Transition, Unseated
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
@@ -119,7 +119,7 @@ class GameService(Timers):
             new.updated = now.t
             if change.lines:
                 new.events = [{"key": ln.key, "params": ln.params} for ln in change.lines][-MAX_LINES:]
-            play.schedule(new, now)
+            deadlines.schedule(new, now)
             # a lobby closes by its own deadline (its table is told); the key's expiry is a
             # backstop a little later
             ttl = 0 if new.state == PLAYING else self.settings.idle_seconds + EXPIRY_SLACK

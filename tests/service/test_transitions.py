@@ -1,7 +1,7 @@
 """The service's transitions without Redis (issue 16.3): a room in, a ``Change`` out (with the
 effects the service carries out once it is written), or ``Refused`` with a reason code.
 
-These call ``bot/lobby.py``, ``bot/queue.py`` and ``bot/play.py`` directly, the way the
+These call ``bot/lobby.py``, ``bot/queue.py``, ``bot/play.py`` and ``bot/deadlines.py`` directly, the way the
 service's one write path does, on rooms built in memory.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import lobby, play, queue
+from bot import deadlines, lobby, play, queue
 from bot.changes import Now, Reason, Refused, Repeat, Seated, Unseated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User
 from bot.views import hand_view
@@ -103,26 +103,26 @@ def test_a_computer_players_due_move_is_planned_then_made_on_the_same_room() -> 
     room = _lobby()
     lobby.add_bot(room, ANNA, "random", [])
     lobby.start(room, ANNA, 3, NOW)
-    play.schedule(room, NOW)
+    deadlines.schedule(room, NOW)
     assert room.deadline is not None
     with pytest.raises(Refused) as early:
-        play.due(room, NOW)
+        deadlines.due(room, NOW)
     assert early.value.reason == Reason.NOT_DUE
     later = Now(room.deadline + 61.0, NOW.turn_seconds, NOW.bot_delay, NOW.missed_to_bot, NOW.idle)
-    plan = play.due(room, later)
+    plan = deadlines.due(room, later)
     assert plan.seat is not None
     room.version += 1  # another worker wrote the room meanwhile: the plan is out of date
     with pytest.raises(Refused) as moved:
-        play.make_due(room, later, plan, {})
+        deadlines.make_due(room, later, plan, {})
     assert moved.value.reason == Reason.MOVED
-    plan = play.due(room, later)
-    change = play.make_due(room, later, plan, {})
+    plan = deadlines.due(room, later)
+    change = deadlines.make_due(room, later, plan, {})
     assert change.lines
 
 
 def test_a_lobby_nobody_touches_closes_by_its_deadline() -> None:
     room = _lobby()
-    play.schedule(room, NOW)
+    deadlines.schedule(room, NOW)
     assert room.deadline == NOW.t + NOW.idle
     with pytest.raises(Refused) as early:
         lobby.expire(room, NOW)
