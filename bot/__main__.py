@@ -117,7 +117,7 @@ def _play(settings: Settings, args: argparse.Namespace) -> int:
 
 async def _serve(settings: Settings, which: str) -> int:
     """The platform adapters share one service, one store and one timer loop."""
-    from bot.service import GameService
+    from bot.service import GameService, thinker_for
     from bot.store import open_store
 
     if which in ("telegram", "all") and not settings.bot_token:
@@ -125,7 +125,8 @@ async def _serve(settings: Settings, which: str) -> int:
     if which in ("discord", "all") and not settings.discord_token:
         raise ConfigError("DISCORD_TOKEN is not set: the Discord adapter needs the bot's token")
     store = await open_store(settings)
-    service = GameService(store, settings, metrics=_metrics(settings))
+    # the process's one search pool and one timer loop are made here, beside the service
+    service = GameService(store, settings, metrics=_metrics(settings), thinker=thinker_for(settings))
     stop = asyncio.Event()
     _on_signals(stop)
     from bot.health import beat

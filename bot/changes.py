@@ -1,8 +1,9 @@
 """What a transition of a room returns, and how it says no.
 
-Transitions (``bot/lobby.py``, ``bot/play.py``) are pure: a room (or None) in, a ``Change``
-out, or ``Refused``. They never touch Redis; the service commits a change with one
-compare-and-set and then carries out its ``after`` effects.
+Transitions (``bot/lobby.py``, ``bot/queue.py``, ``bot/play.py``, ``bot/deadlines.py``) are
+pure: a room (or None) in, a ``Change`` out, or ``Refused``. They never touch Redis; the
+service commits a change with one compare-and-set (``record``, a match that ended, rides in
+it) and then carries out its ``after`` effects, in order.
 """
 
 from __future__ import annotations
@@ -16,15 +17,34 @@ from bot.room import Room
 from bot.views import Line
 
 
+@dataclass(frozen=True)
+class Seated:
+    """After the write: the room joins the person's own list of rooms (``rooms_of``)."""
+
+    user: str
+
+
+@dataclass(frozen=True)
+class Unseated:
+    """After the write: the room leaves the person's own list of rooms."""
+
+    user: str
+
+
+Effect = Seated | Unseated
+
+
 @dataclass
 class Change:
-    """A room to write, the lines to show, and what to do once it is written."""
+    """A room to write, the lines to show, and what to do once it is written.
+
+    The service, after a committed write: carries out ``after`` in order, finishes the
+    person statistics of ``record`` (if any), then tells its listeners (the lines)."""
 
     room: Room
     lines: list[Line] = field(default_factory=list)
-    seated: list[str] = field(default_factory=list)  # people now seated (their room index)
-    unseated: list[str] = field(default_factory=list)  # people who left their seat
-    record: dict[str, Any] | None = None  # a match that ended: for the chat's statistics
+    after: list[Effect] = field(default_factory=list)
+    record: dict[str, Any] | None = None  # a match that ended: written with the room
 
 
 class Reason(StrEnum):

@@ -1,4 +1,5 @@
-"""Lobby transitions: opening a table, seats, computer players, settings, the waiting queue.
+"""Lobby transitions: opening a table, seats, computer players, settings (the queue for a
+seat: ``bot/queue.py``).
 
 Pure functions: a room in, a ``Change`` out (or ``Refused``). Start rule [decision]: the
 creator may start as soon as the seated players are a valid count for the preset; anyone
@@ -10,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.changes import Change, Now, Reason, Refused
+from bot.changes import Change, Now, Reason, Refused, Seated, Unseated
 from bot.play import begin, eliminate
+from bot.queue import seat_waiting
 from bot.room import FINISHED, LOBBY, Room, Seat, User
 from bot.views import Line
 from engine.presets import PRESETS, PresetError, players_allowed, validate_options
@@ -20,7 +22,6 @@ from engine.presets import PRESETS, PresetError, players_allowed, validate_optio
 # (search); "rules" is the old name of normal, "random" plays any legal move (tests, bench).
 LEVELS = ("easy", "normal", "hard")
 BOT_LEVELS = (*LEVELS, "rules", "random")
-MAX_QUEUE = 12  # people waiting for a seat in one room (elimination)
 
 
 def lobby_of(room: Room | None) -> Room:
@@ -65,7 +66,7 @@ def create(
         bot_level=room.bot_level if room else "normal",
     )
     new.version = room.version if room else 0
-    return Change(new, [Line("room_created", {"name": user.name, "preset": preset})], seated=[user.id])
+    return Change(new, [Line("room_created", {"name": user.name, "preset": preset})], after=[Seated(user.id)])
 
 
 def join(room: Room | None, user: User, seat: int | None) -> Change:
@@ -78,7 +79,7 @@ def join(room: Room | None, user: User, seat: int | None) -> Change:
     at = seat if seat is not None and seat in free else free[0]
     room.seats[at] = Seat(user.id, user.name)
     room.queue = [q for q in room.queue if q["user"] != user.id]
-    return Change(room, [Line("joined", {"name": user.name, "seat": at})], seated=[user.id])
+    return Change(room, [Line("joined", {"name": user.name, "seat": at})], after=[Seated(user.id)])
 
 
 def leave(room: Room | None, user: User) -> Change:
@@ -87,7 +88,7 @@ def leave(room: Room | None, user: User) -> Change:
     if at is None:
         raise Refused(Reason.NOT_SEATED)
     room.seats[at] = None
-    change = Change(room, unseated=[user.id])
+    change = Change(room, after=[Unseated(user.id)])
     seat_waiting(change)
     if room.creator == user.id:
         people = [s.user for s in room.seats if s is not None and s.user]
@@ -148,7 +149,9 @@ def kick(room: Room | None, user: User, target: str | int, is_admin: bool) -> Ch
     if gone.user == user.id:
         raise Refused(Reason.KICK_SELF)
     room.seats[at] = None
-    change = Change(room, [Line("kicked", {"name": gone.name})], unseated=[gone.user] if gone.user else [])
+    change = Change(
+        room, [Line("kicked", {"name": gone.name})], after=[Unseated(gone.user)] if gone.user else []
+    )
     seat_waiting(change)
     return change
 
@@ -261,43 +264,3 @@ def expire(room: Room | None, now: Now) -> Change:
     room.state = FINISHED
     room.result = {"expired": True}
     return Change(room, [Line("lobby_expired", {})])
-
-
-def wait(room: Room | None, user: User) -> Change:
-    """Join the room's queue for a seat (RULES.md 5 ``elimination``)."""
-    if room is None:
-        raise Refused(Reason.NO_ROOM)
-    if not room.options.get("elimination"):
-        raise Refused(Reason.NO_QUEUE)
-    if room.seat_of(user.id) is not None:
-        raise Refused(Reason.ALREADY_SEATED)
-    if any(q["user"] == user.id for q in room.queue):
-        raise Refused(Reason.ALREADY_WAITING)
-    if room.state == LOBBY and not room.full:
-        raise Refused(Reason.SEAT_FREE)
-    if len(room.queue) >= MAX_QUEUE:
-        raise Refused(Reason.QUEUE_FULL)
-    room.queue.append({"user": user.id, "name": user.name})
-    return Change(room, [Line("queued", {"name": user.name, "place": len(room.queue)})])
-
-
-def unwait(room: Room | None, user: User) -> Change:
-    if room is None:
-        raise Refused(Reason.NO_ROOM)
-    kept = [q for q in room.queue if q["user"] != user.id]
-    if len(kept) == len(room.queue):
-        raise Refused(Reason.NOT_WAITING)
-    room.queue = kept
-    return Change(room, [Line("unqueued", {"name": user.name})])
-
-
-def seat_waiting(change: Change) -> None:
-    """Free lobby seats go to the people waiting in the queue, first come first seated."""
-    room = change.room
-    for at, seat in enumerate(room.seats):
-        while seat is None and room.queue:
-            comer = room.queue.pop(0)
-            if room.seat_of(comer["user"]) is not None:
-                continue
-            seat = room.seats[at] = Seat(comer["user"], comer["name"])
-            change.seated.append(comer["user"])

@@ -1,9 +1,7 @@
-"""Play transitions: a match begins, a person moves, a due move is made, a match ends.
+"""Play transitions: a match begins, a person moves, a match ends (the moves made when a
+deadline is due: ``bot/deadlines.py``).
 
-Pure functions over a room (no Redis): the service commits what they return. Computer
-players' choices are made before a transition (``bot/thinking.py`` may think for a while,
-off the event loop) and handed in; the transition checks that the room is still where the
-choice was made.
+Pure functions over a room (no Redis): the service commits what they return.
 """
 
 from __future__ import annotations
@@ -11,10 +9,9 @@ from __future__ import annotations
 import hashlib
 import random
 from base64 import b64encode
-from dataclasses import dataclass
 
-from bot.changes import Change, Now, Reason, Refused, Repeat
-from bot.room import FINISHED, LOBBY, PLAYING, Room, Seat
+from bot.changes import Change, Now, Reason, Refused, Repeat, Seated, Unseated
+from bot.room import FINISHED, PLAYING, Room, Seat
 from bot.stats import record_of
 from bot.tokens import Token, TokenError, bare, cards_of, hand_fingerprint, parse_token
 from bot.views import Line, event_lines, token_secret
@@ -83,7 +80,7 @@ def act(room: Room | None, user_id: str, tok: Token, mark: str) -> Change:
 
 def _act(room: Room, seat: int | None, tok: Token, mark: str) -> Change:
     if room.state != PLAYING or room.match is None:
-        raise Refused(Reason.GAME_OVER if room.state == FINISHED else "not_started")
+        raise Refused(Reason.GAME_OVER if room.state == FINISHED else Reason.NOT_STARTED)
     if seat is None:
         raise Refused(Reason.NOT_YOUR_SEAT)
     if tok.gen != room.gen:
@@ -125,7 +122,7 @@ def come_back(room: Room | None, user_id: str, now: Now) -> Change:
     if room is None:
         raise Refused(Reason.NO_ROOM)
     if room.state != PLAYING or room.match is None:
-        raise Refused(Reason.GAME_OVER if room.state == FINISHED else "not_started")
+        raise Refused(Reason.GAME_OVER if room.state == FINISHED else Reason.NOT_STARTED)
     seat = room.seat_of(user_id)
     if seat is None:
         raise Refused(Reason.NOT_YOUR_SEAT)
@@ -201,9 +198,9 @@ def eliminate(change: Change, match: Game, now: Now | None, record: bool = True)
     old = room.seats[seat]
     if old is not None and old.user:
         room.queue.append({"user": old.user, "name": old.name})
-        change.unseated.append(old.user)
+        change.after.append(Unseated(old.user))
     room.seats[seat] = Seat(comer["user"], comer["name"])
-    change.seated.append(comer["user"])
+    change.after.append(Seated(comer["user"]))
     if old is not None and old.user == room.creator:
         # the table's creator left it: the first person seated takes his rights
         room.creator = next(s.user for s in room.seats if s is not None and s.user)
@@ -219,103 +216,6 @@ def eliminate(change: Change, match: Game, now: Now | None, record: bool = True)
     change.lines.extend(begin(room, seed))
     room.last_progress = ended  # the ended match's chart, drawn with its result
     return True
-
-
-# --- deadlines -----------------------------------------------------------------------------
-
-
-def schedule(room: Room, now: Now) -> None:
-    """Set the room's next deadline: a computer move soon, or the person's time limit; a
-    lobby's is the moment it closes if nobody touches it."""
-    if room.state == LOBBY:
-        room.deadline = now.t + now.idle
-        return
-    if room.state != PLAYING or room.match is None:
-        room.deadline = None
-        return
-    match = room.load_match()
-    turn = "{}.{}".format(*match.turn)
-    if turn != room.turn_key:
-        room.turn_key = turn
-        room.turn_started = now.t
-    acting = match.to_act()
-    mover_seat = room.seats[acting[0]]
-    if mover_seat is not None and mover_seat.computer:
-        room.deadline = now.t + now.bot_delay
-        return
-    off_turn = [s for s in acting[1:] if (st := room.seats[s]) is not None and st.computer]
-    if off_turn and room.asked != turn:
-        room.deadline = now.t + now.bot_delay
-        return
-    assert room.turn_started is not None
-    room.deadline = room.turn_started + now.turn_seconds
-
-
-@dataclass(frozen=True)
-class Due:
-    """What a due deadline asks for, decided on the room at ``version``: computer players
-    who may act out of turn are asked first (``ask``), then the seat on move plays
-    (``seat`` and its ``action``; None: a person whose time is not up yet)."""
-
-    version: int
-    ask: tuple[int, ...]  # off-turn computer seats to ask (their choices below)
-    seat: int | None  # the seat on move, when it is to be played now
-    timed_out: bool  # a person's time ran out
-
-
-def due(room: Room | None, now: Now) -> Due:
-    """What is due in ``room`` now, or Refused(Reason.NOTHING_DUE | "not_due")."""
-    if room is None or room.state != PLAYING or room.match is None:
-        raise Refused(Reason.NOTHING_DUE)
-    if room.deadline is None or room.deadline > now.t:
-        raise Refused(Reason.NOT_DUE, deadline=room.deadline)
-    acting = room.load_match().to_act()
-    ask: tuple[int, ...] = ()
-    if room.asked != room.turn_key:
-        ask = tuple(s for s in acting[1:] if (st := room.seats[s]) is not None and st.computer)
-    mover = acting[0]
-    st = room.seats[mover]
-    assert st is not None
-    if st.computer:
-        return Due(room.version, ask, mover, False)
-    if room.turn_started is not None and now.t < room.turn_started + now.turn_seconds:
-        return Due(room.version, ask, None, False)
-    return Due(room.version, ask, mover, True)
-
-
-def make_due(room: Room | None, now: Now, plan: Due, choices: dict[int, Action | None]) -> Change:
-    """Carry out ``plan`` with the computer players' ``choices`` (seat -> action; None: not
-    now), on the room it was made for (else Refused(Reason.MOVED): decide again)."""
-    if room is None or room.version != plan.version or room.match is None:
-        raise Refused(Reason.MOVED)
-    match = room.load_match()
-    room.asked = room.turn_key
-    for seat in plan.ask:
-        act = choices.get(seat)
-        if act is not None:
-            return apply(room, match, seat, act)
-    if plan.seat is None:
-        return Change(room)
-    st = room.seats[plan.seat]
-    assert st is not None
-    lines: list[Line] = []
-    if plan.timed_out:
-        st.missed += 1
-        lines.append(Line("timeout", {"name": st.name, "seat": plan.seat}))
-        if st.missed >= now.missed_to_bot:
-            st.auto = True
-            lines.append(Line("handed_to_bot", {"name": st.name, "seat": plan.seat}))
-    act = choices.get(plan.seat)
-    if act is None:
-        act = match.legal_actions(plan.seat)[0]
-    change = apply(room, match, plan.seat, act)
-    change.lines[:0] = lines
-    return change
-
-
-def bot_seed(room: Room, seat: int) -> str:
-    """A computer player's choice is a function of the moment: any worker makes the same."""
-    return f"{room.id}:{room.gen}:{room.turn_key}:{seat}"
 
 
 def plausible_room(room_id: str) -> bool:

@@ -42,8 +42,24 @@ class Seat:
         return self.bot or "normal"
 
 
-# the store's version, and the platform data (a hash of its own)
-_NOT_STORED = frozenset({"version", "pdata", "sdata"})
+# the store's version, the platform data (a hash of its own) and what is built from the
+# document (its rules and match objects)
+_NOT_STORED = frozenset({"version", "pdata", "sdata", "built"})
+
+
+class Built:
+    """What a room builds from its document, kept for as long as the document it came from:
+    the rules (for the preset, players and options they were made of) and the match object
+    (for the state dict it was built from, or that it was stored as). Never serialised."""
+
+    __slots__ = ("match", "options", "rules", "rules_at", "state")
+
+    def __init__(self) -> None:
+        self.rules_at: tuple[str, int] | None = None
+        self.options: dict[str, Any] | None = None
+        self.rules: Rules | None = None
+        self.state: dict[str, Any] | None = None
+        self.match: Game | None = None
 
 
 @lru_cache(maxsize=256)
@@ -92,6 +108,7 @@ class Room:
     # the match before's, while its result is told (an elimination starts the next at once)
     last_progress: list[list[int]] = field(default_factory=list)
     version: int = 0  # not stored in the document: the store's compare-and-set version
+    built: Built = field(default_factory=Built, init=False, repr=False, compare=False)
 
     # --- serialisation: the only place a room becomes text ---------------------------------
 
@@ -116,29 +133,28 @@ class Room:
     @property
     def rules(self) -> Rules:
         at = (self.preset, self.players or self.size)
-        cached = self.__dict__.get("_rules")
-        if cached is not None and cached[0] == at and cached[1] is self.options:
-            return cached[2]  # type: ignore[no-any-return]
-        rules = _rules(*at, json.dumps(self.options, sort_keys=True))
-        self.__dict__["_rules"] = (at, self.options, rules)
-        return rules
+        b = self.built
+        if b.rules is not None and b.rules_at == at and b.options is self.options:
+            return b.rules
+        b.rules = _rules(*at, json.dumps(self.options, sort_keys=True))
+        b.rules_at, b.options = at, self.options
+        return b.rules
 
     def load_match(self) -> Game:
         """The match of ``self.match`` (built once per state)."""
         assert self.match is not None
-        cached = self.__dict__.get("_match")
-        if cached is not None and cached[0] is self.match:
-            return cached[1]  # type: ignore[no-any-return]
-        match = match_from_state(self.rules, self.match)
+        b = self.built
+        if b.match is not None and b.state is self.match:
+            return b.match
         # the state it was built from is its state: not encoded again (a move's worth of
         # card packing) until it changes
-        self.__dict__["_match"] = (self.match, match)
-        return match
+        b.state, b.match = self.match, match_from_state(self.rules, self.match)
+        return b.match
 
     def keep_match(self, match: Game) -> None:
         """Store ``match`` as the room's state, remembering the object for ``load_match``."""
         self.match = match.to_state()
-        self.__dict__["_match"] = (self.match, match)
+        self.built.state, self.built.match = self.match, match
 
     def result_progress(self) -> list[list[int]]:
         """The score by deal of the match whose result is being told: this one once it is

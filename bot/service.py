@@ -1,9 +1,9 @@
 """The platform-neutral game service: rooms, lobby, moves exactly once, timers, stats.
 
 Data flows one way: an adapter calls the service; the service loads the room, runs a pure
-transition (``bot/lobby.py``, ``bot/play.py``), writes the room back with one
-compare-and-set, carries out the change's effects and tells its listeners what changed;
-adapters draw the views. Nothing here knows a platform.
+transition (``bot/lobby.py``, ``bot/queue.py``, ``bot/play.py``, ``bot/deadlines.py``),
+writes the room back with one compare-and-set, carries out the change's effects and tells
+its listeners what changed; adapters draw the views. Nothing here knows a platform.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot import keys, lobby, logs, play
-from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Transition
+from bot import deadlines, keys, lobby, logs, play, queue
+from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Seated, Transition, Unseated
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.metrics import Metrics
@@ -23,6 +23,7 @@ from bot.ratings import rated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
 from bot.stats import Ratings, leaderboard_rows, match_record, profile_of, series_rows
 from bot.store import MatchRecord, PaintClaim, Store, claim_of, open_store
+from bot.thinking import Thinker
 from bot.timers import Timers
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
@@ -42,12 +43,20 @@ Listener = Callable[[Room, list[Line]], Awaitable[None]]
 
 class GameService(Timers):
     def __init__(
-        self, store: Store, settings: Settings, clock: Clock | None = None, metrics: Metrics | None = None
+        self,
+        store: Store,
+        settings: Settings,
+        clock: Clock | None = None,
+        metrics: Metrics | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock or SystemClock()
         self.metrics = metrics or Metrics()
+        # the pool hard computer players think in (its processes start at the first search);
+        # the service closes it with the store
+        self.thinker = thinker or thinker_for(settings)
         self.listeners: list[Listener] = []
         # who paints and who holds timer leases: one id per service (process)
         self.worker_id = secrets.token_hex(6)
@@ -55,11 +64,15 @@ class GameService(Timers):
 
     @classmethod
     async def open(
-        cls, settings: Settings, clock: Clock | None = None, metrics: Metrics | None = None
+        cls,
+        settings: Settings,
+        clock: Clock | None = None,
+        metrics: Metrics | None = None,
+        thinker: Thinker | None = None,
     ) -> GameService:
         """A service on the store ``settings`` name (one clear ConfigError if Redis does
         not answer); ``close()`` closes the store."""
-        return cls(await open_store(settings), settings, clock, metrics)
+        return cls(await open_store(settings), settings, clock, metrics, thinker)
 
     def on_change(self, listener: Listener) -> None:
         """Call ``listener(room, lines)`` after every committed change (any cause)."""
@@ -106,7 +119,7 @@ class GameService(Timers):
             new.updated = now.t
             if change.lines:
                 new.events = [{"key": ln.key, "params": ln.params} for ln in change.lines][-MAX_LINES:]
-            play.schedule(new, now)
+            deadlines.schedule(new, now)
             # a lobby closes by its own deadline (its table is told); the key's expiry is a
             # backstop a little later
             ttl = 0 if new.state == PLAYING else self.settings.idle_seconds + EXPIRY_SLACK
@@ -133,10 +146,12 @@ class GameService(Timers):
     async def _after_commit(
         self, new: Room, change: Change, record: MatchRecord | None, notify: bool
     ) -> None:
-        for user in change.seated:
-            await self.store.add_user_room(user, new.id)
-        for user in change.unseated:
-            await self.store.remove_user_room(user, new.id)
+        for effect in change.after:
+            match effect:
+                case Seated(user):
+                    await self.store.add_user_room(user, new.id)
+                case Unseated(user):
+                    await self.store.remove_user_room(user, new.id)
         if record is not None:
             await self._finish_user_stats(keys.shard_of(keys.chat_of(new.id)), record)
         if not notify:
@@ -270,10 +285,10 @@ class GameService(Timers):
 
     async def wait(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
         """Join the room's queue for a seat (RULES.md 5 ``elimination``)."""
-        return await self._mutate(room_id, lambda room: lobby.wait(room, user), update_id)
+        return await self._mutate(room_id, lambda room: queue.wait(room, user), update_id)
 
     async def unwait(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
-        return await self._mutate(room_id, lambda room: lobby.unwait(room, user), update_id)
+        return await self._mutate(room_id, lambda room: queue.unwait(room, user), update_id)
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -476,8 +491,14 @@ class GameService(Timers):
     # --- life -------------------------------------------------------------------------------
 
     async def close(self) -> None:
-        self.thinker().close()
+        self.thinker.close()
         await self.store.close()
+
+
+def thinker_for(settings: Settings) -> Thinker:
+    """The search pool ``settings`` ask for (``SEARCH_WORKERS``, ``SEARCH_MS``,
+    ``SEARCH_ITERATIONS``)."""
+    return Thinker(settings.search_workers, settings.search_ms, settings.search_iterations)
 
 
 def chat_key(platform: str, chat: str) -> str:

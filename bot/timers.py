@@ -16,7 +16,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 
-from bot import keys, lobby, play
+from bot import deadlines, keys, lobby
 from bot.changes import Now, Outcome, Reason, Refused, Transition
 from bot.clock import Clock
 from bot.config import Settings
@@ -45,6 +45,7 @@ class Timers:
     settings: Settings
     clock: Clock
     metrics: Metrics
+    thinker: Thinker
     now: Callable[[], Now]
     _mutate: Callable[..., Awaitable[Outcome]]
 
@@ -140,7 +141,7 @@ class Timers:
             if room is not None and room.state == LOBBY:
                 return await self._mutate(room_id, _expiry(now))
             try:
-                plan = play.due(room, now)
+                plan = deadlines.due(room, now)
             except Refused as r:
                 return Outcome(False, r.reason, room, data=r.data)
             assert room is not None
@@ -152,7 +153,7 @@ class Timers:
                 break
         return out
 
-    async def _choices(self, room: Room, plan: play.Due) -> dict[int, Action | None]:
+    async def _choices(self, room: Room, plan: deadlines.Due) -> dict[int, Action | None]:
         match = room.load_match()
         choices: dict[int, Action | None] = {}
         for seat in plan.ask:
@@ -167,19 +168,11 @@ class Timers:
                 choices[plan.seat] = self._bot_choice(room, match, plan.seat, on_move=True)
         return choices
 
-    def thinker(self) -> Thinker:
-        """The pool hard computer players think in (started at the first search)."""
-        found: Thinker | None = self.__dict__.get("_thinker")
-        if found is None:
-            s = self.settings
-            found = self.__dict__["_thinker"] = Thinker(s.search_workers, s.search_ms, s.search_iterations)
-        return found
-
     async def idea(self, room: Room, seat: int) -> Idea:
         """What the search plays for ``seat`` on its move, thought off the event loop."""
         assert room.match is not None
-        return await self.thinker().think(
-            room.rules, room.match, room.log[-1] if room.log else "", seat, play.bot_seed(room, seat)
+        return await self.thinker.think(
+            room.rules, room.match, room.log[-1] if room.log else "", seat, deadlines.bot_seed(room, seat)
         )
 
     async def _hard_choice(self, room: Room, match: Game, seat: int, level: str) -> Action:
@@ -195,7 +188,7 @@ class Timers:
         started = time.perf_counter()
         bot = make_bot(engine_level(st.level))
         legal = match.legal_actions(seat)
-        rng = random.Random(play.bot_seed(room, seat))
+        rng = random.Random(deadlines.bot_seed(room, seat))
         obs = observe(match, seat) if bot.needs_observation else None
         act = bot.choose(obs, legal, rng, on_move)
         if act is None and on_move:
@@ -215,8 +208,8 @@ def _expiry(now: Now) -> Transition:
     return lambda room: lobby.expire(room, now)
 
 
-def _due_transition(now: Now, plan: play.Due, choices: dict[int, Action | None]) -> Transition:
-    return lambda room: play.make_due(room, now, plan, choices)
+def _due_transition(now: Now, plan: deadlines.Due, choices: dict[int, Action | None]) -> Transition:
+    return lambda room: deadlines.make_due(room, now, plan, choices)
 
 
 def engine_level(level: str) -> str:

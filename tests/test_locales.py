@@ -136,12 +136,17 @@ def test_every_preset_option_and_event_has_words() -> None:
 
 
 def test_every_reason_of_the_service_has_words() -> None:
+    """Every ``Reason`` a person may be told has words, translated in every catalog."""
     from adapters.common.render import REASONS
     from bot.changes import INTERNAL, Reason
 
-    for reason in Reason:
-        if reason not in INTERNAL:
-            assert reason.value in REASONS, reason
+    told = [reason for reason in Reason if reason not in INTERNAL]
+    for reason in told:
+        assert reason.value in REASONS, reason
+    for lang in LANGS:
+        words = {m.id: m.string for m in _catalog(lang) if m.id}
+        for reason in told:
+            assert words.get(REASONS[reason.value]), f"{lang}: no words for {reason.value!r}"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -17,8 +17,9 @@ from discord.app_commands import Choice, Range, TranslationContextLocation, loca
 
 from adapters.common.i18n import LANGUAGES, N_, translator
 from adapters.common.render import PRESET_TITLES, Text
-from adapters.discord import texts, views
+from adapters.discord import panels, texts
 from adapters.discord.handlers import Handlers
+from bot.changes import Reason
 from bot.room import FINISHED, LOBBY, PLAYING
 from engine.presets import PRESETS
 
@@ -95,7 +96,7 @@ def _served(h: Handlers) -> Served:
 
 def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> None:
     served = _served(h)
-    for group in (_lobby_commands, _table_commands, _record_commands, _info_commands):
+    for group in (_lobby_commands, _queue_commands, _table_commands, _record_commands, _info_commands):
         group(tree, h, served)
 
 
@@ -151,7 +152,7 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
     async def leave(interaction: Interaction) -> None:
         out = await svc.leave(h.room_id(interaction), h.user(interaction), update_id=h.update_id(interaction))
         if (
-            out.reason == "already_started"
+            out.reason == Reason.ALREADY_STARTED
             and out.room is not None
             and out.room.seat_of(h.user(interaction).id) is not None
         ):
@@ -161,6 +162,26 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
             )
             return
         await h.done(interaction, out)
+
+    @tree.command(name="addbot", description=N_("Seat a computer player"))
+    @app_commands.describe(level=N_("How the computer plays"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.guild_only()
+    @served
+    async def addbot(interaction: Interaction, level: Choice[str] | None = None) -> None:
+        out = await h.add_bot(interaction, level.value if level is not None else None)
+        await h.done(interaction, out)
+
+    @tree.command(name="startgame", description=N_("Deal"))
+    @app_commands.guild_only()
+    @served
+    async def startgame(interaction: Interaction) -> None:
+        await h.done(interaction, await h.start(interaction))
+
+
+def _queue_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
+    """The queue for a seat at a full table (RULES.md 5 ``elimination``)."""
+    svc = h.service
 
     @tree.command(name="wait", description=N_("Queue for a seat (elimination)"))
     @app_commands.guild_only()
@@ -179,21 +200,6 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
             interaction,
             await svc.unwait(h.room_id(interaction), h.user(interaction), update_id=h.update_id(interaction)),
         )
-
-    @tree.command(name="addbot", description=N_("Seat a computer player"))
-    @app_commands.describe(level=N_("How the computer plays"))
-    @app_commands.choices(level=LEVEL_CHOICES)
-    @app_commands.guild_only()
-    @served
-    async def addbot(interaction: Interaction, level: Choice[str] | None = None) -> None:
-        out = await h.add_bot(interaction, level.value if level is not None else None)
-        await h.done(interaction, out)
-
-    @tree.command(name="startgame", description=N_("Deal"))
-    @app_commands.guild_only()
-    @served
-    async def startgame(interaction: Interaction) -> None:
-        await h.done(interaction, await h.start(interaction))
 
 
 def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
@@ -270,7 +276,7 @@ def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
         url = None
         if known is not None and interaction.guild_id is not None:
             url = f"https://discord.com/channels/{interaction.guild_id}/{known.channel}/{known.message}"
-        layout = views.invite_layout(t, interaction.user.display_name, svc.table_of(room), url)
+        layout = panels.invite_layout(t, interaction.user.display_name, svc.table_of(room), url)
         await interaction.response.send_message(view=layout)
 
 

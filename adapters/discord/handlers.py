@@ -22,10 +22,11 @@ from discord import ui
 
 from adapters.common.i18n import N_, pick_language
 from adapters.common.render import Text
-from adapters.discord import texts, views
+from adapters.discord import panels, texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.painter import Painter
 from bot import logs
+from bot.changes import Reason
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
 from bot.service import GameService, Outcome
 from bot.tokens import TokenError, bare, parse_token
@@ -225,7 +226,7 @@ class Handlers:
         rid, user, upd = self.room_id(interaction), self.user(interaction), self.update_id(interaction)
         out = await self.service.start(rid, user, update_id=upd)
         room = out.room
-        if out.reason == "not_allowed" and self.is_admin(interaction) and room is not None:
+        if out.reason == Reason.NOT_ALLOWED and self.is_admin(interaction) and room is not None:
             seat = room.seat_of(room.creator)
             creator = room.seats[seat] if seat is not None else None
             name = creator.name if creator is not None else user.name
@@ -250,7 +251,7 @@ class Handlers:
         if room.creator != self.user(interaction).id and not self.is_admin(interaction):
             await self.refuse(interaction, "not_allowed", t)
             return
-        layout = views.settings_layout(t, self.service.table_of(room))
+        layout = panels.settings_layout(t, self.service.table_of(room))
         await interaction.response.send_message(view=layout, ephemeral=True)
 
     async def show_seats(self, interaction: Interaction) -> None:
@@ -266,7 +267,7 @@ class Handlers:
     def _seats_layout(self, interaction: Interaction, t: Text, room: Room) -> ui.LayoutView:
         user = self.user(interaction)
         manager = room.creator == user.id or self.is_admin(interaction)
-        return views.seats_layout(t, self.service.table_of(room), room.seat_of(user.id), manager)
+        return panels.seats_layout(t, self.service.table_of(room), room.seat_of(user.id), manager)
 
     async def set_option(self, interaction: Interaction, name: str, values: Sequence[str]) -> None:
         """A select of /settings or of the seats panel: the change, then the panel again."""
@@ -280,7 +281,7 @@ class Handlers:
         if name in ("seat", "swap"):
             layout = self._seats_layout(interaction, t, out.room)
         else:
-            layout = views.settings_layout(t, self.service.table_of(out.room))
+            layout = panels.settings_layout(t, self.service.table_of(out.room))
         await interaction.response.edit_message(view=layout)
 
     async def _lobby_change(
@@ -290,11 +291,11 @@ class Handlers:
         if name == "size":
             return await svc.set_size(rid, user, int(raw) if raw.isdigit() else 0, admin, update_id=upd)
         if name in ("seat", "swap"):
-            pair = views.parse_seats(raw)
+            pair = panels.parse_seats(raw)
             if pair is None:
-                return Outcome(False, "bad_seat")
+                return Outcome(False, Reason.BAD_SEAT)
             return await svc.swap_seats(rid, user, *pair, is_admin=admin, update_id=upd)
-        return await svc.set_option(rid, user, name, views.parse_value(raw), admin, update_id=upd)
+        return await svc.set_option(rid, user, name, panels.parse_value(raw), admin, update_id=upd)
 
     # --- hands and moves ---------------------------------------------------------------------
 
@@ -420,7 +421,7 @@ class Handlers:
                 await interaction.response.defer()
             return room
         if (
-            out.reason in ("foreign_token", "bad_token", "no_room", "not_your_seat")
+            out.reason in (Reason.FOREIGN_TOKEN, Reason.BAD_TOKEN, Reason.NO_ROOM, Reason.NOT_YOUR_SEAT)
             or not on_hand
             or room is None
             or hand is None
@@ -447,7 +448,7 @@ class Handlers:
         if room is None or hand is None:
             await self.refuse(interaction, out, t)
             return
-        quiet = out.ok or out.reason == "not_away"
+        quiet = out.ok or out.reason == Reason.NOT_AWAY
         await self.answer_on_hand(
             interaction,
             room,

@@ -25,21 +25,14 @@ from adapters.common.hands import (
 )
 from adapters.common.i18n import N_
 from adapters.common.render import (
-    OPTION_TITLES,
     Text,
-    option_values,
-    value_title,
 )
 from adapters.discord.texts import (
-    TABLE_LEVELS,
     escape,
     hand_text,
-    level_word,
-    lobby_text,
     table_text,
 )
 from bot.views import Choice, HandView, TableView
-from engine.presets import PRESETS
 
 AWAY = N_("A computer player plays for you while you are away.")
 MAX_CUSTOM_ID = 100
@@ -97,7 +90,7 @@ async def serve(interaction: Interaction, call: Callable[[Handlers], Awaitable[N
             await call(h)
 
 
-def _clip(label: str, limit: int = MAX_LABEL) -> str:
+def clip(label: str, limit: int = MAX_LABEL) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
@@ -110,7 +103,7 @@ class TableButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=TABLE_TEMPL
     def __init__(
         self, what: str, label: str = "·", style: discord.ButtonStyle = discord.ButtonStyle.secondary
     ) -> None:
-        super().__init__(ui.Button(label=_clip(label), style=style, custom_id=f"kz:t:{what}"))
+        super().__init__(ui.Button(label=clip(label), style=style, custom_id=f"kz:t:{what}"))
         self.what = what
 
     @classmethod
@@ -131,7 +124,7 @@ class MoveButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=MOVE_TEMPLAT
     ) -> None:
         custom_id = f"kz:a:{token}"
         assert len(custom_id) <= MAX_CUSTOM_ID, custom_id
-        super().__init__(ui.Button(label=_clip(label), style=style, custom_id=custom_id))
+        super().__init__(ui.Button(label=clip(label), style=style, custom_id=custom_id))
         self.token = token
 
     @classmethod
@@ -183,7 +176,7 @@ class CardsSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=SELECT_TEMP
 class RefreshButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(REFRESH_ID)):
     def __init__(self, label: str = "🔄") -> None:
         super().__init__(
-            ui.Button(label=_clip(label), style=discord.ButtonStyle.secondary, custom_id=REFRESH_ID)
+            ui.Button(label=clip(label), style=discord.ButtonStyle.secondary, custom_id=REFRESH_ID)
         )
 
     @classmethod
@@ -198,9 +191,7 @@ class RefreshButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape
 
 class HintButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(HINT_ID)):
     def __init__(self, label: str = "💡") -> None:
-        super().__init__(
-            ui.Button(label=_clip(label), style=discord.ButtonStyle.secondary, custom_id=HINT_ID)
-        )
+        super().__init__(ui.Button(label=clip(label), style=discord.ButtonStyle.secondary, custom_id=HINT_ID))
 
     @classmethod
     async def from_custom_id(
@@ -214,7 +205,7 @@ class HintButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(HI
 
 class BackButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=re.escape(BACK_ID)):
     def __init__(self, label: str = "🙋") -> None:
-        super().__init__(ui.Button(label=_clip(label), style=discord.ButtonStyle.success, custom_id=BACK_ID))
+        super().__init__(ui.Button(label=clip(label), style=discord.ButtonStyle.success, custom_id=BACK_ID))
 
     @classmethod
     async def from_custom_id(
@@ -237,7 +228,7 @@ class OptionSelect(ui.DynamicItem[ui.Select[ui.LayoutView]], template=OPTION_TEM
             ui.Select(
                 custom_id=f"kz:o:{name}",
                 options=opts,
-                placeholder=_clip(placeholder, 150) if placeholder else None,
+                placeholder=clip(placeholder, 150) if placeholder else None,
             )
         )
         self.name = name
@@ -279,26 +270,15 @@ def custom_ids_of(message: discord.Message | None) -> set[str]:
     return out
 
 
-# --- option values ---------------------------------------------------------------------
-
-
-def value_code(v: object) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
-def parse_value(raw: str) -> object:
-    return {"true": True, "false": False}.get(raw, raw)
-
-
 # --- layouts -----------------------------------------------------------------------------
 
 
-def _rows(items: Sequence[ui.Item[Any]]) -> list[Row]:
+def button_rows(items: Sequence[ui.Item[Any]]) -> list[Row]:
     """Buttons five to a row (Discord's width)."""
     return [ui.ActionRow(*items[i : i + 5]) for i in range(0, len(items), 5)]
 
 
-def _layout(*children: ui.Item[Any], colour: discord.Colour) -> ui.LayoutView:
+def container_layout(*children: ui.Item[Any], colour: discord.Colour) -> ui.LayoutView:
     view = ui.LayoutView(timeout=None)
     view.add_item(ui.Container(*children, accent_colour=colour))
     return view
@@ -327,7 +307,7 @@ def table_layout(t: Text, table: TableView, deal: str | None = None) -> ui.Layou
         buttons.append(TableButton("wait", "⏳ " + t._("Wait for a seat"), s))
     colour = GREEN if table.state == "playing" else GOLD if table.finished else GREY
     text = table_text(t, table) + ("\n\n" + escape(deal) if deal else "")
-    return _layout(ui.TextDisplay(text), *_rows(buttons), colour=colour)
+    return container_layout(ui.TextDisplay(text), *button_rows(buttons), colour=colour)
 
 
 _STYLE = {
@@ -377,7 +357,7 @@ def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
             continue
         if moves.how == "buttons":
             items.extend(
-                _rows(
+                button_rows(
                     [
                         MoveButton(
                             c.token,
@@ -393,7 +373,7 @@ def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
         if moves.how == "combos":
             options = [
                 discord.SelectOption(
-                    label=_clip(t.cards(in_display_order(hand, c.cards)), 100), value=str(c.mask)
+                    label=clip(t.cards(in_display_order(hand, c.cards)), 100), value=str(c.mask)
                 )
                 for c in moves.choices
             ]
@@ -406,7 +386,7 @@ def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
             ][:MAX_OPTIONS]
             low, high = moves.low, min(moves.high, len(options))
         hint = _placeholder(t, kind, moves.low, moves.high, hand.table)
-        items.append(ui.ActionRow(CardsSelect(stem, options, low, high, _clip(hint, 150))))
+        items.append(ui.ActionRow(CardsSelect(stem, options, low, high, clip(hint, 150))))
     return items
 
 
@@ -431,11 +411,13 @@ def _move_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
             (c for c in hand.choices if c.kind == kind and len(c.cards) == 1),
             key=lambda c: place.get(c.cards[0], 0),
         )
-        items.extend(_rows([MoveButton(c.token, t.choice(kind, c.cards), _STYLE[kind]) for c in singles]))
+        items.extend(
+            button_rows([MoveButton(c.token, t.choice(kind, c.cards), _STYLE[kind]) for c in singles])
+        )
     items.extend(several_items(t, hand))
     declarations = [c for c in hand.choices if c.kind == "declare"]
     items.extend(
-        _rows(
+        button_rows(
             [
                 MoveButton(
                     c.token,
@@ -448,7 +430,7 @@ def _move_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
     )
     # moves without cards: a cut, a redeal request, pass, keep, finish, skip
     items.extend(
-        _rows(
+        button_rows(
             [
                 MoveButton(c.token, t.bare_choice(c), discord.ButtonStyle.secondary)
                 for c in hand.choices
@@ -478,9 +460,9 @@ def hand_layout(t: Text, hand: HandView, notice: str | None = None) -> ui.Layout
         tools.append(HintButton("💡 " + t._("Hint")))
     if hand.prompt != "over":
         tools.append(RefreshButton("🔄 " + t._("Refresh")))
-    items.extend(_rows(tools))
+    items.extend(button_rows(tools))
     colour = GREEN if hand.on_move else GREY
-    return _layout(*items, colour=colour)
+    return container_layout(*items, colour=colour)
 
 
 def retired_layout(t: Text, old: discord.Message | None) -> ui.LayoutView:
@@ -494,131 +476,8 @@ def retired_layout(t: Text, old: discord.Message | None) -> ui.LayoutView:
         stack[:0] = list(getattr(comp, "children", None) or [])
     items: list[ui.Item[Any]] = [ui.TextDisplay(x) for x in texts]
     items.append(ui.TextDisplay("⤵️ " + t._("The next match is below.")))
-    return _layout(*items, colour=GREY)
+    return container_layout(*items, colour=GREY)
 
 
 def notice_layout(text: str) -> ui.LayoutView:
-    return _layout(ui.TextDisplay(escape(text)), colour=GREY)
-
-
-def settings_layout(t: Text, table: TableView) -> ui.LayoutView:
-    """The lobby's rules as selects (the service checks who may change them)."""
-    lines = [t._("Rules of this table:")]
-    opts = t.options(table)
-    if opts:
-        lines.append(opts)
-    lines.append(t.n("{n} player", "{n} players", table.size).format(n=table.size))
-    items: list[ui.Item[Any]] = [ui.TextDisplay(escape("\n".join(lines)))]
-    for name, values in option_values(table.preset):
-        if len(values) < 2:
-            continue
-        title = t._(OPTION_TITLES.get(name, name))
-        options = [
-            discord.SelectOption(
-                label=_clip(f"{title}: {t._(value_title(v))}", 100),
-                value=value_code(v),
-                default=table.options.get(name) == v,
-            )
-            for v in values
-        ]
-        items.append(ui.ActionRow(OptionSelect(name, options)))
-    players = PRESETS[table.preset].players
-    if len(players) > 1:
-        items.append(
-            ui.ActionRow(
-                OptionSelect(
-                    "size",
-                    [
-                        discord.SelectOption(
-                            label=t.n("{n} player", "{n} players", n).format(n=n),
-                            value=str(n),
-                            default=n == table.size,
-                        )
-                        for n in players
-                    ],
-                )
-            )
-        )
-    # issue 15: the level of computer players seated without one ("+ Bot")
-    items.append(
-        ui.ActionRow(
-            OptionSelect(
-                "bot_level",
-                [
-                    discord.SelectOption(
-                        label=_clip(t._("Computer players: {level}").format(level=level_word(t, level)), 100),
-                        value=level,
-                        default=level == table.bot_level,
-                    )
-                    for level in TABLE_LEVELS
-                ],
-            )
-        )
-    )
-    return _layout(*items, colour=GREY)
-
-
-def seats_layout(t: Text, table: TableView, mine: int | None, manager: bool) -> ui.LayoutView:
-    """Who sits where (and in which team), and the moves this person may make: to a free
-    seat if he is seated; any two seats swapped if he runs the table. Values "a-b"."""
-    items: list[ui.Item[Any]] = [ui.TextDisplay(escape(lobby_text(t, table)))]
-    free = [i for i, s in enumerate(table.seats) if s is None]
-    if mine is not None and free:
-        items.append(
-            ui.ActionRow(
-                OptionSelect(
-                    "seat",
-                    [
-                        discord.SelectOption(
-                            label=t._("Move to seat {n}").format(n=i + 1), value=f"{mine}-{i}"
-                        )
-                        for i in free
-                    ][:MAX_OPTIONS],
-                    placeholder=t._("Move to a free seat…"),
-                )
-            )
-        )
-    if manager and table.size > 1:
-        pairs = [(a, b) for a in range(table.size) for b in range(a + 1, table.size)]
-        items.append(
-            ui.ActionRow(
-                OptionSelect(
-                    "swap",
-                    [
-                        discord.SelectOption(
-                            label=_clip(
-                                f"{a + 1} ↔ {b + 1}: {_seat(t, table, a)} ↔ {_seat(t, table, b)}", 100
-                            ),
-                            value=f"{a}-{b}",
-                        )
-                        for a, b in pairs
-                    ][:MAX_OPTIONS],
-                    placeholder=t._("Swap two seats…"),
-                )
-            )
-        )
-    return _layout(*items, colour=GREY)
-
-
-def _seat(t: Text, table: TableView, i: int) -> str:
-    return t.seat_name(table, i) if table.seats[i] is not None else "—"
-
-
-def parse_seats(raw: str) -> tuple[int, int] | None:
-    """A seats panel's value "a-b" (two seat indexes), or None for anything else."""
-    a, sep, b = raw.partition("-")
-    if not sep or not (a.isascii() and a.isdigit() and b.isascii() and b.isdigit()):
-        return None
-    if len(a) > 2 or len(b) > 2:
-        return None
-    return int(a), int(b)
-
-
-def invite_layout(t: Text, name: str, table: TableView, jump_url: str | None) -> ui.LayoutView:
-    text = t._("{name} invites you to a table: {game}. Press “Join”.").format(
-        name=escape(name), game=t.title(table)
-    )
-    buttons: list[ui.Item[Any]] = [TableButton("join", "🪑 " + t._("Join"), discord.ButtonStyle.success)]
-    if jump_url:
-        buttons.append(ui.Button(label=t._("To the table"), url=jump_url))
-    return _layout(ui.TextDisplay(text), *_rows(buttons), colour=GREY)
+    return container_layout(ui.TextDisplay(escape(text)), colour=GREY)

@@ -10,6 +10,7 @@ from typing import Any
 from adapters.common.i18n import N_
 from adapters.common.lobby import level_word
 from adapters.common.render import OPTION_TITLES, PRESET_TITLES, Text, value_title
+from bot.changes import Reason
 from bot.service import Outcome
 from bot.views import HandView, Line, TableView
 from engine.presets import PRESETS
@@ -134,21 +135,21 @@ def refusal(t: Text, out: Outcome, creator: str | None = None) -> str:
     """A refusal that says what is needed."""
     reason = out.reason
     allowed = out.data.get("allowed")
-    if reason == "bad_count" and allowed:
+    if reason == Reason.BAD_COUNT and allowed:
         return t._("This game needs {counts} players.").format(counts=_or_list(t, allowed))
-    if reason == "bad_size" and allowed:
+    if reason == Reason.BAD_SIZE and allowed:
         return t._("A table of this game seats {counts}.").format(counts=_or_list(t, allowed))
-    if reason == "bad_level":
+    if reason == Reason.BAD_LEVEL:
         return t._("Levels: easy, normal, hard.")
-    if reason == "room_exists":
+    if reason == Reason.ROOM_EXISTS:
         return t._("A table is already open here: play at it, or end it with /cancel.")
-    if reason == "not_seated":
+    if reason == Reason.NOT_SEATED:
         return t._("You are not at the table: take a seat with /join first.")
-    if reason == "not_allowed" and creator:
+    if reason == Reason.NOT_ALLOWED and creator:
         return t._("Only the table's creator ({name}) or a chat admin may do that.").format(name=creator)
     text = t.reason(reason)
     extra = out.data.get("message")
-    return text + (f"\n{extra}" if extra and reason != "bad_option" else "")
+    return text + (f"\n{extra}" if extra and reason != Reason.BAD_OPTION else "")
 
 
 def _or_list(t: Text, values: list[Any]) -> str:

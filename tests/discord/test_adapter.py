@@ -14,7 +14,7 @@ import pytest
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
-from adapters.discord import views
+from adapters.discord import panels, views
 from adapters.discord.app import run
 from bot.clock import ManualClock
 from bot.config import ConfigError, Settings
@@ -353,7 +353,7 @@ async def test_every_layout_within_discord_limits_over_whole_matches(
     assert out.ok and out.room is not None
     texts = [Text("en"), Text("ru")]
     for t in texts:
-        _check_layout(views.settings_layout(t, svc.table_of(out.room)))
+        _check_layout(panels.settings_layout(t, svc.table_of(out.room)))
     for u in people[1:]:
         assert (await svc.join(out.room.id, u)).ok
     assert (await svc.start(out.room.id, people[0], seed=players * 7 + len(preset))).ok

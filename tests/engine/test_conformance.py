@@ -37,6 +37,7 @@ from engine.log import replay, to_log
 from engine.presets import PRESETS, make_rules, players_allowed
 from engine.simulate import simulate
 from tests.engine import oracle_drawing, oracle_petukh, oracle_trump
+from tests.sizes import FULL, full_or
 
 Config = tuple[str, int, dict[str, Any]]
 ORACLES: dict[str, Any] = {
@@ -96,15 +97,19 @@ CONFIGS = _configs()
 # petukh-25 at 4 players runs long matches ("no trick +5"): one example each, cut after 60
 # deals (whole matches: bench/strength.py and simulate below)
 LONG = [c for c in CONFIGS if c[0] == "petukh-25" and c[1] >= 4]
+# examples per family: the cheaper its matches, the more. A Petukh match is tens of deals,
+# each step checked whole: two whole matches a configuration check as much as three (and a
+# Kozel family's 8 examples as its 12); FULL_TESTS=1 (tests/sizes.py) plays the full numbers
+# with fresh random examples every run, the default the same examples every run
 EXAMPLES = {
     "kozel": 5,
-    "kozel-4": 30,
-    "kozel-60": 30,
-    "kozel-hvalenyi": 12,
-    "kozel-nn": 12,
-    "kozel-kocherga": 12,
-    "petukh": 3,
-    "petukh-25": 3,
+    "kozel-4": full_or(20, 30),
+    "kozel-60": full_or(20, 30),
+    "kozel-hvalenyi": full_or(8, 12),
+    "kozel-nn": full_or(8, 12),
+    "kozel-kocherga": full_or(8, 12),
+    "petukh": full_or(2, 3),
+    "petukh-25": full_or(2, 3),
 }
 
 
@@ -239,6 +244,7 @@ def test_every_preset_size_and_option_value_is_played() -> None:
 def _examples(n: int) -> settings:
     return settings(
         max_examples=n,
+        derandomize=not FULL,  # deterministic by default: the same matches, the same time
         deadline=None,
         phases=[Phase.explicit, Phase.generate, Phase.shrink],
         suppress_health_check=[HealthCheck.too_slow],

@@ -466,25 +466,6 @@ def test_routers_per_module_and_callback_data_classes() -> None:
         callbacks.Move(token="x" * 70).pack()  # aiogram refuses what Telegram would
 
 
-def test_no_function_over_80_lines() -> None:
-    import ast
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    long = []
-    for path in [
-        *(root / "adapters" / "telegram").rglob("*.py"),
-        root / "adapters" / "common" / "painting.py",
-        root / "adapters" / "common" / "lobby.py",
-    ]:
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                length = (node.end_lineno or node.lineno) - node.lineno + 1
-                if length > 80:
-                    long.append(f"{path.name}:{node.name} {length}")
-    assert not long, long
-
-
 async def test_every_button_the_bot_sent_parses(redis: Redis) -> None:
     from adapters.telegram import callbacks
 

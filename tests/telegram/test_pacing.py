@@ -7,6 +7,7 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.room import User
+from tests.sizes import FULL
 from tests.telegram.harness import Env, telegram
 from tests.telegram.pacing import play_paced
 
@@ -28,7 +29,8 @@ async def open_paced_table(env: Env, people: int, bots: int, game: str = "kozel"
     await env.flush()
 
 
-@pytest.mark.parametrize("seed", [0, 2])
+# a second whole match with FULL_TESTS=1 (tests/sizes.py)
+@pytest.mark.parametrize("seed", [0, 2] if FULL else [0])
 async def test_two_people_two_computers_table_never_older_than_8_s(redis: Redis, seed: int) -> None:
     async with telegram(redis) as env:
         await open_paced_table(env, people=2, bots=2, seed=seed)

@@ -28,6 +28,7 @@ from adapters.telegram.handlers.private import start_practice
 from adapters.telegram.painter import Painter
 from adapters.telegram.posts import Post
 from adapters.telegram.replies import is_admin, tell
+from bot.changes import Reason
 from bot.room import Room, User
 from bot.service import GameService, Outcome
 
@@ -93,7 +94,7 @@ async def picked_game(
     msg = query.message
     preset = game_of(callback_data.preset)
     if not isinstance(msg, Message) or preset is None:
-        answer_press(callback_answer, t, Outcome(False, "bad_token"))
+        answer_press(callback_answer, t, Outcome(False, Reason.BAD_TOKEN))
         return
     if msg.chat.type == "private":
         out = await start_practice(service, painter, msg.chat.id, user, t, preset, update_key)
@@ -142,7 +143,7 @@ async def leave(
     update_key: str | None,
 ) -> None:
     out = await service.leave(room_id, user, update_id=update_key)
-    if not out.ok and out.reason == "not_seated":
+    if not out.ok and out.reason == Reason.NOT_SEATED:
         await tell(message, painter, t.reason("not_seated"))  # nothing to leave: no advice
         return
     await answer_outcome(message, painter, t, out)
@@ -187,7 +188,7 @@ async def addbot(
 ) -> None:
     level = command.args.split()[0].lower() if command.args else None
     if level is not None and level not in common_lobby.LEVELS:
-        await tell(message, painter, texts.refusal(t, Outcome(False, "bad_level")))
+        await tell(message, painter, texts.refusal(t, Outcome(False, Reason.BAD_LEVEL)))
         return
     out = await service.add_bot(room_id, user, level=level, names=bot_names(chat_t), update_id=update_key)
     await answer_outcome(message, painter, t, out)
@@ -254,7 +255,7 @@ async def kick(
         return
     admin = await is_admin(bot, message.chat.id, user_tg_id(user))
     out = await service.kick(room_id, user, target, admin, update_id=update_key)
-    if not out.ok and out.reason == "not_seated":  # the one he named, not he himself
+    if not out.ok and out.reason == Reason.NOT_SEATED:  # the one he named, not he himself
         await tell(message, painter, t._("That player is not at this table."))
         return
     await answer_outcome(message, painter, t, out)
@@ -337,7 +338,7 @@ async def lobby_button(
     )
     if out is not None and out.ok and action is common_lobby.LobbyAction.JOIN:
         await remember_username(service, out, query.from_user)
-    if out is not None and not out.ok and out.reason == "no_room":
+    if out is not None and not out.ok and out.reason == Reason.NO_ROOM:
         await strip_buttons(painter, msg)  # a lobby gone (expired): its buttons go too
     answer_press(callback_answer, t, out)
 
@@ -363,7 +364,7 @@ async def show_settings(
     """The settings for the one who pressed: an ephemeral message in the group."""
     table = await service.table(room_id)
     if table is None or table.state != "lobby":
-        answer_press(callback_answer, t, Outcome(False, "already_started" if table else "no_room"))
+        answer_press(callback_answer, t, Outcome(False, Reason.ALREADY_STARTED if table else Reason.NO_ROOM))
         return
     thread = msg.message_thread_id if msg.is_topic_message else None
     await painter.post(
@@ -398,7 +399,7 @@ async def option_button(
     msg = query.message
     table = await service.table(room_id)
     if not isinstance(msg, Message) or table is None or table.state != "lobby":
-        answer_press(callback_answer, t, Outcome(False, "already_started" if table else "no_room"))
+        answer_press(callback_answer, t, Outcome(False, Reason.ALREADY_STARTED if table else Reason.NO_ROOM))
         return
     name, raw = callback_data.name, callback_data.value
     if raw in ("", "<"):  # open a setting's values, or go back to the list
@@ -413,7 +414,7 @@ async def option_button(
         return
     value = keyboards.parse_value(name, raw, table)
     if value is None:
-        answer_press(callback_answer, t, Outcome(False, "bad_option"))
+        answer_press(callback_answer, t, Outcome(False, Reason.BAD_OPTION))
         return
     admin = await is_admin(bot, msg.chat.id, query.from_user.id)
     if name == "size":
@@ -481,7 +482,7 @@ async def again(
     callback_answer: CallbackAnswer,
 ) -> None:
     out = await service.rematch(room_id, user, update_id=update_key)
-    if not out.ok and out.reason == "no_room" and isinstance(query.message, Message):
+    if not out.ok and out.reason == Reason.NO_ROOM and isinstance(query.message, Message):
         await strip_buttons(painter, query.message)  # the room expired: its button goes
     answer_press(callback_answer, t, out)
 

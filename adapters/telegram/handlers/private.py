@@ -15,6 +15,7 @@ from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.handlers.common import answer_outcome, game_of
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
+from bot.changes import Reason
 from bot.room import PLAYING, User, room_id_for
 from bot.service import GameService, Outcome
 from engine.presets import PRESETS
@@ -98,7 +99,7 @@ async def start(
         rid = room_id_for("tg", chat, thread or None)
         if arg[0] == "j":
             out = await service.join(rid, user)
-            if not out.ok and out.reason != "already_seated":
+            if not out.ok and out.reason != Reason.ALREADY_SEATED:
                 await tell(message, painter, texts.refusal(t, out))
                 return
             await tell(message, painter, t._("You are at the table. Go back to the group to play."))
