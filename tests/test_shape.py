@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("bot", "adapters")
+PACKAGES = ("bot", "adapters", "engine")
 MAX_FUNCTION_LINES = 80
 MAX_MODULE_LINES = 600
 MAX_COMPLEXITY = 20
