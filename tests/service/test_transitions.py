@@ -13,6 +13,7 @@ from bot import deadlines, lobby, play, queue
 from bot.changes import Now, Reason, Refused, Repeat, Seated, Unseated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User
 from bot.views import hand_view
+from engine.drawing_rules import settings_of
 
 ANNA = User("tg:1", "Anna")
 BORIS = User("tg:2", "Boris")
@@ -143,6 +144,6 @@ def test_what_a_room_builds_is_kept_beside_its_document_and_never_stored() -> No
     assert "built" not in room.to_json()
 
     lobby_room = _lobby()
-    assert lobby_room.rules.shokha
+    assert settings_of(lobby_room.rules).shokha
     lobby.set_option(lobby_room, ANNA, "shokha", False, is_admin=False)
-    assert not lobby_room.rules.shokha  # new options: the rules are made again
+    assert not settings_of(lobby_room.rules).shokha  # new options: the rules are made again
