@@ -42,7 +42,9 @@ class Compact(Protocol):
 
 
 # the family -> the module holding its ``build``
-MODULES: dict[str, str] = {}
+MODULES: dict[str, str] = {
+    "drawing": "engine.compact_drawing",
+}
 
 
 def compact_of(game: Game, seat: int) -> Compact | None:
