@@ -523,6 +523,20 @@ class DrawingCompact:
         return cheapest
 
 
+_TABLES: dict[tuple[Any, ...], Table] = {}
+
+
+def table_for(rules: Rules, seats: tuple[int, ...], trump: int, dealer: int, first: int) -> Table:
+    """The deal's ``Table``, built once (a search builds thousands of samples of one deal)."""
+    key = (rules, seats, trump, dealer, first)
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        table = _TABLES[key] = Table(rules, seats, trump, dealer, first)
+    return table
+
+
 def _plays(ps: list[list[Any]]) -> list[Play]:
     return [(s, _KIND_OF[k], tuple(unpack_cards(cs))) for s, k, cs in ps]
 
@@ -537,7 +551,7 @@ def build(game: Game, seat: int) -> DrawingCompact | None:
         return None
     seats = tuple(d["seats"])
     c = DrawingCompact.__new__(DrawingCompact)
-    c.t = Table(rules, seats, d["trump"], d["dealer"], d["first_leader"])
+    c.t = table_for(rules, seats, d["trump"], d["dealer"], d["first_leader"])
     c.seat = seat
     c.hands = [unpack_cards(h) for h in d["hands"]]
     c.stock = unpack_cards(d["stock"])
