@@ -77,6 +77,10 @@ class Table:
         "dump",
         "dealer",
         "first_leader",
+        "order",
+        "key",
+        "key60",
+        "s60",
     )
 
     def __init__(self, rules: Rules, seats: tuple[int, ...], trump: int, dealer: int, first: int) -> None:
@@ -100,6 +104,16 @@ class Table:
         self.cost60 = [self._cost60(c) for c in range(36)]
         # what a card is worth thrown onto the own side's trick
         self.dump = [POINTS[c] * 3 - (100 if c // 9 == trump or c == SHOKHA else 0) for c in range(36)]
+        # the drawing order after a trick, per winner (RULES.md 1: the winner first)
+        self.order = [
+            seats[seats.index(s) :] + seats[: seats.index(s)] if s in seats else seats
+            for s in range(rules.players)
+        ]
+        # the prices with the card as the tie-break (the rules player takes the lowest card)
+        self.key = [self.cost[c] << 6 | c for c in range(36)]
+        self.key60 = [self.cost60[c] << 6 | c for c in range(36)]
+        # kozel-60 strengths per led suit (a led jack leads trumps)
+        self.s60 = [[self.strength60(c, led * 9) for c in range(36)] for led in range(4)]
 
     def _beats(self, b: Card, c: Card) -> bool:
         """RULES.md 1: same suit higher, a trump over a non-trump, the shokha over all."""
@@ -221,6 +235,10 @@ class DrawingCompact:
         self.apply(self.to_move, code)
 
     def finish(self, rng: random.Random) -> float:
+        while self.plays and not self.finished:
+            self.quick_step()
+        if not self.t.multi:
+            self._finish_single()
         while not self.finished:
             self.quick_step()
         return self.value()
@@ -251,18 +269,39 @@ class DrawingCompact:
         if plays and not t.pull and not molodka:
             return {}
         out: dict[int, tuple[Card, ...]] = {}
-        for s in t.seats:
-            hand = self.hands[s]
-            if t.combos and (not plays or molodka) and len(hand) == 4:
-                combo = t.combination(hand)
-                if (combo is not None and not plays) or combo == "moscow":
-                    out[s] = tuple(sorted(hand))
-                    continue
-            if t.pull and self.declared != "pull" and (plays or s != self.leader):
-                own = hand + [c for p in plays if p[0] == s for c in p[2]]
-                if len(own) >= 4 and len({c // 9 for c in own}) == 1:
-                    out[s] = tuple(sorted(own)[:4])
+        if t.combos and (not plays or molodka):
+            for s in t.seats:
+                hand = self.hands[s]
+                if len(hand) == 4:
+                    combo = t.combination(hand)
+                    if (combo is not None and not plays) or combo == "moscow":
+                        out[s] = tuple(sorted(hand))
+        if t.pull and self.declared != "pull":
+            self._pulls(out)
         return out
+
+    def _pulls(self, out: dict[int, tuple[Card, ...]]) -> None:
+        """RULES.md 2: four cards of one suit in the hand and on the table (not the leader
+        before his lead: he just leads them)."""
+        plays = self.plays
+        for s in self.t.seats:
+            if s in out:
+                continue
+            own = self.hands[s]
+            if plays:
+                for p in plays:
+                    if p[0] == s:
+                        own = own + list(p[2])
+            elif s == self.leader:
+                continue
+            if len(own) < 4:
+                continue
+            suit = own[0] // 9
+            for c in own:
+                if c // 9 != suit:
+                    break
+            else:
+                out[s] = tuple(sorted(own)[:4])
 
     def to_act(self) -> tuple[int, ...]:
         if self.finished:
@@ -360,18 +399,19 @@ class DrawingCompact:
         self.to_move = t.nxt[seat]
 
     def _finish_trick(self) -> None:
+        self._end_trick(self.win_seat, sum(POINTS[c] for p in self.plays for c in p[2]))
+
+    def _end_trick(self, winner: int, points: int) -> None:
+        """The trick's ``points`` to the winner's side, the drawing, the next trick or the end."""
         t = self.t
-        winner = self.win_seat
         side = t.side[winner]
-        self.points[side] += sum(POINTS[c] for p in self.plays for c in p[2])
+        self.points[side] += points
         self.tricks[side] += 1
         self.last_winner = winner
         hands = self.hands
         stock = self.stock
         if stock:
-            seats = t.seats
-            i = seats.index(winner)
-            order = seats[i:] + seats[:i]
+            order = t.order[winner]
             size = t.size
             progress = True
             while stock and progress:
@@ -504,6 +544,40 @@ class DrawingCompact:
             if p < price and t.beats_set(cs, win):
                 found, price = cs, p
         return found
+
+    def _finish_single(self) -> None:
+        """kozel-60 from the start of a trick to the deal's end: ``_single``'s choices, one
+        trick at a time in one loop (the hot path of its playouts)."""
+        t = self.t
+        hands = self.hands
+        key = t.key60.__getitem__
+        nxt = t.nxt
+        trump = t.trump
+        while not self.finished:
+            leader = self.leader
+            hand = hands[leader]
+            card = min(hand, key=key)
+            hand.remove(card)
+            row = t.s60[trump if card % 9 == JACK else card // 9]
+            top = row[card]
+            winner = leader
+            points = POINTS[card]
+            s = nxt[leader]
+            while s != leader:
+                hand = hands[s]
+                choice = min(hand, key=key)
+                able = [c for c in hand if row[c] > top]
+                if able:
+                    best = min(able, key=key)
+                    if points + POINTS[best] >= 10 or (best // 9 != trump and best % 9 != JACK):
+                        choice = best
+                hand.remove(choice)
+                points += POINTS[choice]
+                if row[choice] > top:
+                    top = row[choice]
+                    winner = s
+                s = nxt[s]
+            self._end_trick(winner, points)
 
     def _single(self, hand: list[Card]) -> Card:
         """kozel-60: one card a trick, no duty to follow."""

@@ -146,13 +146,25 @@ def test_declarations_agree_with_the_engine(config: tuple[str, int, dict[str, An
 
 
 def test_the_quick_player_finishes_every_deal() -> None:
-    """``finish`` (the quick player) and ``finish_random`` end a deal with a value in 0..1,
-    and a copy leaves its original as it was."""
+    """``finish`` (the quick player, its fast loops included) plays as ``quick_step`` step by
+    step, and ``finish_random`` ends a deal too, with a value in 0..1; a copy leaves its
+    original as it was."""
     for preset, players, options in CONFIGS:
-        game = new_match(make_rules(preset, players, options), seed=3)
-        c = build(game, 1)
-        assert c is not None
-        before = (c.hands, c.stock, c.points)
-        assert 0.0 <= c.copy().finish(random.Random(0)) <= 1.0
-        assert 0.0 <= c.copy().finish_random(random.Random(0)) <= 1.0
-        assert (c.hands, c.stock, c.points) == before and not c.finished
+        for seed in range(4):
+            game = new_match(make_rules(preset, players, options), seed=seed)
+            c = build(game, 1)
+            assert c is not None
+            for _ in range(seed * 3):  # from the middle of a trick or of the deal too
+                c.quick_step()
+            before = ([h[:] for h in c.hands], c.stock[:], c.points[:])
+            fast, slow = c.copy(), c.copy()
+            assert 0.0 <= fast.finish(random.Random(0)) <= 1.0
+            while not slow.finished:
+                slow.quick_step()
+            assert (fast.points, fast.tricks, fast.last_winner) == (
+                slow.points,
+                slow.tricks,
+                slow.last_winner,
+            )
+            assert 0.0 <= c.copy().finish_random(random.Random(0)) <= 1.0
+            assert (c.hands, c.stock, c.points) == before and not c.finished
