@@ -20,7 +20,7 @@ from engine.actions import Action
 from engine.cards import ACE, JACK, KOZEL_STRENGTH, POINTS, SHOKHA, TEN, Card
 from engine.codec import unpack_cards
 from engine.game import Game
-from engine.presets import Rules
+from engine.presets import Rules, default_rules
 
 LEAD, PLAY, BEAT, THROW, DECLARE = range(5)
 KINDS = ("lead", "play", "beat", "throw", "declare")
@@ -81,6 +81,10 @@ class Table:
         "key",
         "key60",
         "s60",
+        "dkey",
+        "suit_bit",
+        "ace_ten",
+        "bot_shokha",
     )
 
     def __init__(self, rules: Rules, seats: tuple[int, ...], trump: int, dealer: int, first: int) -> None:
@@ -97,6 +101,8 @@ class Table:
         self.pull = rules.pull
         self.size = rules.hand_size
         self.dealer = dealer
+        # the rules player reads the shokha from the preset's defaults (engine.drawing_bot)
+        self.bot_shokha = default_rules(rules.preset, rules.players).shokha
         self.first_leader = first
         self.beaters = [sum(1 << b for b in range(36) if self._beats(b, c)) for c in range(36)]
         # the rules player's prices (engine.drawing_bot): what a card costs to give up
@@ -113,6 +119,11 @@ class Table:
         self.key = [self.cost[c] << 6 | c for c in range(36)]
         self.key60 = [self.cost60[c] << 6 | c for c in range(36)]
         # kozel-60 strengths per led suit (a led jack leads trumps)
+        self.dkey = [-self.dump[c] << 6 | c for c in range(36)]
+        # for combinations: the suit a card counts for (none: the shokha), an ace or a ten
+        joker = [self.shokha and c == SHOKHA for c in range(36)]
+        self.suit_bit = [0 if joker[c] else 1 << c // 9 for c in range(36)]
+        self.ace_ten = [joker[c] or c % 9 in (ACE, TEN) for c in range(36)]
         self.s60 = [[self.strength60(c, led * 9) for c in range(36)] for led in range(4)]
 
     def _beats(self, b: Card, c: Card) -> bool:
@@ -128,7 +139,7 @@ class Table:
 
     def _cost(self, card: Card) -> int:
         c = POINTS[card] * 3 + KOZEL_STRENGTH[card]
-        if card == SHOKHA and self.shokha:
+        if card == SHOKHA and self.bot_shokha:
             return c + 200
         return c + 60 if card // 9 == self.trump else c
 
@@ -152,6 +163,12 @@ class Table:
         """RULES.md 1: "moscow", "molodka" or None for four cards."""
         if len(cards) != 4:
             return None
+        a, b, c, d = cards
+        at = self.ace_ten
+        if not (at[a] and at[b] and at[c] and at[d]):
+            bits = self.suit_bit
+            suits = bits[a] | bits[b] | bits[c] | bits[d]
+            return "molodka" if suits & (suits - 1) == 0 else None
         real = [c for c in cards if not (self.shokha and c == SHOKHA)]
         ranks = {c % 9 for c in real}
         if ranks <= {ACE, TEN} and ACE in ranks:
@@ -494,6 +511,15 @@ class DrawingCompact:
 
     def _lead(self, hand: list[Card]) -> tuple[Card, ...]:
         t = self.t
+        joker = t.shokha and SHOKHA in hand and len(hand) > 1  # it joins any card
+        if len({c // 9 for c in hand}) == len(hand) and not joker:
+            # one card of each suit: every lead is one card, which the rules player leads
+            # as in kozel-60 (engine.drawing_bot ``_single``)
+            return (min(hand, key=t.key60.__getitem__),)
+        if t.bot_shokha and SHOKHA in hand and not t.shokha:
+            # the rules player counts on the preset's default shokha: it leads the 6S with
+            # the most points it may (here: its spades)
+            return tuple(sorted(c for c in hand if c // 9 == SHOKHA // 9))
         if t.shokha and SHOKHA in hand:
             # an unbeatable lead: the most points home with it (no combination: declared)
             best: list[Card] = []
@@ -503,8 +529,7 @@ class DrawingCompact:
                 if cards and (sum(POINTS[c] for c in cards), len(cards)) > score:
                     score, best = (sum(POINTS[c] for c in cards), len(cards)), cards
             return tuple(sorted((*best, SHOKHA)))
-        cost = t.cost
-        return (min(hand, key=lambda c: (cost[c], c)),)
+        return (min(hand, key=t.key.__getitem__),)
 
     def _answer(self, seat: int, hand: list[Card]) -> tuple[int, tuple[Card, ...]]:
         """Beat cheaply, throw low, points onto the own side's trick: (kind, cards)."""
@@ -512,10 +537,11 @@ class DrawingCompact:
         win = self.win_cards
         k = len(win)
         if self._mine(seat, self.win_seat):
-            dump = t.dump
-            return THROW, tuple(sorted(hand, key=lambda c: (-dump[c], c))[:k])
+            if k == 1:
+                return THROW, (min(hand, key=t.dkey.__getitem__),)
+            return THROW, tuple(sorted(hand, key=t.dkey.__getitem__)[:k])
         cost = t.cost
-        throw = sorted(hand, key=lambda c: (cost[c], c))[:k]
+        throw = [min(hand, key=t.key.__getitem__)] if k == 1 else sorted(hand, key=t.key.__getitem__)[:k]
         best = self._cheapest_beat(hand, win)
         if best is not None:
             beat_cost = sum(cost[c] for c in best)
@@ -532,7 +558,7 @@ class DrawingCompact:
         if len(win) == 1:
             beats = table[win[0]]
             able = [c for c in hand if beats >> c & 1]
-            return (min(able, key=lambda c: (cost[c], c)),) if able else None
+            return (min(able, key=t.key.__getitem__),) if able else None
         need = 0
         for w in win:
             need |= table[w]

@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.actions import Action
+from engine.bots import RulesBot
 from engine.cards import POINTS, parse_cards
 from engine.codec import unpack_cards
 from engine.compact_drawing import DECLARE, DrawingCompact, build, decode, encode, mask_of
@@ -143,6 +145,37 @@ def test_declarations_agree_with_the_engine(config: tuple[str, int, dict[str, An
     """A Moscow over a Molodka, a pull: the deals that hold them, every way of playing."""
     for choices in range(12):
         play_both(config, 0, random.Random(choices), decks=crafted)
+
+
+def rules_step(game: Game, bot: RulesBot, rnd: random.Random) -> tuple[int, Action]:
+    """What ``engine.simulate.step`` lets rules players do: out-of-turn declarers first."""
+    acting = game.to_act()
+    for s in acting[1:]:
+        act = bot.choose(game.observe(s), game.legal_actions(s), rnd, False)
+        if act is not None:
+            return s, act
+    act = bot.choose(game.observe(acting[0]), game.legal_actions(acting[0]), rnd, True)
+    assert act is not None
+    return acting[0], act
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_the_quick_player_plays_as_the_rules_player(config: tuple[str, int, dict[str, Any]]) -> None:
+    """The compact quick player's every choice is the family's rules player's
+    (``engine.drawing_bot``), out-of-turn declarations included."""
+    preset, players, options = config
+    bot = RulesBot()
+    for seed in range(4):
+        game = new_match(make_rules(preset, players, options), seed=seed)
+        rnd = random.Random(seed)
+        deal = game.deal_no
+        while not game.finished and game.deal_no == deal:
+            c = build(game, 0)
+            assert c is not None
+            seat, kind, cards = c.quick_choice()
+            expected = rules_step(game, bot, rnd)
+            assert (seat, decode(kind << 36 | mask_of(cards))) == expected
+            game.apply(*expected)
 
 
 def test_the_quick_player_finishes_every_deal() -> None:
