@@ -27,6 +27,9 @@ KINDS = ("lead", "play", "beat", "throw", "declare")
 _KIND_OF = {k: i for i, k in enumerate(KINDS)}
 SHIFT = 36
 CARDS = (1 << SHIFT) - 1
+# the playouts' quick player: "rules" (the rules player's choices) or "random" (uniform over
+# the legal moves); bench/strength.py --quick measures one against the other
+QUICK = "rules"
 # a play on the table: (seat, kind, cards)
 Play = tuple[int, int, tuple[Card, ...]]
 
@@ -252,6 +255,8 @@ class DrawingCompact:
         self.apply(self.to_move, code)
 
     def finish(self, rng: random.Random) -> float:
+        if QUICK == "random":
+            return self.finish_random(rng)
         while self.plays and not self.finished:
             self.quick_step()
         if not self.t.multi:
