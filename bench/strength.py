@@ -13,7 +13,7 @@ deals at a small cost); the default plays whole matches. The search's budget is
 figure).
 
     python bench/strength.py [--seeds 200] [--first 0] [--deals] [--iterations 40 |
-        --think-ms 100] [--levels search,rules] [preset ...]
+        --think-ms 100] [--levels search,rules] [--quick rules|random] [preset | preset:players ...]
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument(
         "--quick", choices=("rules", "random"), default="rules", help="the compact playouts' quick player"
     )
-    parser.add_argument("presets", nargs="*")
+    parser.add_argument("presets", nargs="*", help="presets, or preset:players (kozel:4)")
     args = parser.parse_args()
     if args.iterations is None and args.think_ms is None:
         args.think_ms = 100.0
@@ -116,7 +116,7 @@ def main() -> None:
         flush=True,
     )
     for preset, players in CASES:
-        if args.presets and preset not in args.presets:
+        if args.presets and preset not in args.presets and f"{preset}:{players}" not in args.presets:
             continue
         assert preset in PRESETS
         print(run(preset, players, args), flush=True)
