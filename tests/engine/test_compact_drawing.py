@@ -22,7 +22,8 @@ from engine.actions import Action
 from engine.bots import RulesBot
 from engine.cards import POINTS, parse_cards
 from engine.codec import unpack_cards
-from engine.compact_drawing import DECLARE, DrawingCompact, build, decode, encode, mask_of
+from engine.compact_drawing import DrawingCompact, build
+from engine.compact_drawing_table import DECLARE, decode, encode, mask_of
 from engine.events import DealEnded, Event, TrickWon
 from engine.game import Game, new_match
 from engine.playout import compact_of
