@@ -2,9 +2,9 @@
 
 One determinized deal as plain ints and small lists, built only from ``game.to_state()`` and
 ``game.rules`` (``engine.playout``): the hands, the stock, the trick on the table, the card
-points and tricks per side. An action is one int (``engine.compact_drawing_table``: its kind and the bit mask of its
-cards). ``legal`` gives every legal move of a seat as the engine's
-``legal_actions`` does (a property test compares them step by step:
+points and tricks per side. An action is one int (``engine.compact_drawing_table``: its
+kind and the bit mask of its cards). ``legal`` gives every legal move of a seat as the
+engine's ``legal_actions`` does (a property test compares them step by step:
 ``tests/engine/test_compact_drawing.py``); ``finish`` plays the deal out with a quick player
 that plays as the family's rules player (``engine.drawing_bot``), out-of-turn declarations
 included, without building any observation or event.
