@@ -61,6 +61,7 @@ class DrawingCompact:
         "declared",
         "finished",
         "last_winner",
+        "piles",
     )
 
     t: Table
@@ -78,6 +79,7 @@ class DrawingCompact:
     declared: str | None
     finished: bool
     last_winner: int
+    piles: list[list[Card]]  # as built (for ``relabel``: not kept up to date in play)
 
     def copy(self) -> DrawingCompact:
         c = DrawingCompact.__new__(DrawingCompact)
@@ -96,6 +98,21 @@ class DrawingCompact:
         c.declared = self.declared
         c.finished = self.finished
         c.last_winner = self.last_winner
+        c.piles = self.piles
+        return c
+
+    def relabel(self, f: list[Card]) -> DrawingCompact:
+        """The same moment with every card ``x`` replaced by ``f[x]``: a determinization
+        (``engine.sampling.Sampler.draw``) without building its ``Game``; the card points
+        are counted again from the relabelled piles (face-down throws lie there)."""
+        c = self.copy()
+        c.hands = [[f[x] for x in h] for h in self.hands]
+        c.stock = [f[x] for x in self.stock]
+        c.reserve = [f[x] for x in self.reserve]
+        c.piles = [[f[x] for x in p] for p in self.piles]
+        c.points = [sum(POINTS[x] for x in p) for p in c.piles]
+        c.plays = [(s, k, tuple(f[x] for x in cs)) for s, k, cs in self.plays]
+        c.win_cards = tuple(f[x] for x in self.win_cards)
         return c
 
     # --- the Compact protocol (engine.playout) -------------------------------------------
@@ -499,7 +516,8 @@ def build(game: Game, seat: int) -> DrawingCompact | None:
     c.hands = [unpack_cards(h) for h in d["hands"]]
     c.stock = unpack_cards(d["stock"])
     c.reserve = unpack_cards(d["reserve"])
-    c.points = [sum(POINTS[x] for x in unpack_cards(p)) for p in d["piles"]]
+    c.piles = [unpack_cards(p) for p in d["piles"]]
+    c.points = [sum(POINTS[x] for x in p) for p in c.piles]
     c.tricks = list(d["tricks"])
     c.leader = d["leader"]
     c.to_move = d["to_move"]

@@ -28,6 +28,7 @@ from engine.events import DealEnded, Event, TrickWon
 from engine.game import Game, new_match
 from engine.playout import compact_of
 from engine.presets import make_rules
+from engine.sampling import Sampler
 from engine.search import deal_value
 
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
@@ -202,3 +203,28 @@ def test_the_quick_player_finishes_every_deal() -> None:
             )
             assert 0.0 <= c.copy().finish_random(random.Random(0)) <= 1.0
             assert (c.hands, c.stock, c.points) == before and not c.finished
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_a_relabelled_compact_form_is_the_samples(config: tuple[str, int, dict[str, Any]]) -> None:
+    """The search relabels the real deal's compact form into a determinization
+    (``Sampler.draw``): the same as the compact form of that sample's match."""
+    preset, players, options = config
+    game = new_match(make_rules(preset, players, options), seed=5)
+    rnd = random.Random(5)
+    for step in range(25):
+        if step % 6 == 5:
+            seat = game.to_act()[0]
+            sampler = Sampler(game, seat)
+            whole = build(game, seat)
+            assert whole is not None
+            for _ in range(3):
+                f = sampler.draw(rnd)
+                one = whole.relabel(f)
+                two = build(sampler.game_of(f, rnd), seat)
+                assert two is not None
+                assert {n: getattr(one, n) for n in SLOTS} == {n: getattr(two, n) for n in SLOTS}
+        game.apply(*rules_step(game, RulesBot(), rnd))
+
+
+SLOTS = [n for n in DrawingCompact.__slots__ if n != "t"]
