@@ -290,7 +290,11 @@ class DrawingCompact:
         self.to_move = t.nxt[seat]
 
     def _finish_trick(self) -> None:
-        self._end_trick(self.win_seat, sum(POINTS[c] for p in self.plays for c in p[2]))
+        points = 0
+        for p in self.plays:
+            for c in p[2]:
+                points += POINTS[c]
+        self._end_trick(self.win_seat, points)
 
     def _end_trick(self, winner: int, points: int) -> None:
         """The trick's ``points`` to the winner's side, the drawing, the next trick or the end."""
@@ -414,8 +418,10 @@ class DrawingCompact:
             if k == 1:
                 return THROW, (min(hand, key=t.dkey.__getitem__),)
             return THROW, tuple(sorted(hand, key=t.dkey.__getitem__)[:k])
+        if k == 1:
+            return self._answer_one(hand, win[0])
         cost = t.cost
-        throw = [min(hand, key=t.key.__getitem__)] if k == 1 else sorted(hand, key=t.key.__getitem__)[:k]
+        throw = sorted(hand, key=t.key.__getitem__)[:k]
         best = self._cheapest_beat(hand, win)
         if best is not None:
             beat_cost = sum(cost[c] for c in best)
@@ -424,6 +430,25 @@ class DrawingCompact:
             if gain >= 10 or beat_cost <= sum(cost[c] for c in throw) + 20:
                 return BEAT, best
         return THROW, tuple(throw)
+
+    def _answer_one(self, hand: list[Card], win: Card) -> tuple[int, tuple[Card, ...]]:
+        """``_answer`` to one card on the other side's trick (the common case, kept short)."""
+        t = self.t
+        key = t.key.__getitem__
+        throw = min(hand, key=key)
+        beats = t.beaters[win]
+        able = [c for c in hand if beats >> c & 1]
+        if able:
+            best = min(able, key=key)
+            gain = POINTS[best]
+            for p in self.plays:
+                if p[1] != THROW:
+                    for c in p[2]:
+                        gain += POINTS[c]
+            cost = t.cost
+            if gain >= 10 or cost[best] <= cost[throw] + 20:
+                return BEAT, (best,)
+        return THROW, (throw,)
 
     def _cheapest_beat(self, hand: list[Card], win: tuple[Card, ...]) -> tuple[Card, ...] | None:
         t = self.t
