@@ -13,7 +13,7 @@ deals at a small cost); the default plays whole matches. The search's budget is
 figure).
 
     python bench/strength.py [--seeds 200] [--first 0] [--deals] [--iterations 40 |
-        --think-ms 100] [--levels search,rules] [--quick rules|random] [preset | preset:players ...]
+        --think-ms 100] [--levels search,rules] [--quick rules|random|mixed] [preset | preset:players ...]
 """
 
 from __future__ import annotations
@@ -102,7 +102,10 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=None)
     parser.add_argument("--levels", default="search,rules")
     parser.add_argument(
-        "--quick", choices=("rules", "random"), default="rules", help="the compact playouts' quick player"
+        "--quick",
+        choices=("rules", "random", "mixed"),
+        default="rules",
+        help="the compact playouts' quick player",
     )
     parser.add_argument("--margin", type=float, default=None, help="engine.search.MARGIN instead")
     parser.add_argument("presets", nargs="*", help="presets, or preset:players (kozel:4)")

@@ -37,9 +37,11 @@ from engine.compact_drawing_table import (
 )
 from engine.game import Game
 
-# the playouts' quick player: "rules" (the rules player's choices) or "random" (uniform over
-# the legal moves); bench/strength.py --quick measures one against the other
+# the playouts' quick player: "rules" (the rules player's choices), "random" (uniform over
+# the legal moves) or "mixed" (the rules player's choice, a random one with odds MIXED);
+# bench/strength.py --quick measures one against the other
 QUICK = "rules"
+MIXED = 0.3
 
 
 class DrawingCompact:
@@ -126,6 +128,13 @@ class DrawingCompact:
     def finish(self, rng: random.Random) -> float:
         if QUICK == "random":
             return self.finish_random(rng)
+        if QUICK == "mixed":
+            while not self.finished:
+                if rng.random() < MIXED:
+                    self.apply(self.to_move, rng.choice(self.legal(self.to_move)))
+                else:
+                    self.quick_step()
+            return self.value()
         while self.plays and not self.finished:
             self.quick_step()
         if not self.t.multi:
