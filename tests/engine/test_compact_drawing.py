@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import compact_drawing
 from engine.actions import Action
 from engine.bots import RulesBot
 from engine.cards import POINTS, parse_cards
@@ -180,7 +181,7 @@ def test_the_quick_player_plays_as_the_rules_player(config: tuple[str, int, dict
             game.apply(*expected)
 
 
-def test_the_quick_player_finishes_every_deal() -> None:
+def test_the_quick_player_finishes_every_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """``finish`` (the quick player, its fast loops included) plays as ``quick_step`` step by
     step, and ``finish_random`` ends a deal too, with a value in 0..1; a copy leaves its
     original as it was."""
@@ -202,6 +203,10 @@ def test_the_quick_player_finishes_every_deal() -> None:
                 slow.last_winner,
             )
             assert 0.0 <= c.copy().finish_random(random.Random(0)) <= 1.0
+            for quick in ("random", "mixed"):  # the quick players measured against the rules one
+                monkeypatch.setattr(compact_drawing, "QUICK", quick)
+                assert 0.0 <= c.copy().finish(random.Random(0)) <= 1.0
+            monkeypatch.undo()
             assert (c.hands, c.stock, c.points) == before and not c.finished
 
 
