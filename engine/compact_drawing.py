@@ -39,7 +39,9 @@ from engine.game import Game
 
 # the playouts' quick player: "rules" (the rules player's choices), "random" (uniform over
 # the legal moves) or "mixed" (the rules player's choice, a random one with odds MIXED);
-# bench/strength.py --quick measures one against the other
+# bench/strength.py --quick measures one against the other (kozel 4p, seeds 0-199, first
+# deals, at 100 ms' worth of playouts: rules 59.4% of the card points at 1,300 playouts,
+# random 54.7% at 850; mixed 59.9% at 900 on seeds 0-49 only, against 56.8% for rules there)
 QUICK = "rules"
 MIXED = 0.3
 
