@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import ACE, JACK, KOZEL_STRENGTH, POINTS, SHOKHA, TEN, Card
+from engine.drawing_rules import settings_of
 from engine.presets import Rules, default_rules
 
 LEAD, PLAY, BEAT, THROW, DECLARE = range(5)
@@ -89,13 +90,14 @@ class Table:
         self.partnership = rules.partnership
         self.trump = trump
         self.multi = rules.multi
-        self.shokha = rules.shokha
-        self.combos = rules.combos
-        self.pull = rules.pull
+        settings = settings_of(rules)
+        self.shokha = settings.shokha
+        self.combos = settings.combos
+        self.pull = settings.pull
         self.size = rules.hand_size
         self.dealer = dealer
         # the rules player reads the shokha from the preset's defaults (engine.drawing_bot)
-        self.bot_shokha = default_rules(rules.preset, rules.players).shokha
+        self.bot_shokha = settings_of(default_rules(rules.preset, rules.players)).shokha
         self.first_leader = first
         self.beaters = [sum(1 << b for b in range(36) if self._beats(b, c)) for c in range(36)]
         # the rules player's prices (engine.drawing_bot): what a card costs to give up
