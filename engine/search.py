@@ -26,6 +26,7 @@ from engine.bots import RulesBot
 from engine.events import DealEnded, Event
 from engine.game import Game
 from engine.observe import Observation
+from engine.playout import Compact, compact_of
 from engine.sampling import NoSample, Sampler, Trail
 
 PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
@@ -109,10 +110,11 @@ class Search:
             except NoSample:
                 break
             dice = self.rng.getrandbits(32)
+            base = compact_of(game, self.seat)
             for i in self._round():
                 if self.playouts >= limit:
                     break
-                value = self._playout(game.copy(), self.legal[i], random.Random(dice))
+                value = self._play_one(game, base, self.legal[i], random.Random(dice))
                 self.visits[i] += 1
                 self.totals[i] += value
                 self.playouts += 1
@@ -127,6 +129,16 @@ class Search:
         means = [t / v for t, v in zip(self.totals, self.visits, strict=True)]
         keep = sorted(range(n), key=lambda i: means[i], reverse=True)[: max(3, n // 3)]
         return sorted({*keep, self.prior})
+
+    def _play_one(self, game: Game, base: Compact | None, first: Action, rng: random.Random) -> float:
+        """One playout of ``first`` in the sample ``game``: through its compact form when the
+        family has one for this moment (``engine.playout``), else through the ``Game`` API."""
+        code = base.code(first) if base is not None else None
+        if base is None or code is None:
+            return self._playout(game.copy(), first, rng)
+        c = base.copy()
+        c.play(code)
+        return c.finish(rng)
 
     def _playout(self, game: Game, first: Action, rng: random.Random) -> float:
         events = game.apply(self.seat, first)
