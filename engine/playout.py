@@ -44,6 +44,7 @@ class Compact(Protocol):
 # the family -> the module holding its ``build``
 MODULES: dict[str, str] = {}
 MODULES["trump"] = "engine.compact_trump"
+MODULES["petukh"] = "engine.compact_petukh"
 
 
 def compact_of(game: Game, seat: int) -> Compact | None:

@@ -95,7 +95,7 @@ def play_both(preset: str, options: dict[str, Any], seed: int, rnd: random.Rando
 @given(
     config=st.sampled_from(CONFIGS),
     seed=st.integers(min_value=0, max_value=2**31),
-    rnd=st.randoms(use_true_random=False),
+    rnd=st.randoms(use_true_random=True),
 )
 def test_rules_4_compact_trump_agrees_with_the_engine(
     config: tuple[str, dict[str, Any]], seed: int, rnd: random.Random

@@ -1,0 +1,410 @@
+"""The Petukh family's compact playout form (``engine.playout``; RULES.md 5, 5a).
+
+One determinized deal of ``petukh`` or ``petukh-25`` in trick play: hands as bit masks over
+the 36 card ints, the trick as (seat, card) pairs (card -1: a skip), tricks, boys and the
+spade ace's bonus per seat. It is built from ``game.to_state()`` (the deal's deck and
+actions, replayed: the exchange, passes and the trump swap) and ``game.rules`` and plays
+what ``engine.petukh.PetukhMatch`` plays there: the answering order of the preset
+(``follow``, ``beat``, ``beat_or_trump``), the trump ace lead, skips (petukh-25), boys
+declared with the first jack, boys finish. Codes: a card's int, ``SKIP``, ``FINISH``. The
+exchange and the swap are not covered (``build`` gives None there).
+
+Its value is ``engine.search.deal_value``'s for Petukh: 1 for a record brought to 0, else
+0.5 plus how far the record came down over twice the start (overshoot sets it back).
+
+The quick player (``finish``) is the family's rules player (``engine.petukh_bot``) on masks:
+take tricks while they bring the record towards 0, else duck; boys finish when it may.
+
+``tests/engine/test_compact_petukh.py`` plays random deals both ways and compares them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import ACE, JACK, make
+from engine.codec import unpack_action, unpack_cards
+from engine.game import Game
+from engine.petukh_rules import (
+    FINISH_RECORD,
+    HAND,
+    SPADE_ACE,
+    STANDARD_BOYS,
+    THIRTY_BOYS,
+    best_boys,
+    deal_change,
+    settings_of,
+)
+from engine.presets import PetukhSettings
+
+SKIP = 36
+FINISH = 37
+SUIT_MASK = tuple(0x1FF << (9 * s) for s in range(4))
+JACKS = sum(1 << make(JACK, s) for s in range(4))
+# per suit and rank: the cards of that suit ranked above it (rank -1: the whole suit)
+ABOVE = tuple(tuple(SUIT_MASK[s] & ~((1 << (9 * s + r + 1)) - 1) for r in range(-1, 9)) for s in range(4))
+
+
+def cards_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _strength(card: int, trump: int) -> float:
+    """petukh_bot._strength: a rough chance that the card takes a trick."""
+    r = card % 9
+    if card // 9 == trump:
+        return 0.45 + 0.07 * r
+    return {8: 0.75, 7: 0.4, 6: 0.15}.get(r, 0.0)
+
+
+class PetukhCompact:
+    """One deal in trick play (``engine.playout.Compact``)."""
+
+    __slots__ = (
+        "cfg",
+        "n",
+        "trump",
+        "seat",
+        "records",
+        "skips",
+        "passed",
+        "hands",
+        "plays",
+        "led",
+        "led_top",
+        "trump_top",
+        "win_seat",
+        "win_key",
+        "tricks",
+        "boys",
+        "jack_played",
+        "bonus",
+        "done",
+        "leader",
+        "to_move",
+        "last_winner",
+        "finisher",
+        "value",
+    )
+
+    cfg: PetukhSettings
+    n: int
+    trump: int
+    seat: int
+    records: list[int]  # before the deal
+    skips: list[int]
+    passed: list[bool]
+    hands: list[int]
+    plays: list[tuple[int, int]]
+    led: int
+    led_top: int
+    trump_top: int
+    win_seat: int
+    win_key: int
+    tricks: list[int]
+    boys: list[str | None]
+    jack_played: list[bool]
+    bonus: list[int]
+    done: int
+    leader: int
+    to_move: int
+    last_winner: int
+    finisher: int
+    value: float | None
+
+    def copy(self) -> PetukhCompact:
+        m = PetukhCompact.__new__(PetukhCompact)
+        for name in self.__slots__:
+            setattr(m, name, getattr(self, name))
+        m.skips = self.skips[:]
+        m.hands = self.hands[:]
+        m.plays = self.plays[:]
+        m.tricks = self.tricks[:]
+        m.boys = self.boys[:]
+        m.jack_played = self.jack_played[:]
+        m.bonus = self.bonus[:]
+        return m
+
+    def code(self, action: Action) -> int | None:
+        kind = action.kind
+        if kind == "play":
+            return action.cards[0]
+        return SKIP if kind == "skip" else FINISH if kind == "finish" else None
+
+    # --- legal moves ---------------------------------------------------------------------
+
+    def card_mask(self) -> int:
+        """The cards the seat on move may play (``PetukhMatch._playable``)."""
+        hand = self.hands[self.to_move]
+        trump = self.trump
+        if not self.plays:
+            ace = 1 << make(ACE, trump)
+            if self.cfg.lead_trump_ace and hand & ace:
+                return ace
+            return hand
+        led = self.led
+        suited = hand & SUIT_MASK[led]
+        trumps = hand & SUIT_MASK[trump]
+        answer = self.cfg.answer
+        if answer != "follow":
+            higher = suited & ABOVE[led][self.led_top + 1]
+            if higher:
+                return higher
+        if answer == "beat_or_trump" and led != trump and trumps:
+            return trumps
+        if suited:
+            return suited
+        if trumps and answer == "beat":
+            return trumps & ABOVE[trump][self.trump_top + 1] or trumps
+        return trumps or hand
+
+    def may_finish(self, seat: int) -> bool:
+        return (
+            self.cfg.boys_finish
+            and self.records[seat] <= FINISH_RECORD
+            and (self.hands[seat] & JACKS).bit_count() >= 2
+        )
+
+    def legal(self) -> list[int]:
+        """The codes of the seat on move, in the engine's order (cards, skip, finish)."""
+        out = cards_of(self.card_mask())
+        s = self.to_move
+        if self.plays and self.skips[s] > 0:
+            out.append(SKIP)
+        if self.may_finish(s):
+            out.append(FINISH)
+        return out
+
+    # --- playing -------------------------------------------------------------------------
+
+    def play(self, code: int) -> None:
+        s = self.to_move
+        if code == FINISH:
+            self.finisher = s
+            self._end()
+            return
+        if code == SKIP:
+            self.skips[s] -= 1
+            self.plays.append((s, -1))
+        else:
+            self._card(s, code)
+        nxt = self._next_in_play(s)
+        if nxt != self.leader:
+            self.to_move = nxt
+            return
+        self._end_trick()
+
+    def _card(self, s: int, card: int) -> None:
+        bit = 1 << card
+        hand = self.hands[s]
+        if bit & JACKS and self.cfg.boys and not self.jack_played[s]:
+            # RULES.md 5 [decision]: boys are declared with the first jack played
+            self.jack_played[s] = True
+            self.boys[s] = boys_of(hand & JACKS, self.trump, self.cfg)
+        self.hands[s] = hand & ~bit
+        suit, rank = card // 9, card % 9
+        if not self.plays:
+            self.led = suit
+            self.led_top = self.trump_top = -1
+            self.win_seat, self.win_key = s, -1
+        if suit == self.led and rank > self.led_top:
+            self.led_top = rank
+        if suit == self.trump and rank > self.trump_top:
+            self.trump_top = rank
+        key = 20 + rank if suit == self.trump else 10 + rank if suit == self.led else 0
+        if key > self.win_key:
+            self.win_seat, self.win_key = s, key
+        self.plays.append((s, card))
+
+    def _next_in_play(self, seat: int) -> int:
+        n = self.n
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if not self.passed[s]:
+                return s
+        return seat
+
+    def _end_trick(self) -> None:
+        winner = self.win_seat
+        self.tricks[winner] += 1
+        if self.cfg.spade_ace:
+            owner = next((p for p, c in self.plays if c == SPADE_ACE), -1)
+            if owner >= 0:
+                self.bonus[owner] += -5 if owner == winner else 5
+        self.last_winner = winner
+        self.plays = []
+        self.done += 1
+        if self.done == HAND:
+            self._end()
+            return
+        self.leader = self.to_move = winner
+
+    def after(self, seat: int) -> int:
+        """The seat's record after the deal (``PetukhMatch._end_deal``)."""
+        before = self.records[seat]
+        if self.finisher >= 0:
+            return 0 if seat == self.finisher else before
+        if self.passed[seat]:
+            return before
+        new = before + deal_change(self.cfg, before, self.tricks[seat], self.boys[seat], self.bonus[seat])
+        return self.cfg.start if new < 0 else new
+
+    def _end(self) -> None:
+        """``engine.search.deal_value`` of the DealScored for the searching seat."""
+        record = self.records[self.seat]
+        after = self.after(self.seat)
+        if after == 0:
+            self.value = 1.0
+        else:
+            self.value = max(0.0, min(1.0, 0.5 + (record - after) / (2 * self.cfg.start)))
+        self.to_move = -1
+
+    def finish(self, rng: random.Random) -> float:
+        while self.value is None:
+            self.play(self.choose())
+        return self.value
+
+    # --- the quick player (engine.petukh_bot on masks) -------------------------------------
+
+    def _target(self, me: int) -> int:
+        """Tricks that bring the record to exactly 0: the record less the boys."""
+        cfg = self.cfg
+        combo = self.boys[me] if self.jack_played[me] else None
+        if combo is None and cfg.boys and not self.jack_played[me]:
+            combo = boys_of(self.hands[me] & JACKS, self.trump, cfg)
+        took = 0
+        if combo is not None:
+            table = THIRTY_BOYS if cfg.boys_table == "thirty" else STANDARD_BOYS
+            took = table[combo][0] if combo in table else -cfg.crooked
+        return self.records[me] + took
+
+    def choose(self) -> int:
+        me = self.to_move
+        if self.may_finish(me):
+            return FINISH
+        cards = cards_of(self.card_mask())
+        trump = self.trump
+        want = self.tricks[me] < self._target(me)
+        if not self.plays:
+            if len(cards) == 1:
+                return cards[0]
+
+            def lead_key(c: int) -> tuple[float, int]:
+                return _strength(c, trump), c % 9
+
+            return max(cards, key=lead_key) if want else min(cards, key=lead_key)
+
+        def rank(c: int) -> tuple[int, int]:
+            return (1 if c // 9 == trump else 0, c % 9)
+
+        led, win_key = self.led, self.win_key
+        winners: list[int] = []
+        losers: list[int] = []
+        for c in cards:
+            suit = c // 9
+            key = 20 + c % 9 if suit == trump else 10 + c % 9 if suit == led else 0
+            (winners if key > win_key else losers).append(c)
+        if want:
+            return min(winners or cards, key=rank)
+        if losers:
+            return max(losers, key=rank)
+        if self.skips[me] > 0:
+            return SKIP
+        return min(cards, key=rank)
+
+
+_BOYS: dict[tuple[int, int, str, int], str | None] = {}
+
+
+def boys_of(jacks: int, trump: int, cfg: PetukhSettings) -> str | None:
+    """``best_boys`` of a mask of jacks (cached)."""
+    key = (jacks, trump, cfg.boys_table, cfg.crooked)
+    if key not in _BOYS:
+        _BOYS[key] = best_boys(cards_of(jacks), trump, cfg.boys_table, cfg.crooked)
+    return _BOYS[key]
+
+
+def _deal(m: PetukhCompact, state: dict[str, Any], turn: bool) -> tuple[list[int], int]:
+    """The hands and stock as ``PetukhMatch._new_deal`` deals them, and the face-up trump."""
+    deck = unpack_cards(state["deck"])
+    n = m.n
+    left = (state["dealer"] + 1) % n
+    hands: list[list[int]] = [[] for _ in range(n)]
+    dealt = HAND * n
+    for i in range(dealt):
+        hands[(left + i) % n].append(deck[i])
+    trump_card = deck[dealt] if turn else deck[dealt - 1]
+    m.trump = trump_card // 9
+    stock = deck[dealt + 1 :] if turn else deck[dealt:]
+    m.hands = [sum(1 << c for c in h) for h in hands]
+    return stock, trump_card
+
+
+def from_state(rules: Any, state: dict[str, Any], seat: int, to_move: int) -> PetukhCompact | None:
+    """The compact deal of a ``PetukhMatch.to_state`` whose seat on move is ``to_move``;
+    None before trick play."""
+    m = PetukhCompact.__new__(PetukhCompact)
+    m.cfg = settings_of(rules)
+    m.n = n = rules.players
+    m.seat = seat
+    m.records = list(state["records"])
+    m.skips = list(state["skips"])
+    m.passed = [False] * n
+    stock, face_up = _deal(m, state, rules.trump_mode == "turn")
+    m.plays = []
+    m.tricks = [0] * n
+    m.boys = [None] * n
+    m.jack_played = [False] * n
+    m.bonus = [0] * n
+    m.done = 0
+    m.last_winner = m.finisher = -1
+    m.value = None
+    m.led = m.led_top = m.trump_top = m.win_seat = m.win_key = 0
+    playing = False
+    for text in state["actions"]:
+        s, act = unpack_action(text)
+        kind = act.kind
+        if kind in ("play", "skip", "finish"):
+            if not playing:
+                playing = True
+                m.leader = m.to_move = m._next_in_play(state["dealer"])
+            code = m.code(act)
+            assert code is not None
+            m.play(code)
+        elif kind == "exchange":
+            k = len(act.cards)
+            for c in act.cards:
+                m.hands[s] &= ~(1 << c)
+            for c in stock[:k]:
+                m.hands[s] |= 1 << c
+            del stock[:k]
+        elif kind == "pass":
+            m.passed[s] = True
+            m.hands[s] = 0
+        elif kind == "swap":
+            m.hands[s] = m.hands[s] & ~(1 << act.cards[0]) | 1 << face_up
+    if not playing:
+        m.leader = m._next_in_play(state["dealer"])
+        m.to_move = m.leader
+    if m.value is not None or m.to_move != to_move:
+        return None
+    return m
+
+
+def build(game: Game, seat: int) -> PetukhCompact | None:
+    """``engine.playout``: the deal of ``game`` for ``seat``, or None outside trick play."""
+    acting = game.to_act()
+    if not acting:
+        return None
+    mover = acting[0]
+    kinds = {a.kind for a in game.legal_actions(mover)}
+    if not kinds & {"play", "skip", "finish"}:
+        return None
+    return from_state(game.rules, game.to_state(), seat, mover)
