@@ -42,9 +42,11 @@ class Compact(Protocol):
 
 
 # the family -> the module holding its ``build``
-MODULES: dict[str, str] = {}
-MODULES["trump"] = "engine.compact_trump"
-MODULES["petukh"] = "engine.compact_petukh"
+MODULES: dict[str, str] = {
+    "drawing": "engine.compact_drawing",
+    "trump": "engine.compact_trump",
+    "petukh": "engine.compact_petukh",
+}
 
 
 def compact_of(game: Game, seat: int) -> Compact | None:
