@@ -141,6 +141,9 @@ class Search:
         return c.finish(rng)
 
     def _playout(self, game: Game, first: Action, rng: random.Random) -> float:
+        if game.check(self.seat, first) is not None:
+            # kozel-nn: a redeal the sample's partner hand does not allow (it is hidden)
+            return 0.5
         events = game.apply(self.seat, first)
         for _ in range(PLAYOUT_ACTIONS):
             value = deal_value(events, self.seat, self.side, self.start_record, self.record)
