@@ -1,19 +1,21 @@
 """The Petukh family's compact playout form (``engine.playout``; RULES.md 5, 5a).
 
-One determinized deal of ``petukh`` or ``petukh-25`` in trick play: hands as bit masks over
-the 36 card ints, the trick as (seat, card) pairs (card -1: a skip), tricks, boys and the
+One determinized deal of ``petukh`` or ``petukh-25``: hands as bit masks over the 36 card
+ints, the stock, the trick as (seat, card) pairs (card -1: a skip), tricks, boys and the
 spade ace's bonus per seat. It is built from ``game.to_state()`` (the deal's deck and
-actions, replayed: the exchange, passes and the trump swap) and ``game.rules`` and plays
-what ``engine.petukh.PetukhMatch`` plays there: the answering order of the preset
-(``follow``, ``beat``, ``beat_or_trump``), the trump ace lead, skips (petukh-25), boys
-declared with the first jack, boys finish. Codes: a card's int, ``SKIP``, ``FINISH``. The
-exchange and the swap are not covered (``build`` gives None there).
+actions: dealt again and replayed) and ``game.rules`` and plays what
+``engine.petukh.PetukhMatch`` plays: the exchange (keep, pass, discard and draw; seats
+without a choice passed over), the dealer's trump swap, and the tricks with the preset's
+answering order (``follow``, ``beat``, ``beat_or_trump``), the trump ace lead, skips
+(petukh-25), boys declared with the first jack, boys finish, the spade ace. Codes: a card's
+int, ``SKIP``, ``FINISH``, ``KEEP``, ``PASS``, ``SWAP`` + card, ``EXCHANGE`` | discards.
 
 Its value is ``engine.search.deal_value``'s for Petukh: 1 for a record brought to 0, else
 0.5 plus how far the record came down over twice the start (overshoot sets it back).
 
 The quick player (``finish``) is the family's rules player (``engine.petukh_bot``) on masks:
-take tricks while they bring the record towards 0, else duck; boys finish when it may.
+change weak cards, pass a hopeless hand, take tricks while they bring the record towards
+0, else duck; boys finish when it may.
 
 ``tests/engine/test_compact_petukh.py`` plays random deals both ways and compares them.
 """
@@ -21,6 +23,7 @@ take tricks while they bring the record towards 0, else duck; boys finish when i
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
@@ -30,6 +33,7 @@ from engine.game import Game
 from engine.petukh_rules import (
     FINISH_RECORD,
     HAND,
+    LOW_RECORD,
     SPADE_ACE,
     STANDARD_BOYS,
     THIRTY_BOYS,
@@ -41,6 +45,11 @@ from engine.presets import PetukhSettings
 
 SKIP = 36
 FINISH = 37
+KEEP = 38
+PASS = 39
+SWAP = 64  # + the card given for the face-up trump
+EXCHANGE = 1 << 40  # | the mask of the cards discarded
+EXCHANGE_PHASE, SWAP_PHASE, PLAY_PHASE = 0, 1, 2
 SUIT_MASK = tuple(0x1FF << (9 * s) for s in range(4))
 JACKS = sum(1 << make(JACK, s) for s in range(4))
 # per suit and rank: the cards of that suit ranked above it (rank -1: the whole suit)
@@ -70,6 +79,12 @@ class PetukhCompact:
     __slots__ = (
         "cfg",
         "n",
+        "phase",
+        "dealer",
+        "stock",
+        "stock_pos",
+        "face_up",
+        "exchange_open",
         "trump",
         "seat",
         "records",
@@ -96,6 +111,12 @@ class PetukhCompact:
 
     cfg: PetukhSettings
     n: int
+    phase: int
+    dealer: int
+    stock: tuple[int, ...]
+    stock_pos: int  # cards drawn from the stock
+    face_up: int  # -1: none (taken, or the dealer's last card is trump)
+    exchange_open: bool
     trump: int
     seat: int
     records: list[int]  # before the deal
@@ -133,10 +154,14 @@ class PetukhCompact:
         return m
 
     def code(self, action: Action) -> int | None:
-        kind = action.kind
+        kind, cards = action.kind, action.cards
         if kind == "play":
-            return action.cards[0]
-        return SKIP if kind == "skip" else FINISH if kind == "finish" else None
+            return cards[0]
+        if kind == "exchange":
+            return EXCHANGE | sum(1 << c for c in cards)
+        if kind == "swap":
+            return SWAP + cards[0]
+        return CODES.get(kind)
 
     # --- legal moves ---------------------------------------------------------------------
 
@@ -174,6 +199,11 @@ class PetukhCompact:
 
     def legal(self) -> list[int]:
         """The codes of the seat on move, in the engine's order (cards, skip, finish)."""
+        if self.phase == EXCHANGE_PHASE:
+            return self._exchange_codes(self.to_move)
+        if self.phase == SWAP_PHASE:
+            swaps = [SWAP + c for c in cards_of(self.hands[self.dealer])]
+            return swaps if self.cfg.swap == "must" else [KEEP, *swaps]
         out = cards_of(self.card_mask())
         s = self.to_move
         if self.plays and self.skips[s] > 0:
@@ -186,6 +216,9 @@ class PetukhCompact:
 
     def play(self, code: int) -> None:
         s = self.to_move
+        if self.phase != PLAY_PHASE:
+            self._exchange(s, code)
+            return
         if code == FINISH:
             self.finisher = s
             self._end()
@@ -287,6 +320,10 @@ class PetukhCompact:
 
     def choose(self) -> int:
         me = self.to_move
+        if self.phase == EXCHANGE_PHASE:
+            return self._exchange_choice(me)
+        if self.phase == SWAP_PHASE:
+            return self._swap_choice(me)
         if self.may_finish(me):
             return FINISH
         cards = cards_of(self.card_mask())
@@ -319,6 +356,124 @@ class PetukhCompact:
             return SKIP
         return min(cards, key=rank)
 
+    # --- the exchange and the swap (PetukhMatch._exchange_turn and after) -----------------
+
+    def _can_pass(self, seat: int) -> bool:
+        others_in = any(not self.passed[o] for o in range(self.n) if o != seat)
+        return self.cfg.may_pass and others_in
+
+    def _draws(self, seat: int) -> int:
+        """How many cards the seat may exchange (0: none)."""
+        if not self.exchange_open:
+            return 0
+        return min(HAND, len(self.stock) - self.stock_pos, self.hands[seat].bit_count())
+
+    def _exchange_codes(self, seat: int) -> list[int]:
+        out = [KEEP]
+        if self.records[seat] <= LOW_RECORD:
+            return out
+        if self._can_pass(seat):
+            out.append(PASS)
+        hand = cards_of(self.hands[seat])
+        for size in range(1, self._draws(seat) + 1):
+            out.extend(EXCHANGE | sum(1 << c for c in combo) for combo in combinations(hand, size))
+        return out
+
+    def _has_choice(self, seat: int) -> bool:
+        if self.records[seat] <= LOW_RECORD:
+            return False
+        return self._can_pass(seat) or self._draws(seat) > 0
+
+    def _exchange_turn(self, seat: int) -> None:
+        """The exchange to ``seat`` or the next seat up to the dealer with a choice."""
+        while True:
+            if self._has_choice(seat):
+                self.to_move = seat
+                return
+            if seat == self.dealer:
+                break
+            seat = (seat + 1) % self.n
+        self._after_exchange()
+
+    def _after_exchange(self) -> None:
+        d = self.dealer
+        if (
+            self.face_up >= 0
+            and self.cfg.swap != "never"
+            and self.exchange_open
+            and not self.passed[d]
+            and self.records[d] > LOW_RECORD
+        ):
+            self.phase = SWAP_PHASE
+            self.to_move = d
+            return
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = PLAY_PHASE
+        self.leader = self.to_move = self._next_in_play(self.dealer)
+
+    def _exchange(self, s: int, code: int) -> None:
+        if self.phase == SWAP_PHASE:
+            if code != KEEP:
+                self.hands[s] = self.hands[s] & ~(1 << (code - SWAP)) | 1 << self.face_up
+                self.face_up = -1
+            self._start_play()
+            return
+        if code == PASS:
+            self.passed[s] = True
+            self.hands[s] = 0
+        elif code != KEEP:
+            gone = code & ~EXCHANGE
+            k = gone.bit_count()
+            drawn = sum(1 << c for c in self.stock[self.stock_pos : self.stock_pos + k])
+            self.stock_pos += k
+            self.hands[s] = self.hands[s] & ~gone | drawn
+        if s == self.dealer:
+            self._after_exchange()
+        else:
+            self._exchange_turn((s + 1) % self.n)
+
+    def _exchange_choice(self, me: int) -> int:
+        """petukh_bot._exchange_choice: change weak cards, pass a hopeless hand."""
+        trump = self.trump
+        hand = cards_of(self.hands[me])
+        expected = sum(_strength(c, trump) for c in hand)
+        cap = self.cfg.cap
+        fined = cap is None or self.records[me] <= cap
+        weak = sorted(
+            (c for c in hand if _keep_value(c, trump) < 0.35), key=lambda c: (_keep_value(c, trump), c)
+        )
+        low = self.records[me] <= LOW_RECORD
+        draws = 0 if low else self._draws(me)
+        can_pass = not low and self._can_pass(me)
+        if can_pass and fined and expected < 0.5 and (not draws or len(weak) >= 4):
+            return PASS
+        while weak:
+            if len(weak) <= draws:
+                return EXCHANGE | sum(1 << c for c in weak)
+            weak.pop()  # the stock is short: change the weakest cards only
+        if can_pass and fined and expected < 0.4:
+            return PASS
+        return KEEP
+
+    def _swap_choice(self, me: int) -> int:
+        trump = self.trump
+        worst = min(cards_of(self.hands[me]), key=lambda c: (_keep_value(c, trump), c))
+        if _keep_value(self.face_up, trump) > _keep_value(worst, trump) or self.cfg.swap == "must":
+            return SWAP + worst
+        return KEEP
+
+
+CODES = {"skip": SKIP, "finish": FINISH, "keep": KEEP, "pass": PASS}
+
+
+def _keep_value(card: int, trump: int) -> float:
+    v = _strength(card, trump)
+    if card % 9 == JACK:
+        v += 0.5  # boys
+    return v
+
 
 _BOYS: dict[tuple[int, int, str, int], str | None] = {}
 
@@ -331,33 +486,34 @@ def boys_of(jacks: int, trump: int, cfg: PetukhSettings) -> str | None:
     return _BOYS[key]
 
 
-def _deal(m: PetukhCompact, state: dict[str, Any], turn: bool) -> tuple[list[int], int]:
-    """The hands and stock as ``PetukhMatch._new_deal`` deals them, and the face-up trump."""
+def _deal(m: PetukhCompact, state: dict[str, Any], turn: bool) -> None:
+    """The hands, the stock and the trump as ``PetukhMatch._new_deal`` deals them."""
     deck = unpack_cards(state["deck"])
     n = m.n
-    left = (state["dealer"] + 1) % n
-    hands: list[list[int]] = [[] for _ in range(n)]
+    m.dealer = state["dealer"]
+    left = (m.dealer + 1) % n
+    hands = [0] * n
     dealt = HAND * n
     for i in range(dealt):
-        hands[(left + i) % n].append(deck[i])
+        hands[(left + i) % n] |= 1 << deck[i]
+    m.hands = hands
     trump_card = deck[dealt] if turn else deck[dealt - 1]
     m.trump = trump_card // 9
-    stock = deck[dealt + 1 :] if turn else deck[dealt:]
-    m.hands = [sum(1 << c for c in h) for h in hands]
-    return stock, trump_card
+    m.face_up = trump_card if turn else -1
+    m.stock = tuple(deck[dealt + 1 :] if turn else deck[dealt:])
+    m.stock_pos = 0
 
 
-def from_state(rules: Any, state: dict[str, Any], seat: int, to_move: int) -> PetukhCompact | None:
-    """The compact deal of a ``PetukhMatch.to_state`` whose seat on move is ``to_move``;
-    None before trick play."""
+def from_state(rules: Any, state: dict[str, Any], seat: int) -> PetukhCompact:
+    """The compact deal of a ``PetukhMatch.to_state``: dealt again, its actions replayed."""
     m = PetukhCompact.__new__(PetukhCompact)
-    m.cfg = settings_of(rules)
+    m.cfg = cfg = settings_of(rules)
     m.n = n = rules.players
     m.seat = seat
     m.records = list(state["records"])
     m.skips = list(state["skips"])
     m.passed = [False] * n
-    stock, face_up = _deal(m, state, rules.trump_mode == "turn")
+    _deal(m, state, rules.trump_mode == "turn")
     m.plays = []
     m.tricks = [0] * n
     m.boys = [None] * n
@@ -366,45 +522,22 @@ def from_state(rules: Any, state: dict[str, Any], seat: int, to_move: int) -> Pe
     m.done = 0
     m.last_winner = m.finisher = -1
     m.value = None
-    m.led = m.led_top = m.trump_top = m.win_seat = m.win_key = 0
-    playing = False
+    m.led = m.led_top = m.trump_top = m.win_seat = m.win_key = m.leader = 0
+    # RULES.md 5: nobody exchanges or swaps when a record is 1 (nor with 6 players)
+    m.exchange_open = cfg.exchange and 1 not in m.records
+    m.phase = EXCHANGE_PHASE
+    m._exchange_turn((m.dealer + 1) % n)
     for text in state["actions"]:
-        s, act = unpack_action(text)
-        kind = act.kind
-        if kind in ("play", "skip", "finish"):
-            if not playing:
-                playing = True
-                m.leader = m.to_move = m._next_in_play(state["dealer"])
-            code = m.code(act)
-            assert code is not None
-            m.play(code)
-        elif kind == "exchange":
-            k = len(act.cards)
-            for c in act.cards:
-                m.hands[s] &= ~(1 << c)
-            for c in stock[:k]:
-                m.hands[s] |= 1 << c
-            del stock[:k]
-        elif kind == "pass":
-            m.passed[s] = True
-            m.hands[s] = 0
-        elif kind == "swap":
-            m.hands[s] = m.hands[s] & ~(1 << act.cards[0]) | 1 << face_up
-    if not playing:
-        m.leader = m._next_in_play(state["dealer"])
-        m.to_move = m.leader
-    if m.value is not None or m.to_move != to_move:
-        return None
+        code = m.code(unpack_action(text)[1])
+        assert code is not None
+        m.play(code)
     return m
 
 
 def build(game: Game, seat: int) -> PetukhCompact | None:
-    """``engine.playout``: the deal of ``game`` for ``seat``, or None outside trick play."""
+    """``engine.playout``: the deal of ``game`` for ``seat`` (None once the match ended)."""
     acting = game.to_act()
     if not acting:
         return None
-    mover = acting[0]
-    kinds = {a.kind for a in game.legal_actions(mover)}
-    if not kinds & {"play", "skip", "finish"}:
-        return None
-    return from_state(game.rules, game.to_state(), seat, mover)
+    m = from_state(game.rules, game.to_state(), seat)
+    return m if m.value is None and m.to_move == acting[0] else None

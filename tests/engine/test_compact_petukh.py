@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action
-from engine.compact_petukh import FINISH, SKIP, PetukhCompact, build
+from engine.compact_petukh import CODES, EXCHANGE, KEEP, PASS, SWAP, PetukhCompact, build
 from engine.events import Event, TrickWon
 from engine.game import Game, match_from_state, new_match
 from engine.petukh_rules import DealScored
@@ -44,17 +44,25 @@ CONFIGS = st.one_of(
         st.fixed_dictionaries({"deck": st.sampled_from([32, 36])}),
     ),
 )
-CODES = {"skip": SKIP, "finish": FINISH}
+KINDS = {code: kind for kind, code in CODES.items()}
 
 
-def _codes(actions: list[Action]) -> list[int]:
-    return [a.cards[0] if a.kind == "play" else CODES[a.kind] for a in actions]
+def _code(a: Action) -> int:
+    if a.kind == "play":
+        return a.cards[0]
+    if a.kind == "swap":
+        return SWAP + a.cards[0]
+    if a.kind == "exchange":
+        return EXCHANGE | sum(1 << c for c in a.cards)
+    return CODES[a.kind]
 
 
 def _action(code: int) -> Action:
-    if code == SKIP:
-        return Action("skip")
-    return Action("finish") if code == FINISH else Action("play", (code,))
+    if code & EXCHANGE:
+        return Action("exchange", tuple(c for c in range(36) if code >> c & 1))
+    if code >= SWAP:
+        return Action("swap", (code - SWAP,))
+    return Action(KINDS[code]) if code in KINDS else Action("play", (code,))
 
 
 def _to_play(game: Game, rnd: random.Random) -> None:
@@ -70,7 +78,7 @@ def _to_play(game: Game, rnd: random.Random) -> None:
 def _step(game: Game, compact: PetukhCompact, rnd: random.Random) -> list[Event]:
     mover = game.to_act()[0]
     assert compact.to_move == mover
-    codes = _codes(game.legal_actions(mover))
+    codes = [_code(a) for a in game.legal_actions(mover)]
     assert compact.legal() == codes
     code = compact.choose() if rnd.random() < 0.5 else rnd.choice(codes)
     assert code in codes
@@ -92,8 +100,9 @@ def play_both(
     # random records (low ones too: no exchange, boys finish)
     state["records"] = [rnd.randint(1, low or start) for _ in range(players)]
     game = match_from_state(rules, state)
-    for _ in range(2):
-        _to_play(game, rnd)
+    for deal in range(2):
+        if deal == 1:  # the second deal from its trick play (replayed exchange)
+            _to_play(game, rnd)
         if game.finished:
             return
         seat = rnd.randrange(players)
@@ -128,16 +137,16 @@ def test_rules_5_compact_petukh_agrees_with_the_engine(
     play_both(*config, seed, rnd)
 
 
-def test_rules_5_compact_petukh_covers_trick_play_only() -> None:
-    game = new_match(make_rules("petukh", 4), seed=2)
-    assert "exchange" in {a.kind for a in game.legal_actions(game.to_act()[0])}
-    assert build(game, 0) is None
-    _to_play(game, random.Random(2))
-    compact = build(game, 0)
-    assert compact is not None
-    value = compact.copy().finish(random.Random(0))
-    assert 0.0 <= value <= 1.0
-    assert compact.code(Action("keep")) is None
+def test_rules_5_compact_petukh_quick_player_finishes_the_deal() -> None:
+    for preset in ("petukh", "petukh-25"):
+        game = new_match(make_rules(preset, 4), seed=2)
+        compact = build(game, 0)
+        assert compact is not None
+        assert compact.code(Action("keep")) == KEEP
+        assert compact.code(Action("pass")) == PASS
+        value = compact.copy().finish(random.Random(0))
+        assert 0.0 <= value <= 1.0
+        assert compact.value is None
 
 
 @settings(max_examples=40, derandomize=True, deadline=None)
