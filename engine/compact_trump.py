@@ -19,6 +19,7 @@ It knows which cards are still out (not who holds them), as a player counting ca
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Action
@@ -33,18 +34,25 @@ QC_BIT = 1 << QUEEN_CLUBS
 class Tables:
     """Per preset and trump suit: each card's class, strength, cost and masks."""
 
-    __slots__ = ("cls", "strength", "cost", "higher", "class_mask", "trump_mask", "top", "forbid")
+    __slots__ = ("cls", "strength", "costs", "smears", "higher", "class_mask", "trump_mask", "top", "forbid")
 
     def __init__(self, preset: str, suit: int) -> None:
         t = table_for(preset, suit)
         self.cls = t.cls
         self.strength = t.strength
         self.top = t.top
-        # trump_bot._cost: how dear a card is to give up
-        self.cost = tuple(
+        # trump_bot._cost: how dear a card is to give up; [1]: the Q♣ while the 6♣ (7♣) is out
+        cost = [
             60 + t.strength[c] + POINTS[c] * 2 if t.cls[c] == TRUMPS else POINTS[c] * 3 + KOZEL_STRENGTH[c]
             for c in range(36)
-        )
+        ]
+        # what smearing a card onto a partner's safe trick is worth
+        smear = [POINTS[c] * 3 - (60 + t.strength[c] if t.cls[c] == TRUMPS else 0) for c in range(36)]
+        risky_cost, risky_smear = cost[:], smear[:]
+        risky_cost[QUEEN_CLUBS] += 200
+        risky_smear[QUEEN_CLUBS] -= 200
+        self.costs = (tuple(cost), tuple(risky_cost))
+        self.smears = (tuple(smear), tuple(risky_smear))
         self.class_mask = [0] * 5
         for c in range(36):
             self.class_mask[t.cls[c]] |= 1 << c
@@ -69,14 +77,23 @@ def tables_for(preset: str, suit: int) -> Tables:
     return found
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards of a mask, low to high (the engine's sorted order)."""
+def _bits(mask: int) -> list[int]:
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+# per suit and 9-bit chunk of a mask: its cards
+_CHUNKS = tuple(tuple(tuple(9 * s + b for b in _bits(m)) for m in range(512)) for s in range(4))
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask, low to high (the engine's sorted order)."""
+    c = _CHUNKS
+    return [*c[0][mask & 511], *c[1][mask >> 9 & 511], *c[2][mask >> 18 & 511], *c[3][mask >> 27]]
 
 
 class TrumpCompact:
@@ -232,52 +249,42 @@ class TrumpCompact:
         s = self.to_move
         hands = self.hands
         out = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[s]
-        risky = QUEEN_CLUBS if out >> t.top & 1 else -1
+        risky = out >> t.top & 1
+        cost = t.costs[risky].__getitem__
         plays = self.plays
         if not plays:
-            return self._lead(cards, out, risky)
+            return self._lead(cards, out, cost)
         if t.top in cards and any(c == QUEEN_CLUBS and p % 2 != s % 2 for p, c in plays):
             return t.top
-        cost = t.cost
         higher = t.higher
         last = len(plays) == 3
         if self.win_seat % 2 == s % 2:
             win_card = next(c for p, c in plays if p == self.win_seat)
             if last or (t.cls[win_card] == TRUMPS and not out & higher[win_card]):
-                return max(cards, key=lambda c: self._smear(c, risky))
-            return min(cards, key=lambda c: cost[c] + (200 if c == risky else 0))
+                return max(cards, key=t.smears[risky].__getitem__)
+            return min(cards, key=cost)
         led, strength, cls = self.led, t.strength, t.cls
         win_key = self.win_key
         winners = [c for c in cards if (cls[c] == TRUMPS or cls[c] == led) and strength[c] > win_key]
         if winners:
-            best = self._best_winner(winners, out, risky, last)
+            best = self._best_winner(winners, out, cost, last)
             gain = self.trick_points + POINTS[best]
-            dear = cost[best] + (200 if best == risky else 0)
-            if gain >= 4 or cls[best] != TRUMPS or dear < 110 or last and gain > 0:
+            if gain >= 4 or cls[best] != TRUMPS or cost(best) < 110 or last and gain > 0:
                 return best
-        return min(cards, key=lambda c: cost[c] + (200 if c == risky else 0))
+        return min(cards, key=cost)
 
-    def _smear(self, c: int, risky: int) -> int:
-        t = self.t
-        return POINTS[c] * 3 - (60 + t.strength[c] if t.cls[c] == TRUMPS else 0) - (200 if c == risky else 0)
-
-    def _best_winner(self, winners: list[int], out: int, risky: int, last: bool) -> int:
-        t = self.t
-        cost = t.cost
-
-        def dear(c: int) -> int:
-            return cost[c] + (200 if c == risky else 0)
-
+    def _best_winner(self, winners: list[int], out: int, cost: Callable[[int], int], last: bool) -> int:
         if last:
-            return min(winners, key=dear)
+            return min(winners, key=cost)
+        t = self.t
         sure = [c for c in winners if t.cls[c] == TRUMPS and not out & t.higher[c]]
         if not sure and self.led != TRUMPS:
             sure = [c for c in winners if t.cls[c] == self.led and KOZEL_STRENGTH[c] >= 7]
-        return min(sure or winners, key=dear)
+        return min(sure or winners, key=cost)
 
-    def _lead(self, cards: list[int], out: int, risky: int) -> int:
+    def _lead(self, cards: list[int], out: int, cost: Callable[[int], int]) -> int:
         t = self.t
-        cls, higher, cost = t.cls, t.higher, t.cost
+        cls, higher = t.cls, t.higher
         trumps = [c for c in cards if cls[c] == TRUMPS]
         plain = [c for c in cards if cls[c] != TRUMPS]
         masters = [c for c in plain if not out & higher[c]]
@@ -287,7 +294,7 @@ class TrumpCompact:
             top = [c for c in trumps if not out & higher[c]]
             if top:
                 return max(top, key=t.strength.__getitem__)
-        return min(plain or trumps, key=lambda c: cost[c] + (200 if c == risky else 0))
+        return min(plain or trumps, key=cost)
 
 
 def _mask(text: str) -> int:
