@@ -29,6 +29,9 @@ from engine.game import Game
 from engine.trump_rules import QUEEN_CLUBS, TRUMPS, settings_of, table_for
 
 QC_BIT = 1 << QUEEN_CLUBS
+# the playouts' quick player: "rules" (engine.trump_bot's choices) or "random" (uniform over
+# the legal cards), measured one against the other at the same time a move
+QUICK = "rules"
 
 
 class Tables:
@@ -234,12 +237,15 @@ class TrumpCompact:
         self.to_move = -1
 
     def finish(self, rng: random.Random) -> float:
+        rules = QUICK == "rules"
         while self.value is None:
             mask = self.legal_mask()
-            if mask & (mask - 1):
+            if not mask & (mask - 1):
+                self.play(mask.bit_length() - 1)
+            elif rules:
                 self.play(self.choose(cards_of(mask)))
             else:
-                self.play(mask.bit_length() - 1)
+                self.play(rng.choice(cards_of(mask)))
         return self.value
 
     # --- the quick player (engine.trump_bot on masks) --------------------------------------
