@@ -13,7 +13,8 @@ over the moves of the first deals of seeds 0.. (the hard seat's own moves); the 
 go through the family's compact form where it has one ("compact"), else through the
 ``Game`` API.
 
-    python bench/engine.py [--seconds 3] [--search-only | --engine-only] [--quick rules|random] [preset ...]
+    python bench/engine.py [--seconds 3] [--search-only | --engine-only]
+        [--quick rules|random|mixed] [preset ...]
 """
 
 from __future__ import annotations
@@ -166,7 +167,7 @@ def main() -> None:
     parser.add_argument("--search-only", action="store_true")
     parser.add_argument("--engine-only", action="store_true")
     parser.add_argument(
-        "--quick", choices=("rules", "random"), default="rules", help="compact playouts' player"
+        "--quick", choices=("rules", "random", "mixed"), default="rules", help="compact playouts' player"
     )
     parser.add_argument("presets", nargs="*", help="the search's presets (default: all)")
     args = parser.parse_args()

@@ -13,7 +13,7 @@ deals at a small cost); the default plays whole matches. The search's budget is
 figure).
 
     python bench/strength.py [--seeds 200] [--first 0] [--deals] [--iterations 40 |
-        --think-ms 100] [--levels search,rules] [--quick rules|random] [preset | preset:players ...]
+        --think-ms 100] [--levels search,rules] [--quick rules|random|mixed] [preset | preset:players ...]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from engine import compact_drawing  # noqa: E402
+from engine import compact_drawing, search  # noqa: E402
 from engine.game import Game, new_match  # noqa: E402
 from engine.presets import PRESETS, Rules, make_rules  # noqa: E402
 from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
@@ -102,17 +102,24 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=None)
     parser.add_argument("--levels", default="search,rules")
     parser.add_argument(
-        "--quick", choices=("rules", "random"), default="rules", help="the compact playouts' quick player"
+        "--quick",
+        choices=("rules", "random", "mixed"),
+        default="rules",
+        help="the compact playouts' quick player",
     )
+    parser.add_argument("--margin", type=float, default=None, help="engine.search.MARGIN instead")
     parser.add_argument("presets", nargs="*", help="presets, or preset:players (kozel:4)")
     args = parser.parse_args()
     if args.iterations is None and args.think_ms is None:
         args.think_ms = 100.0
     compact_drawing.QUICK = args.quick
+    if args.margin is not None:
+        search.MARGIN = args.margin
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
         + " ".join(f"{x:.1f}" for x in os.getloadavg())
-        + f" · budget {args.iterations or ''} playouts {args.think_ms or ''} ms · quick player {args.quick}",
+        + f" · budget {args.iterations or ''} playouts {args.think_ms or ''} ms · quick player {args.quick}"
+        + f" · margin {search.MARGIN}",
         flush=True,
     )
     for preset, players in CASES:

@@ -2,9 +2,9 @@
 
 One determinized deal as plain ints and small lists, built only from ``game.to_state()`` and
 ``game.rules`` (``engine.playout``): the hands, the stock, the trick on the table, the card
-points and tricks per side. An action is one int, ``kind << 36 | cards``: the bit mask of its
-cards and its kind (``KINDS``). ``legal`` gives every legal move of a seat as the engine's
-``legal_actions`` does (a property test compares them step by step:
+points and tricks per side. An action is one int (``engine.compact_drawing_table``: its
+kind and the bit mask of its cards). ``legal`` gives every legal move of a seat as the
+engine's ``legal_actions`` does (a property test compares them step by step:
 ``tests/engine/test_compact_drawing.py``); ``finish`` plays the deal out with a quick player
 that plays as the family's rules player (``engine.drawing_bot``), out-of-turn declarations
 included, without building any observation or event.
@@ -13,181 +13,35 @@ included, without building any observation or event.
 from __future__ import annotations
 
 import random
-from itertools import combinations, permutations
+from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import ACE, JACK, KOZEL_STRENGTH, POINTS, SHOKHA, TEN, Card
+from engine.cards import JACK, POINTS, SHOKHA, Card
 from engine.codec import unpack_cards
+from engine.compact_drawing_table import (
+    BEAT,
+    CARDS,
+    DECLARE,
+    KIND_OF,
+    LEAD,
+    PLAY,
+    SHIFT,
+    THROW,
+    Play,
+    Table,
+    cards_of,
+    encode,
+    mask_of,
+    table_for,
+)
 from engine.game import Game
-from engine.presets import Rules, default_rules
 
-LEAD, PLAY, BEAT, THROW, DECLARE = range(5)
-KINDS = ("lead", "play", "beat", "throw", "declare")
-_KIND_OF = {k: i for i, k in enumerate(KINDS)}
-SHIFT = 36
-CARDS = (1 << SHIFT) - 1
-# the playouts' quick player: "rules" (the rules player's choices) or "random" (uniform over
-# the legal moves); bench/strength.py --quick measures one against the other
+# the playouts' quick player: "rules" (the rules player's choices), "random" (uniform over
+# the legal moves) or "mixed" (the rules player's choice, a random one with odds MIXED);
+# bench/strength.py --quick measures one against the other
 QUICK = "rules"
-# a play on the table: (seat, kind, cards)
-Play = tuple[int, int, tuple[Card, ...]]
-
-
-def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
-def cards_of(mask: int) -> tuple[Card, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
-
-
-def encode(action: Action) -> int | None:
-    kind = _KIND_OF.get(action.kind)
-    return None if kind is None else kind << SHIFT | mask_of(action.cards)
-
-
-def decode(code: int) -> Action:
-    return Action(KINDS[code >> SHIFT], cards_of(code & CARDS))
-
-
-class Table:
-    """What does not change in a deal: the seats, the trump, the card orders and costs."""
-
-    __slots__ = (
-        "players",
-        "seats",
-        "nxt",
-        "side",
-        "partnership",
-        "trump",
-        "multi",
-        "shokha",
-        "combos",
-        "pull",
-        "size",
-        "beaters",
-        "cost",
-        "cost60",
-        "dump",
-        "dealer",
-        "first_leader",
-        "order",
-        "key",
-        "key60",
-        "s60",
-        "dkey",
-        "suit_bit",
-        "ace_ten",
-        "bot_shokha",
-    )
-
-    def __init__(self, rules: Rules, seats: tuple[int, ...], trump: int, dealer: int, first: int) -> None:
-        self.players = rules.players
-        self.seats = seats
-        n = len(seats)
-        self.nxt = [seats[(seats.index(s) + 1) % n] if s in seats else seats[0] for s in range(rules.players)]
-        self.side = [rules.side_of(s) for s in range(rules.players)]
-        self.partnership = rules.partnership
-        self.trump = trump
-        self.multi = rules.multi
-        self.shokha = rules.shokha
-        self.combos = rules.combos
-        self.pull = rules.pull
-        self.size = rules.hand_size
-        self.dealer = dealer
-        # the rules player reads the shokha from the preset's defaults (engine.drawing_bot)
-        self.bot_shokha = default_rules(rules.preset, rules.players).shokha
-        self.first_leader = first
-        self.beaters = [sum(1 << b for b in range(36) if self._beats(b, c)) for c in range(36)]
-        # the rules player's prices (engine.drawing_bot): what a card costs to give up
-        self.cost = [self._cost(c) for c in range(36)]
-        self.cost60 = [self._cost60(c) for c in range(36)]
-        # what a card is worth thrown onto the own side's trick
-        self.dump = [POINTS[c] * 3 - (100 if c // 9 == trump or c == SHOKHA else 0) for c in range(36)]
-        # the drawing order after a trick, per winner (RULES.md 1: the winner first)
-        self.order = [
-            seats[seats.index(s) :] + seats[: seats.index(s)] if s in seats else seats
-            for s in range(rules.players)
-        ]
-        # the prices with the card as the tie-break (the rules player takes the lowest card)
-        self.key = [self.cost[c] << 6 | c for c in range(36)]
-        self.key60 = [self.cost60[c] << 6 | c for c in range(36)]
-        # kozel-60 strengths per led suit (a led jack leads trumps)
-        self.dkey = [-self.dump[c] << 6 | c for c in range(36)]
-        # for combinations: the suit a card counts for (none: the shokha), an ace or a ten
-        joker = [self.shokha and c == SHOKHA for c in range(36)]
-        self.suit_bit = [0 if joker[c] else 1 << c // 9 for c in range(36)]
-        self.ace_ten = [joker[c] or c % 9 in (ACE, TEN) for c in range(36)]
-        self.s60 = [[self.strength60(c, led * 9) for c in range(36)] for led in range(4)]
-
-    def _beats(self, b: Card, c: Card) -> bool:
-        """RULES.md 1: same suit higher, a trump over a non-trump, the shokha over all."""
-        if self.shokha:
-            if b == SHOKHA:
-                return True
-            if c == SHOKHA:
-                return False
-        if b // 9 == c // 9:
-            return KOZEL_STRENGTH[b] > KOZEL_STRENGTH[c]
-        return b // 9 == self.trump
-
-    def _cost(self, card: Card) -> int:
-        c = POINTS[card] * 3 + KOZEL_STRENGTH[card]
-        if card == SHOKHA and self.bot_shokha:
-            return c + 200
-        return c + 60 if card // 9 == self.trump else c
-
-    def _cost60(self, card: Card) -> int:
-        c = POINTS[card] * 3 + KOZEL_STRENGTH[card]
-        if card % 9 == JACK:
-            return c + 100 - card // 9
-        return c + 50 if card // 9 == self.trump else c
-
-    def strength60(self, card: Card, led: Card) -> int:
-        """RULES.md 3: the jacks over the trumps over the led suit; a led jack leads trumps."""
-        if card % 9 == JACK:
-            return 100 - card // 9
-        suit = card // 9
-        if suit == self.trump:
-            return 50 + KOZEL_STRENGTH[card]
-        led_suit = self.trump if led % 9 == JACK else led // 9
-        return 10 + KOZEL_STRENGTH[card] if suit == led_suit else 0
-
-    def combination(self, cards: tuple[Card, ...] | list[Card]) -> str | None:
-        """RULES.md 1: "moscow", "molodka" or None for four cards."""
-        if len(cards) != 4:
-            return None
-        a, b, c, d = cards
-        at = self.ace_ten
-        if not (at[a] and at[b] and at[c] and at[d]):
-            bits = self.suit_bit
-            suits = bits[a] | bits[b] | bits[c] | bits[d]
-            return "molodka" if suits & (suits - 1) == 0 else None
-        real = [c for c in cards if not (self.shokha and c == SHOKHA)]
-        ranks = {c % 9 for c in real}
-        if ranks <= {ACE, TEN} and ACE in ranks:
-            return "moscow"
-        if len({c // 9 for c in real}) == 1:
-            return "molodka"
-        return None
-
-    def beats_set(self, cards: tuple[Card, ...], target: tuple[Card, ...]) -> bool:
-        """One-to-one, any pairing that works counts (RULES.md 1)."""
-        table = self.beaters
-        if len(cards) == 1:
-            return bool(table[target[0]] >> cards[0] & 1)
-        return any(
-            all(table[c] >> b & 1 for b, c in zip(p, target, strict=True)) for p in permutations(cards)
-        )
+MIXED = 0.3
 
 
 class DrawingCompact:
@@ -209,6 +63,7 @@ class DrawingCompact:
         "declared",
         "finished",
         "last_winner",
+        "piles",
     )
 
     t: Table
@@ -226,6 +81,7 @@ class DrawingCompact:
     declared: str | None
     finished: bool
     last_winner: int
+    piles: list[list[Card]]  # as built (for ``relabel``: not kept up to date in play)
 
     def copy(self) -> DrawingCompact:
         c = DrawingCompact.__new__(DrawingCompact)
@@ -244,6 +100,21 @@ class DrawingCompact:
         c.declared = self.declared
         c.finished = self.finished
         c.last_winner = self.last_winner
+        c.piles = self.piles
+        return c
+
+    def relabel(self, f: list[Card]) -> DrawingCompact:
+        """The same moment with every card ``x`` replaced by ``f[x]``: a determinization
+        (``engine.sampling.Sampler.draw``) without building its ``Game``; the card points
+        are counted again from the relabelled piles (face-down throws lie there)."""
+        c = self.copy()
+        c.hands = [[f[x] for x in h] for h in self.hands]
+        c.stock = [f[x] for x in self.stock]
+        c.reserve = [f[x] for x in self.reserve]
+        c.piles = [[f[x] for x in p] for p in self.piles]
+        c.points = [sum(POINTS[x] for x in p) for p in c.piles]
+        c.plays = [(s, k, tuple(f[x] for x in cs)) for s, k, cs in self.plays]
+        c.win_cards = tuple(f[x] for x in self.win_cards)
         return c
 
     # --- the Compact protocol (engine.playout) -------------------------------------------
@@ -257,6 +128,13 @@ class DrawingCompact:
     def finish(self, rng: random.Random) -> float:
         if QUICK == "random":
             return self.finish_random(rng)
+        if QUICK == "mixed":
+            while not self.finished:
+                if rng.random() < MIXED:
+                    self.apply(self.to_move, rng.choice(self.legal(self.to_move)))
+                else:
+                    self.quick_step()
+            return self.value()
         while self.plays and not self.finished:
             self.quick_step()
         if not self.t.multi:
@@ -421,7 +299,11 @@ class DrawingCompact:
         self.to_move = t.nxt[seat]
 
     def _finish_trick(self) -> None:
-        self._end_trick(self.win_seat, sum(POINTS[c] for p in self.plays for c in p[2]))
+        points = 0
+        for p in self.plays:
+            for c in p[2]:
+                points += POINTS[c]
+        self._end_trick(self.win_seat, points)
 
     def _end_trick(self, winner: int, points: int) -> None:
         """The trick's ``points`` to the winner's side, the drawing, the next trick or the end."""
@@ -545,8 +427,10 @@ class DrawingCompact:
             if k == 1:
                 return THROW, (min(hand, key=t.dkey.__getitem__),)
             return THROW, tuple(sorted(hand, key=t.dkey.__getitem__)[:k])
+        if k == 1:
+            return self._answer_one(hand, win[0])
         cost = t.cost
-        throw = [min(hand, key=t.key.__getitem__)] if k == 1 else sorted(hand, key=t.key.__getitem__)[:k]
+        throw = sorted(hand, key=t.key.__getitem__)[:k]
         best = self._cheapest_beat(hand, win)
         if best is not None:
             beat_cost = sum(cost[c] for c in best)
@@ -555,6 +439,25 @@ class DrawingCompact:
             if gain >= 10 or beat_cost <= sum(cost[c] for c in throw) + 20:
                 return BEAT, best
         return THROW, tuple(throw)
+
+    def _answer_one(self, hand: list[Card], win: Card) -> tuple[int, tuple[Card, ...]]:
+        """``_answer`` to one card on the other side's trick (the common case, kept short)."""
+        t = self.t
+        key = t.key.__getitem__
+        throw = min(hand, key=key)
+        beats = t.beaters[win]
+        able = [c for c in hand if beats >> c & 1]
+        if able:
+            best = min(able, key=key)
+            gain = POINTS[best]
+            for p in self.plays:
+                if p[1] != THROW:
+                    for c in p[2]:
+                        gain += POINTS[c]
+            cost = t.cost
+            if gain >= 10 or cost[best] <= cost[throw] + 20:
+                return BEAT, (best,)
+        return THROW, (throw,)
 
     def _cheapest_beat(self, hand: list[Card], win: tuple[Card, ...]) -> tuple[Card, ...] | None:
         t = self.t
@@ -628,22 +531,8 @@ class DrawingCompact:
         return cheapest
 
 
-_TABLES: dict[tuple[Any, ...], Table] = {}
-
-
-def table_for(rules: Rules, seats: tuple[int, ...], trump: int, dealer: int, first: int) -> Table:
-    """The deal's ``Table``, built once (a search builds thousands of samples of one deal)."""
-    key = (rules, seats, trump, dealer, first)
-    table = _TABLES.get(key)
-    if table is None:
-        if len(_TABLES) > 256:
-            _TABLES.clear()
-        table = _TABLES[key] = Table(rules, seats, trump, dealer, first)
-    return table
-
-
 def _plays(ps: list[list[Any]]) -> list[Play]:
-    return [(s, _KIND_OF[k], tuple(unpack_cards(cs))) for s, k, cs in ps]
+    return [(s, KIND_OF[k], tuple(unpack_cards(cs))) for s, k, cs in ps]
 
 
 def build(game: Game, seat: int) -> DrawingCompact | None:
@@ -661,7 +550,8 @@ def build(game: Game, seat: int) -> DrawingCompact | None:
     c.hands = [unpack_cards(h) for h in d["hands"]]
     c.stock = unpack_cards(d["stock"])
     c.reserve = unpack_cards(d["reserve"])
-    c.points = [sum(POINTS[x] for x in unpack_cards(p)) for p in d["piles"]]
+    c.piles = [unpack_cards(p) for p in d["piles"]]
+    c.points = [sum(POINTS[x] for x in p) for p in c.piles]
     c.tricks = list(d["tricks"])
     c.leader = d["leader"]
     c.to_move = d["to_move"]

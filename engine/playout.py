@@ -41,6 +41,14 @@ class Compact(Protocol):
         ...
 
 
+class Relabels(Compact, Protocol):
+    """A compact form that can also be one determinization of itself: every card ``x``
+    replaced by ``f[x]`` (``engine.sampling.Sampler.draw``), cheaper than building the
+    sample's ``Game`` and its compact form again (optional: the search checks for it)."""
+
+    def relabel(self, f: list[int]) -> Compact: ...
+
+
 # the family -> the module holding its ``build``
 MODULES: dict[str, str] = {
     "drawing": "engine.compact_drawing",

@@ -242,14 +242,28 @@ class Sampler:
             mapping = self._deal(rng)
             if mapping is None:
                 continue
-            state = self._relabel(self.state, mapping.__getitem__)
-            # the future (redeals, next deals) must not come from the real seed either
-            state["seed"] = f"s{rng.getrandbits(48)}"
             try:
-                return match_from_state(self.rules, state)
+                return self.game_of(mapping, rng)
             except (IllegalAction, ValueError, AssertionError, KeyError):
                 continue  # a replayed duty broke (Petukh): draw again
         raise NoSample(f"seat {self.seat}: no sample after {ATTEMPTS} tries")
+
+    def draw(self, rng: random.Random) -> list[Card]:
+        """One determinization as a relabelling of the cards (``f[card]``), for a compact
+        playout form to apply (``engine.playout``) without building the sample's ``Game``;
+        only where no replay checks a sample (not Petukh: ``replays``)."""
+        for _attempt in range(ATTEMPTS):
+            mapping = self._deal(rng)
+            if mapping is not None:
+                return [mapping[c] for c in range(36)]
+        raise NoSample(f"seat {self.seat}: no sample after {ATTEMPTS} tries")
+
+    def game_of(self, mapping: dict[Card, Card] | list[Card], rng: random.Random) -> Game:
+        """The match of one relabelling (``draw``); a replay may refuse it (Petukh)."""
+        state = self._relabel(self.state, mapping.__getitem__)
+        # the future (redeals, next deals) must not come from the real seed either
+        state["seed"] = f"s{rng.getrandbits(48)}"
+        return match_from_state(self.rules, state)
 
     def _deal(self, rng: random.Random) -> dict[Card, Card] | None:
         """Slot i's card becomes target i: voided hands first take cards they may hold."""

@@ -20,13 +20,14 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import cast
 
 from engine.actions import Action
 from engine.bots import RulesBot
 from engine.events import DealEnded, Event
 from engine.game import Game
 from engine.observe import Observation
-from engine.playout import Compact, compact_of
+from engine.playout import Compact, Relabels, compact_of
 from engine.sampling import NoSample, Sampler, Trail
 
 PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
@@ -95,6 +96,19 @@ class Search:
         # the rules player's move is the search's prior: another must beat it clearly
         plain = RulesBot().choose(obs, legal, random.Random(rng.random()), True)
         self.prior = legal.index(plain) if plain in legal else 0
+        # the real deal in compact form, only ever relabelled into samples (as the sampler
+        # relabels its copy of the real state): no sample's Game needs building
+        whole = None if self.sampler.replays else compact_of(match, seat)
+        self.whole: Relabels | None = cast(Relabels, whole) if hasattr(whole, "relabel") else None
+
+    def _sample(self) -> tuple[Game | None, Compact | None, list[int] | None]:
+        """One determinization: (its match, unless a compact form was relabelled into it;
+        its compact form or None; the relabelling, when one was)."""
+        if self.whole is not None:
+            f = self.sampler.draw(self.rng)
+            return None, self.whole.relabel(f), f
+        game = self.sampler.sample(self.rng)
+        return game, compact_of(game, self.seat), None
 
     def run(self, iterations: int | None, ms: float | None) -> None:
         """Rounds of one sample each: every root action is played out in the same sample
@@ -106,15 +120,18 @@ class Search:
             if deadline is not None and self.playouts and time.perf_counter() >= deadline:
                 break
             try:
-                game = self.sampler.sample(self.rng)
+                game, base, f = self._sample()
             except NoSample:
                 break
             dice = self.rng.getrandbits(32)
-            base = compact_of(game, self.seat)
             for i in self._round():
                 if self.playouts >= limit:
                     break
-                value = self._play_one(game, base, self.legal[i], random.Random(dice))
+                first = self.legal[i]
+                if game is None and (base is None or base.code(first) is None):
+                    assert f is not None  # a relabelled compact form: its Game after all
+                    game = self.sampler.game_of(f, random.Random(dice))
+                value = self._play_one(game, base, first, random.Random(dice))
                 self.visits[i] += 1
                 self.totals[i] += value
                 self.playouts += 1
@@ -130,11 +147,12 @@ class Search:
         keep = sorted(range(n), key=lambda i: means[i], reverse=True)[: max(3, n // 3)]
         return sorted({*keep, self.prior})
 
-    def _play_one(self, game: Game, base: Compact | None, first: Action, rng: random.Random) -> float:
+    def _play_one(self, game: Game | None, base: Compact | None, first: Action, rng: random.Random) -> float:
         """One playout of ``first`` in the sample ``game``: through its compact form when the
         family has one for this moment (``engine.playout``), else through the ``Game`` API."""
         code = base.code(first) if base is not None else None
         if base is None or code is None:
+            assert game is not None
             return self._playout(game.copy(), first, rng)
         c = base.copy()
         c.play(code)

@@ -18,15 +18,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import compact_drawing
 from engine.actions import Action
 from engine.bots import RulesBot
 from engine.cards import POINTS, parse_cards
 from engine.codec import unpack_cards
-from engine.compact_drawing import DECLARE, DrawingCompact, build, decode, encode, mask_of
+from engine.compact_drawing import DrawingCompact, build
+from engine.compact_drawing_table import DECLARE, decode, encode, mask_of
 from engine.events import DealEnded, Event, TrickWon
 from engine.game import Game, new_match
 from engine.playout import compact_of
 from engine.presets import make_rules
+from engine.sampling import Sampler
 from engine.search import deal_value
 
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
@@ -178,7 +181,7 @@ def test_the_quick_player_plays_as_the_rules_player(config: tuple[str, int, dict
             game.apply(*expected)
 
 
-def test_the_quick_player_finishes_every_deal() -> None:
+def test_the_quick_player_finishes_every_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """``finish`` (the quick player, its fast loops included) plays as ``quick_step`` step by
     step, and ``finish_random`` ends a deal too, with a value in 0..1; a copy leaves its
     original as it was."""
@@ -200,4 +203,33 @@ def test_the_quick_player_finishes_every_deal() -> None:
                 slow.last_winner,
             )
             assert 0.0 <= c.copy().finish_random(random.Random(0)) <= 1.0
+            for quick in ("random", "mixed"):  # the quick players measured against the rules one
+                monkeypatch.setattr(compact_drawing, "QUICK", quick)
+                assert 0.0 <= c.copy().finish(random.Random(0)) <= 1.0
+            monkeypatch.undo()
             assert (c.hands, c.stock, c.points) == before and not c.finished
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_a_relabelled_compact_form_is_the_samples(config: tuple[str, int, dict[str, Any]]) -> None:
+    """The search relabels the real deal's compact form into a determinization
+    (``Sampler.draw``): the same as the compact form of that sample's match."""
+    preset, players, options = config
+    game = new_match(make_rules(preset, players, options), seed=5)
+    rnd = random.Random(5)
+    for step in range(25):
+        if step % 6 == 5:
+            seat = game.to_act()[0]
+            sampler = Sampler(game, seat)
+            whole = build(game, seat)
+            assert whole is not None
+            for _ in range(3):
+                f = sampler.draw(rnd)
+                one = whole.relabel(f)
+                two = build(sampler.game_of(f, rnd), seat)
+                assert two is not None
+                assert {n: getattr(one, n) for n in SLOTS} == {n: getattr(two, n) for n in SLOTS}
+        game.apply(*rules_step(game, RulesBot(), rnd))
+
+
+SLOTS = [n for n in DrawingCompact.__slots__ if n != "t"]
