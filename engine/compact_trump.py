@@ -122,6 +122,7 @@ class TrumpCompact:
         "to_move",
         "last_winner",
         "value",
+        "piles",
     )
 
     t: Tables
@@ -143,6 +144,7 @@ class TrumpCompact:
     to_move: int
     last_winner: int
     value: float | None
+    piles: list[list[int]]  # as built (for ``relabel``: not kept up to date in play)
 
     def copy(self) -> TrumpCompact:
         m = TrumpCompact.__new__(TrumpCompact)
@@ -152,6 +154,25 @@ class TrumpCompact:
         m.plays = self.plays[:]
         m.points = self.points[:]
         m.tricks = self.tricks[:]
+        return m
+
+    def relabel(self, f: list[int]) -> TrumpCompact:
+        """The same moment with every card ``x`` replaced by ``f[x]``: a determinization
+        (``engine.sampling.Sampler.draw``) without building its ``Game``
+        (``engine.playout.Relabels``)."""
+        m = self.copy()
+        m.hands = [sum(1 << f[c] for c in cards_of(h)) for h in self.hands]
+        m.plays = [(s, f[c]) for s, c in self.plays]
+        m.piles = [[f[c] for c in p] for p in self.piles]
+        m.points = [sum(POINTS[c] for c in p) for p in m.piles]
+        if self.forced >= 0:
+            m.forced = f[self.forced]
+        if any(f[c] != c for _s, c in self.plays):  # (cards on the table are seen: never)
+            plays, m.plays = m.plays, []
+            for s, c in plays:
+                m.to_move = s
+                m.hands[s] |= 1 << c
+                m.play(c)
         return m
 
     def code(self, action: Action) -> int | None:
@@ -322,7 +343,8 @@ def from_state(preset: str, settings: Any, state: dict[str, Any], seat: int) -> 
     m.seat = seat
     m.side = seat % 2
     m.hands = [_mask(h) for h in state["hands"]]
-    m.points = [sum(POINTS[c] for c in unpack_cards(p)) for p in state["piles"]]
+    m.piles = [unpack_cards(p) for p in state["piles"]]
+    m.points = [sum(POINTS[c] for c in p) for p in m.piles]
     m.tricks = list(state["tricks"])
     m.opened = state["opened"]
     m.forced = -1 if state["forced"] is None else state["forced"]

@@ -18,6 +18,7 @@ from engine.events import DealEnded, Event, TrickWon
 from engine.game import Game, match_from_state, new_match
 from engine.playout import compact_of
 from engine.presets import make_rules
+from engine.sampling import Sampler
 from engine.search import deal_value
 from engine.trump_rules import QUEEN_CLUBS, settings_of, table_for
 
@@ -159,3 +160,30 @@ def test_rules_4a_compact_trump_sweep_beats_the_catch_in_the_last_trick() -> Non
             while not ended:
                 ended, both = _check_step(game, compact, random.Random(0))
                 assert ended == both
+
+
+def _fields(c: TrumpCompact) -> tuple[Any, ...]:
+    return (c.hands, c.plays, c.points, c.tricks, c.to_move, c.opened, c.forced, c.win_seat, c.trick_points)
+
+
+def test_rules_4_a_relabelled_compact_trump_is_the_samples() -> None:
+    """The search relabels the real deal's compact form into a determinization
+    (``Sampler.draw``): the same as the compact form of that sample's match."""
+    for preset, options in CONFIGS[::3]:
+        game = new_match(make_rules(preset, 4, options), seed=5)
+        rnd = random.Random(5)
+        for step in range(30):
+            _to_play(game, rnd)
+            if game.finished:
+                break
+            seat = game.to_act()[0]
+            if step % 7 == 3:
+                sampler = Sampler(game, seat)
+                whole = build(game, seat)
+                assert whole is not None
+                for _ in range(3):
+                    f = sampler.draw(rnd)
+                    sample = build(sampler.game_of(f, rnd), seat)
+                    assert sample is not None
+                    assert _fields(whole.relabel(f)) == _fields(sample)
+            game.apply(seat, rnd.choice(game.legal_actions(seat)))
