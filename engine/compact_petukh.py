@@ -81,6 +81,9 @@ class PetukhCompact:
 
     __slots__ = (
         "cfg",
+        "turn",
+        "start",
+        "codes",
         "n",
         "phase",
         "dealer",
@@ -113,6 +116,9 @@ class PetukhCompact:
     )
 
     cfg: PetukhSettings
+    turn: bool  # RULES.md 5: the top card of the stock is turned (else the dealer's last)
+    start: tuple[list[int], list[int], int, list[int]]  # records, skips, dealer, deck
+    codes: list[int]  # the deal's actions as built (for ``relabel``)
     n: int
     phase: int
     dealer: int
@@ -154,6 +160,21 @@ class PetukhCompact:
         m.boys = self.boys[:]
         m.jack_played = self.jack_played[:]
         m.bonus = self.bonus[:]
+        return m
+
+    def relabel(self, f: list[int]) -> PetukhCompact | None:
+        """The deal with every card ``x`` replaced by ``f[x]`` (``engine.sampling.Sampler.draw``),
+        dealt again from the relabelled deck and its actions replayed, each checked as the
+        engine's replay checks it (a seat that did not follow suit or trump had none, ...);
+        None when one breaks (``engine.playout.Relabels``)."""
+        records, skips, dealer, deck = self.start
+        m = dealt(self.cfg, self.turn, (records, skips, dealer, [f[c] for c in deck]), self.seat)
+        codes = [_relabelled(code, f) for code in self.codes]
+        for code in codes:
+            if code < SKIP and not m.card_mask() >> code & 1:
+                return None  # a card the relabelled hand could not have played
+            m.play(code)
+        m.codes = codes
         return m
 
     def code(self, action: Action) -> int | None:
@@ -490,34 +511,42 @@ def boys_of(jacks: int, trump: int, cfg: PetukhSettings) -> str | None:
     return _BOYS[key]
 
 
-def _deal(m: PetukhCompact, state: dict[str, Any], turn: bool) -> None:
-    """The hands, the stock and the trump as ``PetukhMatch._new_deal`` deals them."""
-    deck = unpack_cards(state["deck"])
-    n = m.n
-    m.dealer = state["dealer"]
-    left = (m.dealer + 1) % n
+def _relabelled(code: int, f: list[int]) -> int:
+    if code & EXCHANGE:
+        return EXCHANGE | sum(1 << f[c] for c in cards_of(code & ~EXCHANGE))
+    if code >= SWAP:
+        return SWAP + f[code - SWAP]
+    return f[code] if code < SKIP else code
+
+
+def dealt(
+    cfg: PetukhSettings, turn: bool, start: tuple[list[int], list[int], int, list[int]], seat: int
+) -> PetukhCompact:
+    """A deal dealt as ``PetukhMatch._new_deal`` deals it: ``start`` is the records and
+    skips before it, the dealer and the deck."""
+    records, skips, dealer, deck = start
+    m = PetukhCompact.__new__(PetukhCompact)
+    m.cfg = cfg
+    m.turn = turn
+    m.start = start
+    m.codes = []
+    m.n = n = len(records)
+    m.seat = seat
+    m.records = records
+    m.skips = skips[:]
+    m.passed = [False] * n
+    m.dealer = dealer
+    left = (dealer + 1) % n
     hands = [0] * n
-    dealt = HAND * n
-    for i in range(dealt):
+    k = HAND * n
+    for i in range(k):
         hands[(left + i) % n] |= 1 << deck[i]
     m.hands = hands
-    trump_card = deck[dealt] if turn else deck[dealt - 1]
+    trump_card = deck[k] if turn else deck[k - 1]
     m.trump = trump_card // 9
     m.face_up = trump_card if turn else -1
-    m.stock = tuple(deck[dealt + 1 :] if turn else deck[dealt:])
+    m.stock = tuple(deck[k + 1 :] if turn else deck[k:])
     m.stock_pos = 0
-
-
-def from_state(rules: Any, state: dict[str, Any], seat: int) -> PetukhCompact:
-    """The compact deal of a ``PetukhMatch.to_state``: dealt again, its actions replayed."""
-    m = PetukhCompact.__new__(PetukhCompact)
-    m.cfg = cfg = settings_of(rules)
-    m.n = n = rules.players
-    m.seat = seat
-    m.records = list(state["records"])
-    m.skips = list(state["skips"])
-    m.passed = [False] * n
-    _deal(m, state, rules.trump_mode == "turn")
     m.plays = []
     m.tricks = [0] * n
     m.boys = [None] * n
@@ -528,13 +557,23 @@ def from_state(rules: Any, state: dict[str, Any], seat: int) -> PetukhCompact:
     m.value = None
     m.led = m.led_top = m.trump_top = m.win_seat = m.win_key = m.leader = 0
     # RULES.md 5: nobody exchanges or swaps when a record is 1 (nor with 6 players)
-    m.exchange_open = cfg.exchange and 1 not in m.records
+    m.exchange_open = cfg.exchange and 1 not in records
     m.phase = EXCHANGE_PHASE
-    m._exchange_turn((m.dealer + 1) % n)
+    m._exchange_turn(left)
+    return m
+
+
+def from_state(rules: Any, state: dict[str, Any], seat: int) -> PetukhCompact:
+    """The compact deal of a ``PetukhMatch.to_state``: dealt again, its actions replayed."""
+    start = (list(state["records"]), list(state["skips"]), state["dealer"], unpack_cards(state["deck"]))
+    m = dealt(settings_of(rules), rules.trump_mode == "turn", start, seat)
+    codes = []
     for text in state["actions"]:
         code = m.code(unpack_action(text)[1])
         assert code is not None
         m.play(code)
+        codes.append(code)
+    m.codes = codes
     return m
 
 

@@ -9,16 +9,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action
 from engine.compact_petukh import CODES, EXCHANGE, KEEP, PASS, SWAP, PetukhCompact, build
+from engine.errors import IllegalAction
 from engine.events import Event, TrickWon
 from engine.game import Game, match_from_state, new_match
 from engine.petukh_rules import DealScored
 from engine.playout import compact_of
 from engine.presets import PRESETS, make_rules
+from engine.sampling import Sampler
 from engine.search import deal_value
 
 PETUKH_OPTIONS = st.fixed_dictionaries(
@@ -162,3 +165,51 @@ def test_rules_5_compact_petukh_must_beat_overtrumps_as_the_engine(
     # many hands to a trick: trumping over a trump on the table (must_beat) comes often;
     # records of 8 or less: boys finish (5 or less) and the overshoot
     play_both("petukh", players, {**options, "must_beat": True, "pass": False}, seed, rnd, low=8)
+
+
+def _fields(c: PetukhCompact) -> tuple[Any, ...]:
+    return (
+        c.hands,
+        c.plays,
+        c.tricks,
+        c.to_move,
+        c.phase,
+        c.passed,
+        c.boys,
+        c.stock[c.stock_pos :],
+        c.face_up,
+    )
+
+
+@pytest.mark.parametrize("preset", ["petukh", "petukh-25"])
+def test_rules_5_a_relabelled_compact_petukh_is_the_samples_or_none(preset: str) -> None:
+    """The search relabels the real deal's compact form into a determinization
+    (``Sampler.draw``): the compact form of that sample's match, or None where the
+    sample's replay breaks a duty (the seat saw someone not follow suit)."""
+    kept = broken = 0
+    for seed in range(6):
+        game = new_match(make_rules(preset, 4, {"deck": 36}), seed=seed)
+        rnd = random.Random(seed)
+        for step in range(60):
+            if game.finished:
+                break
+            seat = game.to_act()[0]
+            if step % 5 == 4:
+                sampler = Sampler(game, seat)
+                whole = build(game, seat)
+                assert whole is not None
+                for _ in range(4):
+                    f = sampler.draw(rnd)
+                    try:
+                        sample = build(sampler.game_of(f, rnd), seat)
+                    except (IllegalAction, AssertionError):
+                        sample = None
+                    relabelled = whole.relabel(f)
+                    assert (relabelled is None) == (sample is None)
+                    if relabelled is not None and sample is not None:
+                        assert _fields(relabelled) == _fields(sample)
+                        kept += 1
+                    else:
+                        broken += 1
+            game.apply(seat, rnd.choice(game.legal_actions(seat)))
+    assert kept and broken
