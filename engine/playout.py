@@ -44,14 +44,18 @@ class Compact(Protocol):
 class Relabels(Compact, Protocol):
     """A compact form that can also be one determinization of itself: every card ``x``
     replaced by ``f[x]`` (``engine.sampling.Sampler.draw``), cheaper than building the
-    sample's ``Game`` and its compact form again (optional: the search checks for it)."""
+    sample's ``Game`` and its compact form again (optional: the search checks for it).
+    None where the relabelled deal breaks a duty its replay checks (Petukh: a seat that did
+    not follow suit held none): the search draws again, as the sampler does."""
 
-    def relabel(self, f: list[int]) -> Compact: ...
+    def relabel(self, f: list[int]) -> Compact | None: ...
 
 
 # the family -> the module holding its ``build``
 MODULES: dict[str, str] = {
     "drawing": "engine.compact_drawing",
+    "trump": "engine.compact_trump",
+    "petukh": "engine.compact_petukh",
 }
 
 

@@ -31,7 +31,7 @@ from engine.events import DealEnded, Event
 from engine.game import Game
 from engine.observe import Observation
 from engine.playout import Compact, Relabels, compact_of
-from engine.sampling import NoSample, Sampler, Trail
+from engine.sampling import ATTEMPTS, NoSample, Sampler, Trail
 
 PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
 MARGIN = 0.03  # how much better than the rules player's move another must do (noise)
@@ -102,15 +102,19 @@ class Search:
         self.prior = legal.index(plain) if plain in legal else 0
         # the real deal in compact form, only ever relabelled into samples (as the sampler
         # relabels its copy of the real state): no sample's Game needs building
-        whole = None if self.sampler.replays else compact_of(match, seat)
+        whole = compact_of(match, seat)
         self.whole: Relabels | None = cast(Relabels, whole) if hasattr(whole, "relabel") else None
 
     def _sample(self) -> tuple[Game | None, Compact | None, list[int] | None]:
         """One determinization: (its match, unless a compact form was relabelled into it;
         its compact form or None; the relabelling, when one was)."""
         if self.whole is not None:
-            f = self.sampler.draw(self.rng)
-            return None, self.whole.relabel(f), f
+            for _attempt in range(ATTEMPTS):
+                f = self.sampler.draw(self.rng)
+                relabelled = self.whole.relabel(f)
+                if relabelled is not None:  # None: a replayed duty broke (Petukh)
+                    return None, relabelled, f
+            raise NoSample(f"seat {self.seat}: no relabelling kept the deal's duties")
         game = self.sampler.sample(self.rng)
         return game, compact_of(game, self.seat), None
 
@@ -163,6 +167,9 @@ class Search:
         return c.finish(rng)
 
     def _playout(self, game: Game, first: Action, rng: random.Random) -> float:
+        if game.check(self.seat, first) is not None:
+            # kozel-nn: a redeal the sample's partner hand does not allow (it is hidden)
+            return 0.5
         events = game.apply(self.seat, first)
         for _ in range(PLAYOUT_ACTIONS):
             value = deal_value(events, self.seat, self.side, self.start_record, self.record)

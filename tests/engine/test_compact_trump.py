@@ -1,0 +1,189 @@
+"""RULES.md 4, 4a-4c: the permanent-trump compact playout form (``engine.compact_trump``)
+plays what the engine plays: random legal deals of every preset and option, stepped through
+the ``Game`` API and the compact form side by side (same legal cards, trick winners, points,
+tricks and the same value as ``engine.search.deal_value`` reads from the engine's events)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Action
+from engine.codec import pack_cards
+from engine.compact_trump import TrumpCompact, build
+from engine.events import DealEnded, Event, TrickWon
+from engine.game import Game, match_from_state, new_match
+from engine.playout import compact_of
+from engine.presets import make_rules
+from engine.sampling import Sampler
+from engine.search import deal_value
+from engine.trump_rules import QUEEN_CLUBS, settings_of, table_for
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    *[("kozel-hvalenyi", {"deck": d, "lyusya": ly}) for d in (36, 32) for ly in ("match", "reset")],
+    ("kozel-nn", {}),
+    *[
+        ("kozel-kocherga", {"trump_suit": suit, "ace_rule": ace, "lyusya": ly})
+        for suit in ("clubs", "spades", "hearts", "diamonds")
+        for ace in (False, True)
+        for ly in ("match", "reset")
+    ],
+]
+
+
+def _to_play(game: Game, rnd: random.Random) -> list[Event]:
+    """Random legal actions (redeals too) until a card is to be played."""
+    events: list[Event] = []
+    while not game.finished and game.to_state()["phase"] != "play":
+        seat = game.to_act()[0]
+        events = game.apply(seat, rnd.choice(game.legal_actions(seat)))
+    return events
+
+
+def _check_step(game: Game, compact: TrumpCompact, rnd: random.Random) -> tuple[bool, bool]:
+    """One card both ways; (the deal ended, it ended in the compact form too)."""
+    mover = game.to_act()[0]
+    assert compact.to_move == mover
+    cards = [a.cards[0] for a in game.legal_actions(mover) if a.kind == "play"]
+    assert compact.legal() == cards
+    # half the cards by the quick player (its choice must be legal), half at random
+    card = compact.choose(cards) if len(cards) > 1 and rnd.random() < 0.5 else rnd.choice(cards)
+    assert card in cards
+    events = game.apply(mover, Action("play", (card,)))
+    compact.play(card)
+    ended = next((e for e in events if isinstance(e, DealEnded)), None)
+    won = next((e for e in events if isinstance(e, TrickWon)), None)
+    if won is not None:
+        assert compact.last_winner == won.seat
+    if ended is None:
+        state = game.to_state()
+        assert compact.tricks == state["tricks"]
+        assert compact.value is None
+        return False, False
+    assert list(ended.tricks) == compact.tricks
+    assert list(ended.points) == compact.points
+    assert compact.value == deal_value(events, compact.seat, compact.side, None, None)
+    return True, compact.value is not None
+
+
+def play_both(preset: str, options: dict[str, Any], seed: int, rnd: random.Random, deals: int) -> None:
+    game = new_match(make_rules(preset, 4, options), seed=seed)
+    for _ in range(deals):
+        _to_play(game, rnd)
+        if game.finished:
+            return
+        seat = rnd.randrange(4)
+        compact = build(game, seat)
+        assert compact is not None
+        while True:
+            if rnd.random() < 0.15:  # built again mid-deal (mid-trick too)
+                compact = compact_of(game, seat)
+                assert isinstance(compact, TrumpCompact)
+            elif rnd.random() < 0.15:
+                compact = compact.copy()
+            ended, both = _check_step(game, compact, rnd)
+            assert ended == both
+            if ended:
+                break
+        if game.finished:
+            return
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(min_value=0, max_value=2**31),
+    rnd=st.randoms(use_true_random=True),
+)
+def test_rules_4_compact_trump_agrees_with_the_engine(
+    config: tuple[str, dict[str, Any]], seed: int, rnd: random.Random
+) -> None:
+    play_both(config[0], config[1], seed, rnd, deals=3)
+
+
+def test_rules_4_compact_trump_finish_gives_the_deal_value() -> None:
+    for preset, options in CONFIGS:
+        game = new_match(make_rules(preset, 4, options), seed=7)
+        _to_play(game, random.Random(7))
+        compact = build(game, 1)
+        assert compact is not None
+        value = compact.copy().finish(random.Random(1))
+        assert 0.0 <= value <= 1.0
+        assert compact.value is None  # the copy played, not the original
+
+
+def test_rules_4_compact_trump_covers_trick_play_only() -> None:
+    game = new_match(make_rules("kozel-nn", 4), seed=3)
+    assert game.to_state()["phase"] == "cut"
+    assert build(game, 0) is None
+    _to_play(game, random.Random(3))
+    compact = build(game, 0)
+    assert compact is not None
+    assert compact.code(Action("redeal")) is None
+
+
+def _last_trick(preset: str, tricks: list[int]) -> Game:
+    """A deal at its last trick: seat 0 leads the 6♣ (7♣), seat 1 holds the Q♣ (RULES.md 4a:
+    a sweep beats the catch in the last trick)."""
+    rules = make_rules(preset, 4)
+    game = new_match(rules, seed=1)
+    _to_play(game, random.Random(1))
+    state = game.to_state()
+    top = table_for(preset, settings_of(rules).suit).top
+    others = [c for c in rules.deck if c not in (top, QUEEN_CLUBS)]
+    hands = [[top], [QUEEN_CLUBS], [others[0]], [others[1]]]
+    state.update(
+        hands=[pack_cards(h) for h in hands],
+        piles=[pack_cards(others[2:]), ""],
+        tricks=tricks,
+        plays=[],
+        to_move=0,
+        leader=0,
+        played=len(others) - 2,
+        forced=None,
+    )
+    return match_from_state(rules, state)
+
+
+def test_rules_4a_compact_trump_sweep_beats_the_catch_in_the_last_trick() -> None:
+    n = 8  # tricks before the last one, 36 cards
+    for preset in ("kozel-hvalenyi", "kozel-kocherga"):
+        last = n if preset == "kozel-hvalenyi" else n - 1
+        for tricks in ([last, 0], [last - 1, 1]):
+            game = _last_trick(preset, tricks)
+            compact = build(game, 0)
+            assert compact is not None
+            ended = False
+            while not ended:
+                ended, both = _check_step(game, compact, random.Random(0))
+                assert ended == both
+
+
+def _fields(c: TrumpCompact) -> tuple[Any, ...]:
+    return (c.hands, c.plays, c.points, c.tricks, c.to_move, c.opened, c.forced, c.win_seat, c.trick_points)
+
+
+def test_rules_4_a_relabelled_compact_trump_is_the_samples() -> None:
+    """The search relabels the real deal's compact form into a determinization
+    (``Sampler.draw``): the same as the compact form of that sample's match."""
+    for preset, options in CONFIGS[::3]:
+        game = new_match(make_rules(preset, 4, options), seed=5)
+        rnd = random.Random(5)
+        for step in range(30):
+            _to_play(game, rnd)
+            if game.finished:
+                break
+            seat = game.to_act()[0]
+            if step % 7 == 3:
+                sampler = Sampler(game, seat)
+                whole = build(game, seat)
+                assert whole is not None
+                for _ in range(3):
+                    f = sampler.draw(rnd)
+                    sample = build(sampler.game_of(f, rnd), seat)
+                    assert sample is not None
+                    assert _fields(whole.relabel(f)) == _fields(sample)
+            game.apply(seat, rnd.choice(game.legal_actions(seat)))
