@@ -33,7 +33,7 @@ import random  # noqa: E402
 from engine.bots import RandomBot, RulesBot  # noqa: E402
 from engine.game import new_match  # noqa: E402
 from engine.playout import MODULES  # noqa: E402
-from engine.presets import make_rules  # noqa: E402
+from engine.presets import SEARCH_TABLES, make_rules  # noqa: E402
 from engine.simulate import play_match  # noqa: E402
 
 CASES = [
@@ -68,17 +68,7 @@ def bench(preset: str, players: int, options: dict[str, str], seconds: float) ->
     return deals / elapsed, actions / elapsed
 
 
-SEARCH_CASES = [
-    ("kozel", 4),
-    ("kozel", 2),
-    ("kozel-4", 4),
-    ("kozel-60", 2),
-    ("kozel-hvalenyi", 4),
-    ("kozel-nn", 4),
-    ("kozel-kocherga", 4),
-    ("petukh", 4),
-    ("petukh-25", 4),
-]
+SEARCH_CASES = list(SEARCH_TABLES)
 
 
 COMPACT_CASES = [

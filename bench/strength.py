@@ -29,20 +29,10 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from engine import compact_drawing, search  # noqa: E402
 from engine.game import Game, new_match  # noqa: E402
-from engine.presets import PRESETS, Rules, make_rules  # noqa: E402
+from engine.presets import PRESETS, SEARCH_TABLES, Rules, make_rules  # noqa: E402
 from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
 
-CASES = [
-    ("kozel", 4),
-    ("kozel", 2),
-    ("kozel-4", 4),
-    ("kozel-60", 2),
-    ("kozel-hvalenyi", 4),
-    ("kozel-nn", 4),
-    ("kozel-kocherga", 4),
-    ("petukh", 4),
-    ("petukh-25", 4),
-]
+CASES = list(SEARCH_TABLES)
 
 
 def seat_levels(rules: Rules, strong: str, weak: str) -> list[str]:

@@ -468,6 +468,20 @@ PRESETS: dict[str, PresetSpec] = {
     "petukh-25": PresetSpec("petukh-25", "petukh", (2, 3, 4), Petukh25Options, _petukh25),
 }
 
+# the tables the search is tested and measured at (tests/engine/test_search.py,
+# bench/engine.py, bench/strength.py): every preset at 4 players, kozel and kozel-60 at 2 too
+SEARCH_TABLES: tuple[tuple[str, int], ...] = (
+    ("kozel", 4),
+    ("kozel", 2),
+    ("kozel-4", 4),
+    ("kozel-60", 2),
+    ("kozel-hvalenyi", 4),
+    ("kozel-nn", 4),
+    ("kozel-kocherga", 4),
+    ("petukh", 4),
+    ("petukh-25", 4),
+)
+
 
 def players_allowed(preset: str, options: Mapping[str, Any] | None = None) -> tuple[int, ...]:
     """The table sizes ``preset`` allows with ``options`` (RULES.md 3: kozel-60 played in

@@ -17,22 +17,12 @@ from engine.bots import EasyBot, RulesBot, make_bot
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.game import Game, new_match
-from engine.presets import make_rules
+from engine.presets import SEARCH_TABLES, make_rules
 from engine.sampling import Sampler, known_cards, suit_class, swap_hidden, trail_of, voids
 from engine.search import SearchBot, think
 from engine.simulate import check_invariants, simulate
 
-CASES = [
-    ("kozel", 4),
-    ("kozel", 2),
-    ("kozel-4", 4),
-    ("kozel-60", 2),
-    ("kozel-hvalenyi", 4),
-    ("kozel-nn", 4),
-    ("kozel-kocherga", 4),
-    ("petukh", 4),
-    ("petukh-25", 4),
-]
+CASES = list(SEARCH_TABLES)
 IDS = [f"{p}-{n}p" for p, n in CASES]
 
 
