@@ -454,7 +454,7 @@ class DrawingDeal:
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
-        self.plays.append((seat, kind, cards))
+        self.plays.append(Play(seat, kind, cards))
         if kind == "lead":
             self.win_seat, self.win_cards = seat, cards
             events.append(Led(seat, cards) if self.rules.multi else Played(seat, cards[0]))
@@ -494,7 +494,7 @@ class DrawingDeal:
         self._start_trick(seat)
         for c in cards:
             self.hands[seat].remove(c)
-        self.plays = [(seat, "lead", cards)]
+        self.plays = [Play(seat, "lead", cards)]
         self.win_cards = cards
         self.declared = combo
         self.to_move = self.next_seat(seat)

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from itertools import combinations, permutations
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import ONE_CARD
 from engine.cards import ACE, JACK, KOZEL_STRENGTH, SHOKHA, TEN, Card
 from engine.presets import DrawingSettings, Rules
 
-# A play on the table: (seat, kind, cards). kind: "lead", "beat", "throw", "play".
-Play = tuple[int, str, tuple[Card, ...]]
+
+class Play(NamedTuple):
+    """A play on the table."""
+
+    seat: int
+    kind: str  # "lead", "beat", "throw", "play"
+    cards: tuple[Card, ...]
 
 
 def settings_of(rules: Rules) -> DrawingSettings:

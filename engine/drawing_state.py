@@ -17,7 +17,7 @@ def _plays_out(ps: list[Play] | tuple[Play, ...]) -> list[list[Any]]:
 
 
 def _plays_in(ps: list[list[Any]]) -> list[Play]:
-    return [(seat, kind, tuple(unpack_cards(cards))) for seat, kind, cards in ps]
+    return [Play(seat, kind, tuple(unpack_cards(cards))) for seat, kind, cards in ps]
 
 
 def state_of(d: DrawingDeal) -> dict[str, Any]:
