@@ -26,6 +26,7 @@ from engine.actions import Action
 from engine.cards import ACE, KOZEL_STRENGTH, POINTS
 from engine.codec import unpack_cards
 from engine.game import Game
+from engine.playout import CATCH
 from engine.trump_rules import QUEEN_CLUBS, TRUMPS, settings_of, table_for
 
 QC_BIT = 1 << QUEEN_CLUBS
@@ -245,7 +246,8 @@ class TrumpCompact:
         last = not self.hands[self.plays[0][0]]
         if self.lyusya and last and self.tricks[1 - catcher % 2] == 0:
             return False  # a sweep beats the catch in the last trick
-        self._end()
+        self.value = CATCH if catcher % 2 == self.side else 1.0 - CATCH
+        self.to_move = -1
         return True
 
     def _end(self) -> None:

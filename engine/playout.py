@@ -20,6 +20,12 @@ from typing import Protocol
 from engine.actions import Action
 from engine.game import Game
 
+# A deal ended by a catch of the Q♣ (RULES.md 4a-4c) scores as much as one won with 91 card
+# points or more (4 eyes; kozel-nn: the caught team's 4 penalties, a chiper's): a playout
+# that ends so is worth CATCH to the catching side and 1 - CATCH to the other, not the card
+# points taken until then (engine.search.deal_value and the compact forms)
+CATCH = 0.9
+
 
 class Compact(Protocol):
     """One determinized deal, from the searching seat's point of view."""

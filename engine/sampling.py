@@ -86,8 +86,12 @@ def _info_cards(info: dict[str, Any]) -> Iterable[Card]:
     return (parse_card(t) for t in texts)
 
 
-def voids(obs: Observation, trail: Trail, klass: Callable[[Card], int]) -> dict[int, set[int]]:
-    """Per seat, the suit classes it showed it has none of by not following a lead."""
+def voids(
+    obs: Observation, trail: Trail, klass: Callable[[Card], int], trump_leads: int | None = None
+) -> dict[int, set[int]]:
+    """Per seat, the suit classes it showed it has none of by not following a lead; with
+    ``trump_leads`` (kozel-nn's trump class: RULES.md 4b, no trump lead while holding a
+    non-trump), a seat that led a trump showed it holds trumps only."""
     out: dict[int, set[int]] = {}
     led: int | None = None
     count = 0
@@ -97,6 +101,8 @@ def voids(obs: Observation, trail: Trail, klass: Callable[[Card], int]) -> dict[
         cls = klass(act.cards[0])
         if count == 0:
             led = cls
+            if cls == trump_leads and s != obs.seat:
+                out.setdefault(s, set()).update(c for c in range(5) if c != trump_leads)
         elif cls != led and s != obs.seat and led is not None:
             out.setdefault(s, set()).add(led)
         count = (count + 1) % max(1, len(obs.seats))
@@ -232,7 +238,10 @@ class Sampler:
         self.voids: dict[str, set[int]] = {}
         self.klass = suit_class(match)
         if match.rules.family == "trump":
-            for s, classes in voids(obs, trail, self.klass).items():
+            from engine.trump_rules import TRUMPS, settings_of
+
+            leads = TRUMPS if settings_of(match.rules).nn else None
+            for s, classes in voids(obs, trail, self.klass, leads).items():
                 self.voids[f"hand {s}"] = classes
         self.replays = match.rules.family == "petukh"
 

@@ -30,8 +30,9 @@ from engine.bots import RulesBot
 from engine.events import DealEnded, Event
 from engine.game import Game
 from engine.observe import Observation
-from engine.playout import Compact, Relabels, compact_of
+from engine.playout import CATCH, Compact, Relabels, compact_of
 from engine.sampling import ATTEMPTS, NoSample, Sampler, Trail
+from engine.trump_rules import QueenCaught
 
 PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
 MARGIN = 0.03  # how much better than the rules player's move another must do (noise)
@@ -58,6 +59,9 @@ def deal_value(
 ) -> float | None:
     """The seat's share of the deal that ``events`` ended, or None if none ended there."""
     for ev in events:
+        if isinstance(ev, QueenCaught):
+            catcher = ev.seat
+            return CATCH if catcher % 2 == side else 1.0 - CATCH
         if isinstance(ev, DealEnded):
             points = ev.points
             total = sum(points)

@@ -16,11 +16,11 @@ from engine.codec import pack_cards
 from engine.compact_trump import TrumpCompact, build
 from engine.events import DealEnded, Event, TrickWon
 from engine.game import Game, match_from_state, new_match
-from engine.playout import compact_of
+from engine.playout import CATCH, compact_of
 from engine.presets import make_rules
 from engine.sampling import Sampler
 from engine.search import deal_value
-from engine.trump_rules import QUEEN_CLUBS, settings_of, table_for
+from engine.trump_rules import QUEEN_CLUBS, QueenCaught, settings_of, table_for
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[("kozel-hvalenyi", {"deck": d, "lyusya": ly}) for d in (36, 32) for ly in ("match", "reset")],
@@ -187,3 +187,31 @@ def test_rules_4_a_relabelled_compact_trump_is_the_samples() -> None:
                     assert sample is not None
                     assert _fields(whole.relabel(f)) == _fields(sample)
             game.apply(seat, rnd.choice(game.legal_actions(seat)))
+
+
+def test_r4a_a_catch_is_worth_four_eyes_to_the_search() -> None:
+    """RULES.md 4a/4c: a deal ended by the catch of the Q♣ scores 4 eyes whatever the card
+    points until then: a playout ending so is worth CATCH to the catching side, 1 - CATCH to
+    the other, through the engine's events and the compact form alike."""
+    rnd = random.Random(4)
+    for seed in range(200):
+        game = new_match(make_rules("kozel-kocherga", 4), seed=seed)
+        _to_play(game, rnd)
+        compact = build(game, 0)
+        assert compact is not None
+        while game.to_state()["phase"] == "play" and not game.finished:
+            mover = game.to_act()[0]
+            cards = [a.cards[0] for a in game.legal_actions(mover) if a.kind == "play"]
+            card = QUEEN_CLUBS if QUEEN_CLUBS in cards else rnd.choice(cards)
+            events = game.apply(mover, Action("play", (card,)))
+            compact.play(card)
+            caught = next((e for e in events if isinstance(e, QueenCaught)), None)
+            if caught is not None:
+                mine = caught.seat % 2 == 0
+                assert compact.value == (CATCH if mine else 1 - CATCH)
+                assert deal_value(events, 0, 0, None, None) == compact.value
+                assert deal_value(events, 1, 1, None, None) == 1 - compact.value
+                return
+            if any(isinstance(e, DealEnded) for e in events):
+                break
+    raise AssertionError("no catch in 200 random deals")

@@ -21,6 +21,7 @@ from engine.presets import SEARCH_TABLES, make_rules
 from engine.sampling import Sampler, known_cards, suit_class, swap_hidden, trail_of, voids
 from engine.search import SearchBot, think
 from engine.simulate import check_invariants, simulate
+from engine.trump_rules import TRUMPS
 
 CASES = list(SEARCH_TABLES)
 IDS = [f"{p}-{n}p" for p, n in CASES]
@@ -158,6 +159,34 @@ def test_sample_keeps_voids_the_play_revealed() -> None:
                         assert not {klass(c) for c in game.observe(s).hand} & classes
                 return
     pytest.fail("no void in 40 seeds")
+
+
+def test_r4b_a_trump_lead_shows_a_hand_of_trumps_only() -> None:
+    """RULES.md 4b (kozel-nn: no trump lead while holding a non-trump): a seat that led a
+    trump holds trumps only in every sample."""
+    rules = make_rules("kozel-nn", 4, {})
+    klass = None
+    for seed in range(40):
+        match = new_match(rules, seed=seed)
+        for _ in range(40):
+            advance(match, 1, seed)
+            if match.finished or not match.to_act():
+                break
+            seat = match.to_act()[0]
+            klass = suit_class(match)
+            leaders = {
+                s
+                for s, classes in voids(match.observe(seat), trail_of(match), klass, TRUMPS).items()
+                if classes >= {0, 1, 2, 3}
+            }
+            if leaders and match.legal_actions(seat):
+                sampler = Sampler(match, seat)
+                for k in range(5):
+                    game = sampler.sample(random.Random(k))
+                    for s in leaders:
+                        assert {klass(c) for c in game.observe(s).hand} <= {TRUMPS}
+                return
+    pytest.fail("no trump lead by another seat in 40 seeds")
 
 
 def test_seeded_search_is_exact() -> None:
