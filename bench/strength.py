@@ -97,9 +97,7 @@ def main() -> None:
         default="rules",
         help="the compact playouts' quick player",
     )
-    parser.add_argument(
-        "--margin", type=float, default=None, help="engine.search.MARGIN (and MARGINS) instead"
-    )
+    parser.add_argument("--margin", type=float, default=None, help="every family's margin instead")
     parser.add_argument("presets", nargs="*", help="presets, or preset:players (kozel:4)")
     args = parser.parse_args()
     if args.iterations is None and args.think_ms is None:

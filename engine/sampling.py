@@ -34,6 +34,7 @@ from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
 from engine.game import Game, match_from_state
 from engine.observe import Observation
+from engine.trump_rules import TRUMPS, settings_of
 
 # action kinds whose cards only their owner sees (a throw, a boast's laid cards, a Petukh
 # exchange's discards and the card the dealer gives for the trump)
@@ -238,8 +239,6 @@ class Sampler:
         self.voids: dict[str, set[int]] = {}
         self.klass = suit_class(match)
         if match.rules.family == "trump":
-            from engine.trump_rules import TRUMPS, settings_of
-
             leads = TRUMPS if settings_of(match.rules).nn else None
             for s, classes in voids(obs, trail, self.klass, leads).items():
                 self.voids[f"hand {s}"] = classes

@@ -11,8 +11,9 @@ player in one loop, a property test showing it agrees with the engine), the play
 through it instead, many times faster (the drawing family's: ``engine.compact_drawing``).
 
 A playout's value is the seat's share of the deal: its side's share of the card points
-(Kozel) or how far its record came down, over the start (Petukh). Out of turn (a
-declaration it may skip, a redeal request) it answers as the rules player does.
+(Kozel; a deal ended by a catch of the Q♣: ``engine.playout.CATCH``) or how far its record
+came down, over the start (Petukh). Out of turn (a declaration it may skip, a redeal
+request) it answers as the rules player does.
 
 Budgets: ``iterations`` playouts (exact for a seed: tests and benches), or ``ms`` of
 thinking (the service's ``SEARCH_MS``), whichever ends first.
@@ -66,8 +67,7 @@ def deal_value(
     """The seat's share of the deal that ``events`` ended, or None if none ended there."""
     for ev in events:
         if isinstance(ev, QueenCaught):
-            catcher = ev.seat
-            return CATCH if catcher % 2 == side else 1.0 - CATCH
+            return CATCH if ev.seat % 2 == side else 1.0 - CATCH
         if isinstance(ev, DealEnded):
             points = ev.points
             total = sum(points)
