@@ -97,7 +97,7 @@ def main() -> None:
         default="rules",
         help="the compact playouts' quick player",
     )
-    parser.add_argument("--margin", type=float, default=None, help="every family's margin instead")
+    parser.add_argument("--margin", type=float, default=None, help="the search's margin instead")
     parser.add_argument("presets", nargs="*", help="presets, or preset:players (kozel:4)")
     args = parser.parse_args()
     if args.iterations is None and args.think_ms is None:
@@ -105,12 +105,11 @@ def main() -> None:
     compact_drawing.QUICK = args.quick
     if args.margin is not None:
         search.MARGIN = args.margin
-        search.MARGINS = {}
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
         + " ".join(f"{x:.1f}" for x in os.getloadavg())
         + f" · budget {args.iterations or ''} playouts {args.think_ms or ''} ms · quick player {args.quick}"
-        + f" · margin {search.MARGIN} {search.MARGINS or ''}",
+        + f" · margin {search.MARGIN}",
         flush=True,
     )
     for preset, players in CASES:

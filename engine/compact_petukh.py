@@ -10,8 +10,8 @@ answering order (``follow``, ``beat``, ``beat_or_trump``), the trump ace lead, s
 (petukh-25), boys declared with the first jack, boys finish, the spade ace. Codes: a card's
 int, ``SKIP``, ``FINISH``, ``KEEP``, ``PASS``, ``SWAP`` + card, ``EXCHANGE`` | discards.
 
-Its value is ``engine.search.deal_value``'s for Petukh: 1 for a record brought to 0, else
-0.5 plus how far the record came down over twice the start (overshoot sets it back).
+Its value is ``engine.search.deal_value``'s for Petukh: the seat's chance to win the match
+from every seat's record after the deal (``engine.petukh_odds``; overshoot sets one back).
 
 The quick player (``finish``) is the family's rules player (``engine.petukh_bot``) on masks:
 change weak cards, pass a hopeless hand, take tricks while they bring the record towards
@@ -30,6 +30,7 @@ from engine.actions import Action
 from engine.cards import ACE, JACK, make
 from engine.codec import unpack_action, unpack_cards
 from engine.game import Game
+from engine.petukh_odds import win_chance
 from engine.petukh_rules import (
     FINISH_RECORD,
     HAND,
@@ -315,12 +316,7 @@ class PetukhCompact:
 
     def _end(self) -> None:
         """``engine.search.deal_value`` of the DealScored for the searching seat."""
-        record = self.records[self.seat]
-        after = self.after(self.seat)
-        if after == 0:
-            self.value = 1.0
-        else:
-            self.value = max(0.0, min(1.0, 0.5 + (record - after) / (2 * self.cfg.start)))
+        self.value = win_chance([self.after(s) for s in range(self.n)], self.seat, self.cfg)
         self.to_move = -1
 
     def finish(self, rng: random.Random) -> float:

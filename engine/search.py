@@ -11,9 +11,9 @@ player in one loop, a property test showing it agrees with the engine), the play
 through it instead, many times faster (the drawing family's: ``engine.compact_drawing``).
 
 A playout's value is the seat's share of the deal: its side's share of the card points
-(Kozel; a deal ended by a catch of the Q♣: ``engine.playout.CATCH``) or how far its record
-came down, over the start (Petukh). Out of turn (a declaration it may skip, a redeal
-request) it answers as the rules player does.
+(Kozel; a deal ended by a catch of the Q♣: ``engine.playout.CATCH``) or its chance to win
+the match from the records the deal leaves (Petukh: ``engine.petukh_odds``). Out of turn
+(a declaration it may skip, a redeal request) it answers as the rules player does.
 
 Budgets: ``iterations`` playouts (exact for a seed: tests and benches), or ``ms`` of
 thinking (the service's ``SEARCH_MS``), whichever ends first.
@@ -31,18 +31,21 @@ from engine.bots import RulesBot
 from engine.events import DealEnded, Event
 from engine.game import Game
 from engine.observe import Observation
+from engine.petukh_odds import win_chance
+from engine.petukh_rules import DealScored
+from engine.petukh_rules import settings_of as petukh_settings
 from engine.playout import CATCH, Compact, Relabels, compact_of
+from engine.presets import PetukhSettings
 from engine.sampling import ATTEMPTS, NoSample, Sampler, Trail
 from engine.trump_rules import QueenCaught
 
 PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
-MARGIN = 0.03  # how much better than the rules player's move another must do (noise)
-# per family where a smaller margin was measured stronger (bench/strength.py --deals
-# --margin, first deals of seeds 0-199, 2026-12-02, the hard side's card points at 0.03 and
-# at 0.01: kozel 2p 57.3% and 61.6%, kozel 4p 59.4% and 59.0%, kozel-4 60.5% and 61.5%,
-# kozel-hvalenyi 57.3% and 58.3%, kozel-kocherga 56.0% and 56.4%, 56.5% at 0); Petukh keeps
-# MARGIN, the margin its figures were measured at
-MARGINS = {"drawing": 0.01, "trump": 0.01}
+# how much better than the rules player's move another must do (noise): measured with
+# bench/strength.py --margin, 2026-12-02: Kozel, first deals of seeds 0-199, the hard side's
+# card points at 0.03 and at 0.01: kozel 2p 57.3% and 61.6%, kozel 4p 59.4% and 59.0%,
+# kozel-4 60.5% and 61.5%, kozel-hvalenyi 57.3% and 58.3%, kozel-kocherga 56.0% and 56.4%
+# (56.5% at 0); Petukh's chances (engine.petukh_odds) differ by less than its records did
+MARGIN = 0.01
 PLAYOUT_ACTIONS = 400  # a playout that has not ended its deal by then counts as even
 # the quick players of a Game API playout: the rules player (random playouts were measured
 # weaker: 52% of the card points against rules at 100 playouts a move, to 59% with rules
@@ -61,10 +64,10 @@ class Thought:
     reason: str  # a hint reason code (adapters/common/render.py HINTS)
 
 
-def deal_value(
-    events: list[Event], seat: int, side: int, start_record: int | None, record: int | None
-) -> float | None:
-    """The seat's share of the deal that ``events`` ended, or None if none ended there."""
+def deal_value(events: list[Event], seat: int, side: int, petukh: PetukhSettings | None) -> float | None:
+    """The seat's share of the deal that ``events`` ended, or None if none ended there
+    (``petukh``: the Petukh preset's settings, whose deals are valued by the chance to win
+    the match from the records they leave: ``engine.petukh_odds``)."""
     for ev in events:
         if isinstance(ev, QueenCaught):
             return CATCH if ev.seat % 2 == side else 1.0 - CATCH
@@ -76,14 +79,8 @@ def deal_value(
             else:
                 mine = points[side] / total
             return float(mine)
-        if (
-            start_record is not None and record is not None and type(ev).__name__ == "DealScored"
-        ):  # Petukh's (not imported: no cycle)
-            records: tuple[int, ...] = getattr(ev, "records", ())  # Petukh's DealScored
-            after = records[seat]
-            if after == 0:
-                return 1.0
-            return max(0.0, min(1.0, 0.5 + (record - after) / (2 * start_record)))
+        if petukh is not None and isinstance(ev, DealScored):
+            return win_chance(ev.records, seat, petukh)
     return None
 
 
@@ -97,13 +94,10 @@ class Search:
         self.legal = legal
         self.rng = rng
         self.side = match.rules.side_of(seat)
-        self.margin = MARGINS.get(match.rules.family, MARGIN)
         self.sampler = Sampler(match, seat, trail)
         obs = match.observe(seat)
         self.obs = obs
-        start = (obs.extras.to_json() if obs.extras is not None else {}).get("start")
-        self.start_record = int(start) if isinstance(start, int) else None
-        self.record = obs.scores[seat] if self.start_record is not None else None
+        self.petukh = petukh_settings(match.rules) if match.rules.family == "petukh" else None
         self.visits = [0] * len(legal)
         self.totals = [0.0] * len(legal)
         self.playouts = 0
@@ -183,7 +177,7 @@ class Search:
             return 0.5
         events = game.apply(self.seat, first)
         for _ in range(PLAYOUT_ACTIONS):
-            value = deal_value(events, self.seat, self.side, self.start_record, self.record)
+            value = deal_value(events, self.seat, self.side, self.petukh)
             if value is not None:
                 return value
             acting = game.to_act()
@@ -201,7 +195,7 @@ class Search:
         means = [t / n if n else -1.0 for t, n in zip(self.totals, self.visits, strict=True)]
         order = sorted(range(len(self.legal)), key=lambda i: means[i], reverse=True)
         top = order[0]
-        if means[top] - means[self.prior] < self.margin:
+        if means[top] - means[self.prior] < MARGIN:
             top = self.prior
         second = means[order[1]] if len(order) > 1 else means[top]
         action = self.legal[top]

@@ -18,7 +18,7 @@ from engine.compact_petukh import CODES, EXCHANGE, KEEP, PASS, SWAP, PetukhCompa
 from engine.errors import IllegalAction
 from engine.events import Event, TrickWon
 from engine.game import Game, match_from_state, new_match
-from engine.petukh_rules import DealScored
+from engine.petukh_rules import DealScored, settings_of
 from engine.playout import compact_of
 from engine.presets import PRESETS, make_rules
 from engine.sampling import Sampler
@@ -109,7 +109,6 @@ def play_both(
         if game.finished:
             return
         seat = rnd.randrange(players)
-        record = game.scores[seat]
         compact = build(game, seat)
         assert compact is not None
         while True:
@@ -126,7 +125,7 @@ def play_both(
                 continue
             assert list(scored.tricks) == compact.tricks
             assert list(scored.records) == [compact.after(s) for s in range(players)]
-            assert compact.value == deal_value(events, seat, seat, start, record)
+            assert compact.value == deal_value(events, seat, seat, settings_of(rules))
             break
         if game.finished:
             return

@@ -65,7 +65,7 @@ def _check_step(game: Game, compact: TrumpCompact, rnd: random.Random) -> tuple[
         return False, False
     assert list(ended.tricks) == compact.tricks
     assert list(ended.points) == compact.points
-    assert compact.value == deal_value(events, compact.seat, compact.side, None, None)
+    assert compact.value == deal_value(events, compact.seat, compact.side, None)
     return True, compact.value is not None
 
 
@@ -209,8 +209,8 @@ def test_r4a_a_catch_is_worth_four_eyes_to_the_search() -> None:
             if caught is not None:
                 mine = caught.seat % 2 == 0
                 assert compact.value == (CATCH if mine else 1 - CATCH)
-                assert deal_value(events, 0, 0, None, None) == compact.value
-                assert deal_value(events, 1, 1, None, None) == 1 - compact.value
+                assert deal_value(events, 0, 0, None) == compact.value
+                assert deal_value(events, 1, 1, None) == 1 - compact.value
                 return
             if any(isinstance(e, DealEnded) for e in events):
                 break
