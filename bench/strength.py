@@ -12,13 +12,14 @@ deals at a small cost); the default plays whole matches. The search's budget is
 ``--levels rules,random`` measures the rules player against random instead (the older
 figure).
 
-    python bench/strength.py [--seeds 200] [--first 0] [--deals] [--iterations 40 |
+    python bench/strength.py [--seeds 200] [--first 0] [--jobs 1] [--deals] [--iterations 40 |
         --think-ms 100] [--levels search,rules] [--quick rules|random|mixed] [preset | preset:players ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import sys
@@ -50,32 +51,60 @@ def first_deal(rules: Rules, bots: list, seed: int) -> Game:  # type: ignore[typ
     return match
 
 
-def run(preset: str, players: int, args: argparse.Namespace) -> str:
+def configure(args: argparse.Namespace) -> None:
+    """The playouts' quick player and the search's margin, as asked (in every process)."""
+    compact_drawing.QUICK = args.quick
+    if args.margin is not None:
+        search.MARGIN = args.margin
+
+
+Tally = tuple[int, list[int], list[int], int]  # won, records left, card points per side, deals
+
+
+def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int) -> Tally:
+    """One seed's match (or first deal): whether seat 0 won, the records left (Petukh), the
+    card points per side and how many deals counted them."""
+    configure(args)
     rules = make_rules(preset, players)
     strong, weak = args.levels.split(",")
     bots = make_bots(seat_levels(rules, strong, weak), args.think_ms, args.iterations)
-    wins = 0
-    left = [0] * players
-    points = [0] * rules.sides
-    deals = 0
+    won, left = 0, [0] * players
+    if args.deals:
+        match = first_deal(rules, bots, seed)
+    else:
+        match, _d, _a = play_match(rules, bots, seed, check=False)
+        won = int(0 in match.winners)
+        if rules.scoring == "record":  # Petukh: records per seat (Kozel: per side)
+            left = list(match.scores)
+    totals, n = deal_totals(match, rules.sides)
+    return won, left, totals, n
+
+
+def _one(job: tuple[str, int, argparse.Namespace, int]) -> Tally:
+    return one_seed(*job)
+
+
+def run(preset: str, players: int, args: argparse.Namespace) -> str:
+    rules = make_rules(preset, players)
+    strong, weak = args.levels.split(",")
     seeds = range(args.first, args.first + args.seeds)
     start = time.perf_counter()
-    for seed in seeds:
-        if args.deals:
-            match = first_deal(rules, bots, seed)
-        else:
-            match, _d, _a = play_match(rules, bots, seed, check=False)
-            wins += 0 in match.winners
-            if rules.scoring == "record":  # Petukh: records per seat (Kozel: per side)
-                left = [a + b for a, b in zip(left, match.scores, strict=True)]
-        totals, n = deal_totals(match, rules.sides)
-        points = [a + b for a, b in zip(points, totals, strict=True)]
-        deals += n
+    jobs = [(preset, players, args, seed) for seed in seeds]
+    if args.jobs > 1:  # each seed's match is its own (its bots' dice are seeded by it)
+        with multiprocessing.Pool(args.jobs) as pool:
+            tallies = pool.map(_one, jobs, chunksize=1)
+    else:
+        tallies = [_one(job) for job in jobs]
+    wins = sum(t[0] for t in tallies)
+    left = [sum(t[1][s] for t in tallies) for s in range(players)]
+    points = [sum(t[2][side] for t in tallies) for side in range(rules.sides)]
+    deals = sum(t[3] for t in tallies)
     seconds = time.perf_counter() - start
     n = len(seeds)
     text = f"{preset:14} {players}p {strong} vs {weak}, seeds {seeds.start}-{seeds.stop - 1}:"
-    if rules.scoring != "record" and sum(points):
-        text += f" card points {100 * points[0] / sum(points):.1f}% over {deals} deals"
+    total = sum(points)
+    if rules.scoring != "record" and total > 0:
+        text += f" card points {100 * points[0] / total:.1f}% over {deals} deals"
     if not args.deals:
         text += f" · matches won {wins}/{n}"
         if rules.scoring == "record":
@@ -87,6 +116,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=200)
     parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing seeds side by side")
     parser.add_argument("--deals", action="store_true", help="first deals only")
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--think-ms", type=float, default=None)
@@ -102,9 +132,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.iterations is None and args.think_ms is None:
         args.think_ms = 100.0
-    compact_drawing.QUICK = args.quick
-    if args.margin is not None:
-        search.MARGIN = args.margin
+    configure(args)
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
         + " ".join(f"{x:.1f}" for x in os.getloadavg())
