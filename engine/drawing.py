@@ -13,15 +13,13 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import POINTS, SHOKHA, Card
 from engine.drawing_rules import (
-    ACES,
     ACES_TENS,
     ANY_SUIT,
     ONE_CARD,
-    SHOKHA_BIT,
-    SUIT_MASKS,
     Play,
     beaters,
     beats_all,
+    combination_of,
     lead_shapes,
     settings_of,
     strength60,
@@ -243,18 +241,7 @@ class DrawingDeal:
 
     def combination(self, cards: Sequence[Card]) -> str | None:
         """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
-        if len(cards) != 4:
-            return None
-        real = 0
-        for c in cards:
-            real |= 1 << c
-        if self.settings.shokha:
-            real &= ~SHOKHA_BIT
-        if not real & ~ACES_TENS and real & ACES:
-            return "moscow"
-        if not real & ~SUIT_MASKS[(real.bit_length() - 1) // 9]:
-            return "molodka"
-        return None
+        return combination_of(cards, self.settings.shokha)
 
     def pull_cards(self, seat: int) -> tuple[Card, ...] | None:
         """Four cards of one suit among the seat's hand and its cards on this trick."""

@@ -1,8 +1,10 @@
 """The drawing family's rules as data (RULES.md 1-3): its settings (``settings_of``), what
-beats what, kozel-60's trick strength. ``engine.drawing.DrawingDeal`` plays them."""
+beats what, the combinations, kozel-60's trick strength. ``engine.drawing.DrawingDeal``
+plays them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations, permutations
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -70,6 +72,23 @@ def beats_all(table: tuple[int, ...], cards: tuple[Card, ...], target: tuple[Car
     return any(
         all(table[c] >> b & 1 for b, c in zip(perm, target, strict=True)) for perm in permutations(cards)
     )
+
+
+def combination_of(cards: Sequence[Card], shokha: bool) -> str | None:
+    """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1; ``shokha``: the 6S
+    stands in for any card)."""
+    if len(cards) != 4:
+        return None
+    real = 0
+    for c in cards:
+        real |= 1 << c
+    if shokha:
+        real &= ~SHOKHA_BIT
+    if not real & ~ACES_TENS and real & ACES:
+        return "moscow"
+    if not real & ~SUIT_MASKS[(real.bit_length() - 1) // 9]:
+        return "molodka"
+    return None
 
 
 def strength60(card: Card, trump: int, led: Card) -> int:
