@@ -44,6 +44,10 @@ from engine.presets import DrawingSettings, Rules
 __all__ = ["DrawingDeal", "Play", "beaters", "settings_of", "strength60"]
 
 _new_action = tuple.__new__  # an Action of a (kind, cards) pair, without a call through Python
+_new_play = tuple.__new__  # a Play of (seat, kind, cards), the same way
+# no declaration open (RULES.md 1-2: mid-trick without the pull, and never in kozel-60);
+# shared, never changed
+_NO_DECLARATIONS: dict[int, Action] = {}
 _LEAD, _PLAY, _BEAT, _THROW = (ONE_CARD[k] for k in ("lead", "play", "beat", "throw"))
 
 
@@ -283,7 +287,8 @@ class DrawingDeal:
     # --- the state machine ----------------------------------------------------------------
 
     def declarations(self) -> dict[int, Action]:
-        """The declarations open now, per seat (computed once per state)."""
+        """The declarations open now, per seat (computed once per state; ``apply`` sets none
+        where none can be open)."""
         decls = self._decls
         if decls is None:
             decls = {}
@@ -432,33 +437,39 @@ class DrawingDeal:
                 raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
         kind, cards = act
         self.counter += 1
-        self._decls = None
         self._legal = {}
-        events: list[Event] = []
         if kind == "declare":
+            self._decls = None
+            events: list[Event] = []
             self._declare(seat, cards, events)
             return events
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
-        self.plays.append(Play(seat, kind, cards))
+        self.plays.append(_new_play(Play, (seat, kind, cards)))
+        event: Event
         if kind == "lead":
             self.win_seat, self.win_cards = seat, cards
-            events.append(Led(seat, cards) if self.rules.multi else Played(seat, cards[0]))
+            event = Led(seat, cards) if self.rules.multi else Played(seat, cards[0])
         elif kind == "play":
             if self._single_wins(cards[0]):
                 self.win_seat, self.win_cards = seat, cards
-            events.append(Played(seat, cards[0]))
+            event = Played(seat, cards[0])
         elif kind == "beat":
             self.win_seat, self.win_cards = seat, cards
-            events.append(Beaten(seat, cards))
+            event = Beaten(seat, cards)
         else:
-            events.append(Thrown(seat, len(cards)))
+            event = Thrown(seat, len(cards))
+        events = [event]
         nxt = self._next[seat]
+        settings = self.settings
         if nxt == self.leader:
+            self._decls = None if settings.combos or settings.pull else _NO_DECLARATIONS
             self._finish_trick(events)
         else:
             self.to_move = nxt
+            # mid-trick only a pull, or a Moscow over a Molodka just declared, may come
+            self._decls = None if settings.pull else _NO_DECLARATIONS
         return events
 
     def _single_wins(self, card: Card) -> bool:
