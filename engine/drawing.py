@@ -14,8 +14,9 @@ from engine.actions import Action
 from engine.cards import POINTS, SHOKHA, Card
 from engine.drawing_rules import (
     ACES_TENS,
-    ANY_SUIT,
     ONE_CARD,
+    SUIT_OF,
+    WILD_SUIT_OF,
     Play,
     beaters,
     beats_all,
@@ -368,21 +369,17 @@ class DrawingDeal:
             need |= table[w]
         able = [c for c in hand if need >> c & 1]
         k = len(win)
-        out = [_new_action(Action, ("beat", cs)) for cs in combinations(able, k) if self.beats_set(cs, win)]
+        out = [_new_action(Action, ("beat", cs)) for cs in combinations(able, k) if beats_all(table, cs, win)]
         out.extend([_new_action(Action, ("throw", cs)) for cs in combinations(hand, k)])
         return out
 
     def _leads(self, hand: list[Card]) -> list[Action]:
         """1-4 cards of one suit, the shokha joining any suit (RULES.md 1), sorted by size
         then cards; a combination is a declaration, not a plain lead."""
-        wild = self.settings.shokha and SHOKHA in hand
-        suits = tuple(ANY_SUIT if wild and c == SHOKHA else c // 9 for c in hand)
+        suits = tuple(map((WILD_SUIT_OF if self.settings.shokha else SUIT_OF).__getitem__, hand))
         combos = self.settings.combos
-        out: list[Action] = []
+        out = [_LEAD[c] for c in hand]  # every card alone leads
         for k, pick in lead_shapes(suits):
-            if k == 1:
-                out.append(_LEAD[hand[pick]])
-                continue
             cards = pick(hand)
             if not (k == 4 and combos and self.combination(cards)):
                 out.append(_new_action(Action, ("lead", cards)))

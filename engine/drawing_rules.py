@@ -111,20 +111,24 @@ ACES = sum(1 << c for c in range(36) if c % 9 == ACE)
 ACES_TENS = ACES | sum(1 << c for c in range(36) if c % 9 == TEN)
 SUIT_MASKS = tuple(sum(1 << c for c in range(36) if c // 9 == suit) for suit in range(4))
 ANY_SUIT = 4  # the shokha's "suit" in a lead: it joins any suit (RULES.md 1)
-# A sorted hand's leads by the suits of its cards: the positions of each lead, by size then
-# position (so by size then cards), as (size, position or getter of the cards' tuple).
+SUIT_OF = tuple(c // 9 for c in range(36))
+WILD_SUIT_OF = tuple(ANY_SUIT if c == SHOKHA else c // 9 for c in range(36))  # with the shokha
+# A sorted hand's leads of two cards or more by the suits of its cards (each card alone leads
+# too, before them): the positions of each lead, by size then position (so by size then
+# cards), as (size, getter of the cards' tuple).
 _LEAD_SHAPES: dict[tuple[int, ...], list[tuple[int, Any]]] = {}
 
 
 def lead_shapes(suits: tuple[int, ...]) -> list[tuple[int, Any]]:
-    """The leads of a sorted hand whose cards have ``suits`` (``ANY_SUIT``: the shokha)."""
+    """The leads of two cards or more of a sorted hand whose cards have ``suits``
+    (``ANY_SUIT``: the shokha)."""
     shapes = _LEAD_SHAPES.get(suits)
     if shapes is None:
         shapes = []
-        for k in range(1, len(suits) + 1):
+        for k in range(2, len(suits) + 1):
             for pos in combinations(range(len(suits)), k):
                 of = {suits[i] for i in pos}
                 if len(of - {ANY_SUIT}) <= 1 and (ANY_SUIT not in of or k <= 4):
-                    shapes.append((1, pos[0]) if k == 1 else (k, itemgetter(*pos)))
+                    shapes.append((k, itemgetter(*pos)))
         _LEAD_SHAPES[suits] = shapes
     return shapes
