@@ -28,15 +28,17 @@ from engine.drawing_rules import (
 from engine.drawing_state import restore, state_of
 from engine.errors import IllegalAction
 from engine.events import (
+    BEATEN_ONE,
+    LED_ONE,
+    PLAYED_ONE,
+    THROWN_BY_COUNT,
     Beaten,
     CardsDrawn,
     CardsReturned,
     Declared,
     Event,
     Led,
-    Played,
     SecondHalfDealt,
-    Thrown,
     TrickWon,
     TrumpCardTaken,
 )
@@ -444,19 +446,23 @@ class DrawingDeal:
         for c in cards:
             hand.remove(c)
         self.plays.append(_new_play(Play, (seat, kind, cards)))
+        one = len(cards) == 1  # its event is a shared one
         event: Event
         if kind == "lead":
             self.win_seat, self.win_cards = seat, cards
-            event = Led(seat, cards) if self.rules.multi else Played(seat, cards[0])
+            if not self.rules.multi:
+                event = PLAYED_ONE[seat][cards[0]]
+            else:
+                event = LED_ONE[seat][cards[0]] if one else Led(seat, cards)
         elif kind == "play":
             if self._single_wins(cards[0]):
                 self.win_seat, self.win_cards = seat, cards
-            event = Played(seat, cards[0])
+            event = PLAYED_ONE[seat][cards[0]]
         elif kind == "beat":
             self.win_seat, self.win_cards = seat, cards
-            event = Beaten(seat, cards)
+            event = BEATEN_ONE[seat][cards[0]] if one else Beaten(seat, cards)
         else:
-            event = Thrown(seat, len(cards))
+            event = THROWN_BY_COUNT[seat][len(cards)]
         events = [event]
         nxt = self._next[seat]
         settings = self.settings
