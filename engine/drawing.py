@@ -12,8 +12,8 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import POINTS, SHOKHA, Card
+from engine.drawing_declare import open_declarations, pull_cards
 from engine.drawing_rules import (
-    ACES_TENS,
     ONE_CARD,
     SUIT_OF,
     WILD_SUIT_OF,
@@ -252,40 +252,7 @@ class DrawingDeal:
 
     def pull_cards(self, seat: int) -> tuple[Card, ...] | None:
         """Four cards of one suit among the seat's hand and its cards on this trick."""
-        own = list(self.hands[seat])
-        for s, _kind, cards in self.plays:
-            if s == seat:
-                own.extend(cards)
-        if len(own) < 4:
-            return None
-        by_suit: dict[int, list[Card]] = {}
-        for c in own:
-            by_suit.setdefault(c // 9, []).append(c)
-        for cards_of_suit in by_suit.values():
-            if len(cards_of_suit) >= 4:
-                return tuple(sorted(cards_of_suit[:4]))
-        return None
-
-    def _may_pull(self, seat: int) -> bool:
-        if not self.settings.pull or self.declared == "pull":
-            return False
-        if not self.plays and seat == self.leader:
-            return False  # the leader simply leads his four
-        return self.pull_cards(seat) is not None
-
-    def _may_declare(self, seat: int) -> bool:
-        if not self.settings.combos:
-            return False
-        if self.plays and (self.declared != "molodka" or len(self.plays) != 1):
-            return False
-        hand = self.hands[seat]
-        if len(hand) != 4:
-            return False
-        combo = self.combination(tuple(hand))
-        if not self.plays:
-            return combo is not None
-        # RULES.md 1: a Moscow over a declared Molodka until the first answer.
-        return self.declared == "molodka" and len(self.plays) == 1 and combo == "moscow"
+        return pull_cards(self, seat)
 
     # --- the state machine ----------------------------------------------------------------
 
@@ -294,35 +261,7 @@ class DrawingDeal:
         where none can be open)."""
         decls = self._decls
         if decls is None:
-            decls = {}
-            # mid-trick only a pull or a Moscow over a just-declared Molodka may come
-            closed = (
-                bool(self.plays)
-                and not self.settings.pull
-                and (self.declared, len(self.plays)) != ("molodka", 1)
-            )
-            combos, pull, hands = self.settings.combos, self.settings.pull, self.hands
-            if combos and not pull and not self.plays and not self.finished:
-                # the start of a trick: a hand of four that is a combination declares it
-                wild = SHOKHA if self.settings.shokha else -1
-                for s in self.seats:
-                    hand = hands[s]
-                    if len(hand) != 4:
-                        continue
-                    a, b = hand[0], hand[1]
-                    if a // 9 != b // 9 and not ACES_TENS >> a & ACES_TENS >> b & 1 and wild not in (a, b):
-                        continue  # two real cards of two suits, not both aces or tens: neither
-                    if self.combination(hand) is not None:
-                        decls[s] = Action("declare", tuple(sorted(hand)))
-            elif not self.finished and (combos or pull) and not closed:
-                for s in self.seats:
-                    if combos and len(hands[s]) == 4 and self._may_declare(s):
-                        decls[s] = Action("declare", tuple(sorted(self.hands[s])))
-                    elif pull and self._may_pull(s):
-                        pulled = self.pull_cards(s)
-                        assert pulled is not None
-                        decls[s] = Action("declare", pulled)
-            self._decls = decls
+            decls = self._decls = open_declarations(self)
         return decls
 
     def to_act(self) -> tuple[int, ...]:
