@@ -55,15 +55,17 @@ _LEAD, _PLAY, _BEAT, _THROW = (ONE_CARD[k] for k in ("lead", "play", "beat", "th
 
 
 # derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
-# seat, ``_side`` each seat's side, ``_legal`` the legal actions asked for so far
+# seat, ``_side`` each seat's side, ``_order`` the seats in play clockwise from each seat in
+# play, ``_legal`` the legal actions asked for so far
 _SLOT_NAMES = (
     "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"
     " to_move plays win_seat win_cards declared counter trick_no last_trick last_winner"
-    " finished reserve half first_leader deck _decls _beat _next _side _legal"
+    " finished reserve half first_leader deck _decls _beat _next _side _order _legal"
 )
 _SLOTS = tuple(_SLOT_NAMES.split())
-# (players, partnership, seats in play) -> (the seat after each seat, each seat's side)
-_SEAT_TABLES: dict[tuple[int, bool, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+Seats = tuple[int, ...]
+# (players, partnership, seats in play) -> (``_next``, ``_side``, ``_order``)
+_SEAT_TABLES: dict[tuple[int, bool, Seats], tuple[Seats, Seats, tuple[Seats, ...]]] = {}
 
 
 class DrawingDeal:
@@ -101,6 +103,7 @@ class DrawingDeal:
     _beat: tuple[int, ...]
     _next: tuple[int, ...]
     _side: tuple[int, ...]
+    _order: tuple[tuple[int, ...], ...]
     _legal: dict[int, list[Action]]
 
     # --- set-up -------------------------------------------------------------------------
@@ -211,9 +214,13 @@ class DrawingDeal:
         known = _SEAT_TABLES.get(key)
         if known is None:
             players = self.rules.players
+            seats = self.seats
             nexts = tuple(self.next_seat(s) for s in range(players))
-            known = _SEAT_TABLES[key] = (nexts, tuple(self.rules.side_of(s) for s in range(players)))
-        self._next, self._side = known
+            sides = tuple(self.rules.side_of(s) for s in range(players))
+            at = {s: i for i, s in enumerate(seats)}
+            orders = tuple(seats[at[s] :] + seats[: at[s]] if s in at else () for s in range(players))
+            known = _SEAT_TABLES[key] = (nexts, sides, orders)
+        self._next, self._side, self._order = known
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -458,7 +465,7 @@ class DrawingDeal:
         self.last_winner = winner
         events.append(TrickWon(winner, side, tuple(face_up), face_down))
         self._draw(winner, events)
-        if not self.stock and not any(self.hands[s] for s in self.seats):
+        if not self.stock and not any(map(self.hands.__getitem__, self.seats)):
             if self.reserve:
                 self._deal_second_half(events)
                 return
@@ -473,22 +480,23 @@ class DrawingDeal:
         if not stock:
             return
         size = self.rules.hand_size
-        seats = self.seats
-        start = seats.index(winner)
-        order = seats[start:] + seats[:start]
+        order = self._order[winner]
         hands = self.hands
         k = size - len(hands[winner])
-        if k > 0 and k * len(order) <= len(stock) and all(len(hands[s]) == size - k for s in order):
-            # each seat played the trick's k cards and the stock has them all: k rounds
-            for _ in range(k):
-                for s in order:
-                    hands[s].append(stock.pop())
-            counts = [k] * len(order)
-            last = order[-1]
-            if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
-                events.append(TrumpCardTaken(last, hands[last][-1]))
-            events.append(CardsDrawn(order, tuple(counts), len(stock)))
-            return
+        if k > 0 and k * len(order) <= len(stock):
+            for s in order:
+                if len(hands[s]) != size - k:
+                    break
+            else:
+                # each seat played the trick's k cards and the stock has them all: k rounds
+                for _ in range(k):
+                    for s in order:
+                        hands[s].append(stock.pop())
+                last = order[-1]
+                if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
+                    events.append(TrumpCardTaken(last, hands[last][-1]))
+                events.append(CardsDrawn(order, (k,) * len(order), len(stock)))
+                return
         counts = [0] * len(order)
         progress = True
         while stock and progress:
