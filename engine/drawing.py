@@ -56,11 +56,12 @@ _LEAD, _PLAY, _BEAT, _THROW = (ONE_CARD[k] for k in ("lead", "play", "beat", "th
 
 # derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
 # seat, ``_side`` each seat's side, ``_order`` the seats in play clockwise from each seat in
-# play, ``_legal`` the legal actions asked for so far
+# play, ``_pulls`` each seat's pull on this trick (``engine.drawing_declare.trick_pulls``),
+# ``_legal`` the legal actions asked for so far
 _SLOT_NAMES = (
     "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"
     " to_move plays win_seat win_cards declared counter trick_no last_trick last_winner"
-    " finished reserve half first_leader deck _decls _beat _next _side _order _legal"
+    " finished reserve half first_leader deck _decls _beat _next _side _order _pulls _legal"
 )
 _SLOTS = tuple(_SLOT_NAMES.split())
 Seats = tuple[int, ...]
@@ -104,6 +105,7 @@ class DrawingDeal:
     _next: tuple[int, ...]
     _side: tuple[int, ...]
     _order: tuple[tuple[int, ...], ...]
+    _pulls: tuple[tuple[Card, ...] | None, ...] | None
     _legal: dict[int, list[Action]]
 
     # --- set-up -------------------------------------------------------------------------
@@ -204,6 +206,7 @@ class DrawingDeal:
         d.settings = settings_of(rules)
         restore(d, state)
         d._decls = None
+        d._pulls = None
         d._legal = {}
         d._derive_seats()
         d._beat = beaters(d.trump, d.settings.shokha)
@@ -238,6 +241,7 @@ class DrawingDeal:
         self.win_seat = leader
         self.win_cards = ()
         self.declared = None
+        self._pulls = None
 
     def beats(self, b: Card, c: Card) -> bool:
         """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""

@@ -32,14 +32,25 @@ def open_declarations(d: DrawingDeal) -> dict[int, Action]:
             if d.combination(hand) is not None:
                 decls[s] = Action("declare", tuple(sorted(hand)))
     elif not d.finished and (combos or pull) and not closed:
+        pulls = trick_pulls(d) if pull and d.declared != "pull" else None  # one pull a trick
+        if not combos and not any(pulls or ()):
+            return decls
         for s in d.seats:
             if combos and len(hands[s]) == 4 and _may_declare(d, s):
                 decls[s] = Action("declare", tuple(sorted(hands[s])))
-            elif pull and _may_pull(d, s):
-                pulled = pull_cards(d, s)
-                assert pulled is not None
-                decls[s] = Action("declare", pulled)
+            elif pulls is not None and (pulled := pulls[s]) is not None and (d.plays or s != d.leader):
+                decls[s] = Action("declare", pulled)  # the leader with four simply leads them
     return decls
+
+
+def trick_pulls(d: DrawingDeal) -> tuple[tuple[Card, ...] | None, ...]:
+    """Each seat's ``pull_cards`` on this trick, found once a trick: a seat's cards in its
+    hand and on the trick stay the same four through a trick (a declaration gives the
+    table's cards back to their owners; the draw comes after)."""
+    pulls = d._pulls
+    if pulls is None:
+        pulls = d._pulls = tuple(pull_cards(d, s) for s in range(d.rules.players))
+    return pulls
 
 
 def pull_cards(d: DrawingDeal, seat: int) -> tuple[Card, ...] | None:
@@ -57,14 +68,6 @@ def pull_cards(d: DrawingDeal, seat: int) -> tuple[Card, ...] | None:
         if len(cards_of_suit) >= 4:
             return tuple(sorted(cards_of_suit[:4]))
     return None
-
-
-def _may_pull(d: DrawingDeal, seat: int) -> bool:
-    if not d.settings.pull or d.declared == "pull":
-        return False
-    if not d.plays and seat == d.leader:
-        return False  # the leader simply leads his four
-    return pull_cards(d, seat) is not None
 
 
 def _may_declare(d: DrawingDeal, seat: int) -> bool:
