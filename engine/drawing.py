@@ -174,8 +174,8 @@ class DrawingDeal:
         d.trump = d.trump_card // 9
         d._beat = beaters(d.trump, d.settings.shokha)
         start = seats.index(left)
-        for i, card in enumerate(dealt):
-            d.hands[seats[(start + i) % n]].append(card)
+        for i in range(n):  # one card at a time: the i-th seat from the left gets every n-th card
+            d.hands[seats[(start + i) % n]] = dealt[i::n]
         d.first_leader = left if leader is None or leader not in seats else leader
         d.last_winner = d.first_leader
         d._start_trick(d.first_leader)
