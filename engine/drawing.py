@@ -65,6 +65,8 @@ _SLOT_NAMES = (
 )
 _SLOTS = tuple(_SLOT_NAMES.split())
 Seats = tuple[int, ...]
+# a draw of whole rounds by (seats from the winner, rounds, cards left), made once and shared
+_ROUNDS_DRAWN: dict[tuple[tuple[int, ...], int, int], CardsDrawn] = {}
 # (players, partnership, seats in play) -> (``_next``, ``_side``, ``_order``)
 _SEAT_TABLES: dict[tuple[int, bool, Seats], tuple[Seats, Seats, tuple[Seats, ...]]] = {}
 
@@ -499,7 +501,11 @@ class DrawingDeal:
                 last = order[-1]
                 if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
                     events.append(TrumpCardTaken(last, hands[last][-1]))
-                events.append(CardsDrawn(order, (k,) * len(order), len(stock)))
+                key = (order, k, len(stock))
+                drawn = _ROUNDS_DRAWN.get(key)
+                if drawn is None:
+                    drawn = _ROUNDS_DRAWN[key] = CardsDrawn(order, (k,) * len(order), len(stock))
+                events.append(drawn)
                 return
         counts = [0] * len(order)
         progress = True
