@@ -307,24 +307,35 @@ class DrawingDeal:
     def _moves(self, hand: list[Card]) -> list[Action]:
         """The mover's moves (``hand`` sorted): a lead, or a beat or a throw of the trick's
         count (RULES.md 1), or kozel-60's one card."""
+        # loops, not comprehensions, on this hot path: a comprehension is a call in Python 3.11
+        out: list[Action] = []
         if not self.rules.multi:
             one = _PLAY if self.plays else _LEAD
-            return [one[c] for c in hand]
+            for c in hand:
+                out.append(one[c])
+            return out
         if not self.plays:
             return self._leads(hand)
         win, table = self.win_cards, self._beat
         if len(win) == 1:
             beaten = table[win[0]]
-            out = [_BEAT[c] for c in hand if beaten >> c & 1]
-            out.extend([_THROW[c] for c in hand])
+            throws: list[Action] = []
+            for c in hand:
+                if beaten >> c & 1:
+                    out.append(_BEAT[c])
+                throws.append(_THROW[c])
+            out += throws
             return out
         need = 0  # a beat's cards each beat a card on the table: only those are tried
         for w in win:
             need |= table[w]
         able = [c for c in hand if need >> c & 1]
         k = len(win)
-        out = [_new_action(Action, ("beat", cs)) for cs in combinations(able, k) if beats_all(table, cs, win)]
-        out.extend([_new_action(Action, ("throw", cs)) for cs in combinations(hand, k)])
+        for cs in combinations(able, k):
+            if beats_all(table, cs, win):
+                out.append(_new_action(Action, ("beat", cs)))
+        for cs in combinations(hand, k):
+            out.append(_new_action(Action, ("throw", cs)))
         return out
 
     def _leads(self, hand: list[Card]) -> list[Action]:
@@ -332,7 +343,9 @@ class DrawingDeal:
         then cards; a combination is a declaration, not a plain lead."""
         suits = tuple(map((WILD_SUIT_OF if self.settings.shokha else SUIT_OF).__getitem__, hand))
         combos = self.settings.combos
-        out = [_LEAD[c] for c in hand]  # every card alone leads
+        out: list[Action] = []
+        for c in hand:
+            out.append(_LEAD[c])  # every card alone leads
         for k, pick in lead_shapes(suits):
             cards = pick(hand)
             if not (k == 4 and combos and self.combination(cards)):
