@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import TWO_CARDS, Action
 from engine.cards import POINTS, SHOKHA, Card
 from engine.drawing_declare import open_declarations, pull_cards
 from engine.drawing_rules import (
@@ -19,6 +19,7 @@ from engine.drawing_rules import (
     WILD_SUIT_OF,
     Play,
     beaters,
+    beating_sets,
     beats_all,
     combination_of,
     lead_shapes,
@@ -52,6 +53,7 @@ _new_play = tuple.__new__  # a Play of (seat, kind, cards), the same way
 # shared, never changed
 _NO_DECLARATIONS: dict[int, Action] = {}
 _LEAD, _PLAY, _BEAT, _THROW = (ONE_CARD[k] for k in ("lead", "play", "beat", "throw"))
+_LEAD2, _BEAT2, _THROW2 = (TWO_CARDS[k] for k in ("lead", "beat", "throw"))
 
 
 # derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
@@ -326,15 +328,15 @@ class DrawingDeal:
                 throws.append(_THROW[c])
             out += throws
             return out
-        need = 0  # a beat's cards each beat a card on the table: only those are tried
-        for w in win:
-            need |= table[w]
-        able = [c for c in hand if need >> c & 1]
-        k = len(win)
-        for cs in combinations(able, k):
-            if beats_all(table, cs, win):
-                out.append(_new_action(Action, ("beat", cs)))
-        for cs in combinations(hand, k):
+        if len(win) == 2:  # the commonest of several cards: the moves are made already
+            for cs in beating_sets(table, hand, win):
+                out.append(_BEAT2[cs])
+            for cs in combinations(hand, 2):
+                out.append(_THROW2[cs])
+            return out
+        for cs in beating_sets(table, hand, win):
+            out.append(_new_action(Action, ("beat", cs)))
+        for cs in combinations(hand, len(win)):
             out.append(_new_action(Action, ("throw", cs)))
         return out
 
@@ -348,7 +350,9 @@ class DrawingDeal:
             out.append(_LEAD[c])  # every card alone leads
         for k, pick in lead_shapes(suits):
             cards = pick(hand)
-            if not (k == 4 and combos and self.combination(cards)):
+            if k == 2:
+                out.append(_LEAD2[cards])
+            elif not (k == 4 and combos and self.combination(cards)):
                 out.append(_new_action(Action, ("lead", cards)))
         return out
 

@@ -74,6 +74,31 @@ def beats_all(table: tuple[int, ...], cards: tuple[Card, ...], target: tuple[Car
     )
 
 
+def beating_sets(
+    table: tuple[int, ...], hand: list[Card], target: tuple[Card, ...]
+) -> list[tuple[Card, ...]]:
+    """The sets of ``len(target)`` cards of ``hand`` (sorted) that beat ``target`` one to one
+    (RULES.md 1), in ``combinations`` order. ``table``: the deal's ``beaters``."""
+    need = 0  # each card of a beat beats a card on the table: only those are tried
+    for w in target:
+        need |= table[w]
+    able: list[Card] = []
+    for c in hand:
+        if need >> c & 1:
+            able.append(c)
+    out: list[tuple[Card, ...]] = []
+    if len(target) == 2:  # the two pairings tried here (the commonest beat of several cards)
+        t0, t1 = table[target[0]], table[target[1]]
+        for b0, b1 in combinations(able, 2):
+            if t0 >> b0 & t1 >> b1 & 1 or t0 >> b1 & t1 >> b0 & 1:
+                out.append((b0, b1))
+        return out
+    for cs in combinations(able, len(target)):
+        if beats_all(table, cs, target):
+            out.append(cs)
+    return out
+
+
 def combination_of(cards: Sequence[Card], shokha: bool) -> str | None:
     """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1; ``shokha``: the 6S
     stands in for any card)."""
