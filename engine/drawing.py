@@ -297,7 +297,8 @@ class DrawingDeal:
         known = self._legal.get(seat)  # as ``remembered``, inline: the hottest path of a playout
         if known is not None:
             return known[:]
-        hand = sorted(self.hands[seat])
+        hand = self.hands[seat].copy()
+        hand.sort()
         out = self._moves(hand) if seat == self.to_move else []
         decls = self._decls
         decl = (self.declarations() if decls is None else decls).get(seat)
@@ -343,12 +344,12 @@ class DrawingDeal:
     def _leads(self, hand: list[Card]) -> list[Action]:
         """1-4 cards of one suit, the shokha joining any suit (RULES.md 1), sorted by size
         then cards; a combination is a declaration, not a plain lead."""
-        suits = tuple(map((WILD_SUIT_OF if self.settings.shokha else SUIT_OF).__getitem__, hand))
+        suit_of = WILD_SUIT_OF if self.settings.shokha else SUIT_OF
         combos = self.settings.combos
         out: list[Action] = []
         for c in hand:
             out.append(_LEAD[c])  # every card alone leads
-        for k, pick in lead_shapes(suits):
+        for k, pick in lead_shapes(hand, suit_of):
             cards = pick(hand)
             if k == 2:
                 out.append(_LEAD2[cards])

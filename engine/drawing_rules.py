@@ -140,20 +140,24 @@ SUIT_OF = tuple(c // 9 for c in range(36))
 WILD_SUIT_OF = tuple(ANY_SUIT if c == SHOKHA else c // 9 for c in range(36))  # with the shokha
 # A sorted hand's leads of two cards or more by the suits of its cards (each card alone leads
 # too, before them): the positions of each lead, by size then position (so by size then
-# cards), as (size, getter of the cards' tuple).
-_LEAD_SHAPES: dict[tuple[int, ...], list[tuple[int, Any]]] = {}
+# cards), as (size, getter of the cards' tuple). Kept per pattern of suits, as one number.
+_LEAD_SHAPES: dict[int, list[tuple[int, Any]]] = {}
 
 
-def lead_shapes(suits: tuple[int, ...]) -> list[tuple[int, Any]]:
-    """The leads of two cards or more of a sorted hand whose cards have ``suits``
-    (``ANY_SUIT``: the shokha)."""
-    shapes = _LEAD_SHAPES.get(suits)
+def lead_shapes(hand: list[Card], suit_of: tuple[int, ...]) -> list[tuple[int, Any]]:
+    """The leads of two cards or more of a sorted ``hand`` whose cards have the suits
+    ``suit_of`` gives (``SUIT_OF``, or ``WILD_SUIT_OF`` with the shokha: ``ANY_SUIT``)."""
+    pattern = 1
+    for c in hand:  # a loop, not a tuple of a generator: this runs for every lead
+        pattern = pattern * 8 + suit_of[c]
+    shapes = _LEAD_SHAPES.get(pattern)
     if shapes is None:
+        suits = [suit_of[c] for c in hand]
         shapes = []
         for k in range(2, len(suits) + 1):
             for pos in combinations(range(len(suits)), k):
                 of = {suits[i] for i in pos}
                 if len(of - {ANY_SUIT}) <= 1 and (ANY_SUIT not in of or k <= 4):
                     shapes.append((k, itemgetter(*pos)))
-        _LEAD_SHAPES[suits] = shapes
+        _LEAD_SHAPES[pattern] = shapes
     return shapes
