@@ -15,6 +15,7 @@ from engine.cards import POINTS, SHOKHA, Card
 from engine.drawing_declare import open_declarations, pull_cards
 from engine.drawing_rules import (
     ONE_CARD,
+    ONE_CARD_PLAYS,
     SUIT_OF,
     WILD_SUIT_OF,
     Play,
@@ -415,8 +416,10 @@ class DrawingDeal:
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
-        self.plays.append(_new_play(Play, (seat, kind, cards)))
-        one = len(cards) == 1  # its event is a shared one
+        one = len(cards) == 1  # its play and its event are shared ones
+        self.plays.append(
+            ONE_CARD_PLAYS[kind][seat][cards[0]] if one else _new_play(Play, (seat, kind, cards))
+        )
         event: Event
         if kind == "lead":
             self.win_seat, self.win_cards = seat, cards

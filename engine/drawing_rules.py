@@ -22,6 +22,14 @@ class Play(NamedTuple):
     cards: tuple[Card, ...]
 
 
+# The one-card plays on the table by kind, seat and card, made once and shared (plays are
+# immutable values, as the one-card actions are).
+ONE_CARD_PLAYS: dict[str, tuple[tuple[Play, ...], ...]] = {
+    k: tuple(tuple(Play(s, k, (c,)) for c in range(36)) for s in range(6))
+    for k in ("lead", "play", "beat", "throw")
+}
+
+
 def settings_of(rules: Rules) -> DrawingSettings:
     """The drawing preset's rules (``engine.presets`` builds them from its options)."""
     settings = rules.settings
