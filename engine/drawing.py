@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.actions import TWO_CARDS, Action
-from engine.cards import POINTS, SHOKHA, Card
+from engine.cards import SHOKHA, Card, deck_points
 from engine.drawing_declare import open_declarations, pull_cards
 from engine.drawing_rules import (
     ONE_CARD,
@@ -557,7 +557,7 @@ class DrawingDeal:
     # --- results and views --------------------------------------------------------------
 
     def points(self) -> list[int]:
-        return [sum(map(POINTS.__getitem__, pile)) for pile in self.piles]
+        return [deck_points(pile) for pile in self.piles]
 
     def all_cards(self) -> list[Card]:
         """Every card of the deal wherever it lies (for the invariant checks)."""
