@@ -182,12 +182,13 @@ class Match:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one action; return its public events. Illegal: ``IllegalAction``, no change."""
-        if self.finished or not 0 <= seat < self.rules.players or seat not in self.deal.seats:
+        deal = self.deal
+        if self.finished or not 0 <= seat < self.rules.players or seat not in deal.seats:
             reason = "match_over" if self.finished else "no_such_seat"
             raise IllegalAction(reason, f"{action} by seat {seat}: {reason.replace('_', ' ')}")
-        events = self.deal.apply(seat, action)  # checks the action itself
+        events = deal.apply(seat, action)  # checks the action itself
         self.history[-1].actions.append((seat, action))
-        if self.deal.finished:
+        if deal.finished:
             events.extend(self._end_deal())
         return events
 
