@@ -78,6 +78,13 @@ ONE_CARD: dict[str, tuple[Action, ...]] = {
 }
 
 
+# The drawing family's two-card moves by their cards (sorted), made once and shared too.
+TWO_CARDS: dict[str, dict[tuple[Card, ...], Action]] = {
+    k: {(a, b): Action(k, (a, b)) for a in range(36) for b in range(a + 1, 36)}
+    for k in ("lead", "beat", "throw")
+}
+
+
 def remembered(
     known: dict[int, list[Action]], seat: int, make: Callable[[int], list[Action]]
 ) -> list[Action]:

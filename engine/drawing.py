@@ -10,18 +10,19 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from engine.actions import Action
-from engine.cards import POINTS, SHOKHA, Card
+from engine.actions import TWO_CARDS, Action
+from engine.cards import SHOKHA, Card, deck_points
+from engine.drawing_declare import open_declarations, pull_cards
 from engine.drawing_rules import (
-    ACES,
-    ACES_TENS,
-    ANY_SUIT,
     ONE_CARD,
-    SHOKHA_BIT,
-    SUIT_MASKS,
+    ONE_CARD_PLAYS,
+    SUIT_OF,
+    WILD_SUIT_OF,
     Play,
     beaters,
+    beating_sets,
     beats_all,
+    combination_of,
     lead_shapes,
     settings_of,
     strength60,
@@ -29,15 +30,17 @@ from engine.drawing_rules import (
 from engine.drawing_state import restore, state_of
 from engine.errors import IllegalAction
 from engine.events import (
+    BEATEN_ONE,
+    LED_ONE,
+    PLAYED_ONE,
+    THROWN_BY_COUNT,
     Beaten,
     CardsDrawn,
     CardsReturned,
     Declared,
     Event,
     Led,
-    Played,
     SecondHalfDealt,
-    Thrown,
     TrickWon,
     TrumpCardTaken,
 )
@@ -46,19 +49,29 @@ from engine.presets import DrawingSettings, Rules
 __all__ = ["DrawingDeal", "Play", "beaters", "settings_of", "strength60"]
 
 _new_action = tuple.__new__  # an Action of a (kind, cards) pair, without a call through Python
+_new_play = tuple.__new__  # a Play of (seat, kind, cards), the same way
+# no declaration open (RULES.md 1-2: mid-trick without the pull, and never in kozel-60);
+# shared, never changed
+_NO_DECLARATIONS: dict[int, Action] = {}
 _LEAD, _PLAY, _BEAT, _THROW = (ONE_CARD[k] for k in ("lead", "play", "beat", "throw"))
+_LEAD2, _BEAT2, _THROW2 = (TWO_CARDS[k] for k in ("lead", "beat", "throw"))
 
 
 # derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
-# seat, ``_side`` each seat's side, ``_legal`` the legal actions asked for so far
+# seat, ``_side`` each seat's side, ``_order`` the seats in play clockwise from each seat in
+# play, ``_pulls`` each seat's pull on this trick (``engine.drawing_declare.trick_pulls``),
+# ``_legal`` the legal actions asked for so far
 _SLOT_NAMES = (
     "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"
     " to_move plays win_seat win_cards declared counter trick_no last_trick last_winner"
-    " finished reserve half first_leader deck _decls _beat _next _side _legal"
+    " finished reserve half first_leader deck _decls _beat _next _side _order _pulls _legal"
 )
 _SLOTS = tuple(_SLOT_NAMES.split())
-# (players, partnership, seats in play) -> (the seat after each seat, each seat's side)
-_SEAT_TABLES: dict[tuple[int, bool, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+Seats = tuple[int, ...]
+# a draw of whole rounds by (seats from the winner, rounds, cards left), made once and shared
+_ROUNDS_DRAWN: dict[tuple[tuple[int, ...], int, int], CardsDrawn] = {}
+# (players, partnership, seats in play) -> (``_next``, ``_side``, ``_order``)
+_SEAT_TABLES: dict[tuple[int, bool, Seats], tuple[Seats, Seats, tuple[Seats, ...]]] = {}
 
 
 class DrawingDeal:
@@ -96,6 +109,8 @@ class DrawingDeal:
     _beat: tuple[int, ...]
     _next: tuple[int, ...]
     _side: tuple[int, ...]
+    _order: tuple[tuple[int, ...], ...]
+    _pulls: tuple[tuple[Card, ...] | None, ...] | None
     _legal: dict[int, list[Action]]
 
     # --- set-up -------------------------------------------------------------------------
@@ -164,8 +179,8 @@ class DrawingDeal:
         d.trump = d.trump_card // 9
         d._beat = beaters(d.trump, d.settings.shokha)
         start = seats.index(left)
-        for i, card in enumerate(dealt):
-            d.hands[seats[(start + i) % n]].append(card)
+        for i in range(n):  # one card at a time: the i-th seat from the left gets every n-th card
+            d.hands[seats[(start + i) % n]] = dealt[i::n]
         d.first_leader = left if leader is None or leader not in seats else leader
         d.last_winner = d.first_leader
         d._start_trick(d.first_leader)
@@ -196,6 +211,7 @@ class DrawingDeal:
         d.settings = settings_of(rules)
         restore(d, state)
         d._decls = None
+        d._pulls = None
         d._legal = {}
         d._derive_seats()
         d._beat = beaters(d.trump, d.settings.shokha)
@@ -206,9 +222,13 @@ class DrawingDeal:
         known = _SEAT_TABLES.get(key)
         if known is None:
             players = self.rules.players
+            seats = self.seats
             nexts = tuple(self.next_seat(s) for s in range(players))
-            known = _SEAT_TABLES[key] = (nexts, tuple(self.rules.side_of(s) for s in range(players)))
-        self._next, self._side = known
+            sides = tuple(self.rules.side_of(s) for s in range(players))
+            at = {s: i for i, s in enumerate(seats)}
+            orders = tuple(seats[at[s] :] + seats[: at[s]] if s in at else () for s in range(players))
+            known = _SEAT_TABLES[key] = (nexts, sides, orders)
+        self._next, self._side, self._order = known
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -226,6 +246,7 @@ class DrawingDeal:
         self.win_seat = leader
         self.win_cards = ()
         self.declared = None
+        self._pulls = None
 
     def beats(self, b: Card, c: Card) -> bool:
         """Does card ``b`` beat card ``c`` (RULES.md 1: same suit higher, trump, shokha)?"""
@@ -243,91 +264,20 @@ class DrawingDeal:
 
     def combination(self, cards: Sequence[Card]) -> str | None:
         """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
-        if len(cards) != 4:
-            return None
-        real = 0
-        for c in cards:
-            real |= 1 << c
-        if self.settings.shokha:
-            real &= ~SHOKHA_BIT
-        if not real & ~ACES_TENS and real & ACES:
-            return "moscow"
-        if not real & ~SUIT_MASKS[(real.bit_length() - 1) // 9]:
-            return "molodka"
-        return None
+        return combination_of(cards, self.settings.shokha)
 
     def pull_cards(self, seat: int) -> tuple[Card, ...] | None:
         """Four cards of one suit among the seat's hand and its cards on this trick."""
-        own = list(self.hands[seat])
-        for s, _kind, cards in self.plays:
-            if s == seat:
-                own.extend(cards)
-        if len(own) < 4:
-            return None
-        by_suit: dict[int, list[Card]] = {}
-        for c in own:
-            by_suit.setdefault(c // 9, []).append(c)
-        for cards_of_suit in by_suit.values():
-            if len(cards_of_suit) >= 4:
-                return tuple(sorted(cards_of_suit[:4]))
-        return None
-
-    def _may_pull(self, seat: int) -> bool:
-        if not self.settings.pull or self.declared == "pull":
-            return False
-        if not self.plays and seat == self.leader:
-            return False  # the leader simply leads his four
-        return self.pull_cards(seat) is not None
-
-    def _may_declare(self, seat: int) -> bool:
-        if not self.settings.combos:
-            return False
-        if self.plays and (self.declared != "molodka" or len(self.plays) != 1):
-            return False
-        hand = self.hands[seat]
-        if len(hand) != 4:
-            return False
-        combo = self.combination(tuple(hand))
-        if not self.plays:
-            return combo is not None
-        # RULES.md 1: a Moscow over a declared Molodka until the first answer.
-        return self.declared == "molodka" and len(self.plays) == 1 and combo == "moscow"
+        return pull_cards(self, seat)
 
     # --- the state machine ----------------------------------------------------------------
 
     def declarations(self) -> dict[int, Action]:
-        """The declarations open now, per seat (computed once per state)."""
+        """The declarations open now, per seat (computed once per state; ``apply`` sets none
+        where none can be open)."""
         decls = self._decls
         if decls is None:
-            decls = {}
-            # mid-trick only a pull or a Moscow over a just-declared Molodka may come
-            closed = (
-                bool(self.plays)
-                and not self.settings.pull
-                and (self.declared, len(self.plays)) != ("molodka", 1)
-            )
-            combos, pull, hands = self.settings.combos, self.settings.pull, self.hands
-            if combos and not pull and not self.plays and not self.finished:
-                # the start of a trick: a hand of four that is a combination declares it
-                wild = SHOKHA if self.settings.shokha else -1
-                for s in self.seats:
-                    hand = hands[s]
-                    if len(hand) != 4:
-                        continue
-                    a, b = hand[0], hand[1]
-                    if a // 9 != b // 9 and not ACES_TENS >> a & ACES_TENS >> b & 1 and wild not in (a, b):
-                        continue  # two real cards of two suits, not both aces or tens: neither
-                    if self.combination(hand) is not None:
-                        decls[s] = Action("declare", tuple(sorted(hand)))
-            elif not self.finished and (combos or pull) and not closed:
-                for s in self.seats:
-                    if combos and len(hands[s]) == 4 and self._may_declare(s):
-                        decls[s] = Action("declare", tuple(sorted(self.hands[s])))
-                    elif pull and self._may_pull(s):
-                        pulled = self.pull_cards(s)
-                        assert pulled is not None
-                        decls[s] = Action("declare", pulled)
-            self._decls = decls
+            decls = self._decls = open_declarations(self)
         return decls
 
     def to_act(self) -> tuple[int, ...]:
@@ -348,7 +298,8 @@ class DrawingDeal:
         known = self._legal.get(seat)  # as ``remembered``, inline: the hottest path of a playout
         if known is not None:
             return known[:]
-        hand = sorted(self.hands[seat])
+        hand = self.hands[seat].copy()
+        hand.sort()
         out = self._moves(hand) if seat == self.to_move else []
         decls = self._decls
         decl = (self.declarations() if decls is None else decls).get(seat)
@@ -360,39 +311,50 @@ class DrawingDeal:
     def _moves(self, hand: list[Card]) -> list[Action]:
         """The mover's moves (``hand`` sorted): a lead, or a beat or a throw of the trick's
         count (RULES.md 1), or kozel-60's one card."""
+        # loops, not comprehensions, on this hot path: a comprehension is a call in Python 3.11
+        out: list[Action] = []
         if not self.rules.multi:
             one = _PLAY if self.plays else _LEAD
-            return [one[c] for c in hand]
+            for c in hand:
+                out.append(one[c])
+            return out
         if not self.plays:
             return self._leads(hand)
         win, table = self.win_cards, self._beat
         if len(win) == 1:
             beaten = table[win[0]]
-            out = [_BEAT[c] for c in hand if beaten >> c & 1]
-            out.extend([_THROW[c] for c in hand])
+            throws: list[Action] = []
+            for c in hand:
+                if beaten >> c & 1:
+                    out.append(_BEAT[c])
+                throws.append(_THROW[c])
+            out += throws
             return out
-        need = 0  # a beat's cards each beat a card on the table: only those are tried
-        for w in win:
-            need |= table[w]
-        able = [c for c in hand if need >> c & 1]
-        k = len(win)
-        out = [_new_action(Action, ("beat", cs)) for cs in combinations(able, k) if self.beats_set(cs, win)]
-        out.extend([_new_action(Action, ("throw", cs)) for cs in combinations(hand, k)])
+        if len(win) == 2:  # the commonest of several cards: the moves are made already
+            for cs in beating_sets(table, hand, win):
+                out.append(_BEAT2[cs])
+            for cs in combinations(hand, 2):
+                out.append(_THROW2[cs])
+            return out
+        for cs in beating_sets(table, hand, win):
+            out.append(_new_action(Action, ("beat", cs)))
+        for cs in combinations(hand, len(win)):
+            out.append(_new_action(Action, ("throw", cs)))
         return out
 
     def _leads(self, hand: list[Card]) -> list[Action]:
         """1-4 cards of one suit, the shokha joining any suit (RULES.md 1), sorted by size
         then cards; a combination is a declaration, not a plain lead."""
-        wild = self.settings.shokha and SHOKHA in hand
-        suits = tuple(ANY_SUIT if wild and c == SHOKHA else c // 9 for c in hand)
+        suit_of = WILD_SUIT_OF if self.settings.shokha else SUIT_OF
         combos = self.settings.combos
         out: list[Action] = []
-        for k, pick in lead_shapes(suits):
-            if k == 1:
-                out.append(_LEAD[hand[pick]])
-                continue
+        for c in hand:
+            out.append(_LEAD[c])  # every card alone leads
+        for k, pick in lead_shapes(hand, suit_of):
             cards = pick(hand)
-            if not (k == 4 and combos and self.combination(cards)):
+            if k == 2:
+                out.append(_LEAD2[cards])
+            elif not (k == 4 and combos and self.combination(cards)):
                 out.append(_new_action(Action, ("lead", cards)))
         return out
 
@@ -445,33 +407,45 @@ class DrawingDeal:
                 raise IllegalAction(reason, f"{act} by seat {seat}: {reason.replace('_', ' ')}")
         kind, cards = act
         self.counter += 1
-        self._decls = None
         self._legal = {}
-        events: list[Event] = []
         if kind == "declare":
+            self._decls = None
+            events: list[Event] = []
             self._declare(seat, cards, events)
             return events
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
-        self.plays.append(Play(seat, kind, cards))
+        one = len(cards) == 1  # its play and its event are shared ones
+        self.plays.append(
+            ONE_CARD_PLAYS[kind][seat][cards[0]] if one else _new_play(Play, (seat, kind, cards))
+        )
+        event: Event
         if kind == "lead":
             self.win_seat, self.win_cards = seat, cards
-            events.append(Led(seat, cards) if self.rules.multi else Played(seat, cards[0]))
+            if not self.rules.multi:
+                event = PLAYED_ONE[seat][cards[0]]
+            else:
+                event = LED_ONE[seat][cards[0]] if one else Led(seat, cards)
         elif kind == "play":
             if self._single_wins(cards[0]):
                 self.win_seat, self.win_cards = seat, cards
-            events.append(Played(seat, cards[0]))
+            event = PLAYED_ONE[seat][cards[0]]
         elif kind == "beat":
             self.win_seat, self.win_cards = seat, cards
-            events.append(Beaten(seat, cards))
+            event = BEATEN_ONE[seat][cards[0]] if one else Beaten(seat, cards)
         else:
-            events.append(Thrown(seat, len(cards)))
+            event = THROWN_BY_COUNT[seat][len(cards)]
+        events = [event]
         nxt = self._next[seat]
+        settings = self.settings
         if nxt == self.leader:
+            self._decls = None if settings.combos or settings.pull else _NO_DECLARATIONS
             self._finish_trick(events)
         else:
             self.to_move = nxt
+            # mid-trick only a pull, or a Moscow over a Molodka just declared, may come
+            self._decls = None if settings.pull else _NO_DECLARATIONS
         return events
 
     def _single_wins(self, card: Card) -> bool:
@@ -518,7 +492,7 @@ class DrawingDeal:
         self.last_winner = winner
         events.append(TrickWon(winner, side, tuple(face_up), face_down))
         self._draw(winner, events)
-        if not self.stock and not any(self.hands[s] for s in self.seats):
+        if not self.stock and not any(map(self.hands.__getitem__, self.seats)):
             if self.reserve:
                 self._deal_second_half(events)
                 return
@@ -533,22 +507,27 @@ class DrawingDeal:
         if not stock:
             return
         size = self.rules.hand_size
-        seats = self.seats
-        start = seats.index(winner)
-        order = seats[start:] + seats[:start]
+        order = self._order[winner]
         hands = self.hands
         k = size - len(hands[winner])
-        if k > 0 and k * len(order) <= len(stock) and all(len(hands[s]) == size - k for s in order):
-            # each seat played the trick's k cards and the stock has them all: k rounds
-            for _ in range(k):
-                for s in order:
-                    hands[s].append(stock.pop())
-            counts = [k] * len(order)
-            last = order[-1]
-            if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
-                events.append(TrumpCardTaken(last, hands[last][-1]))
-            events.append(CardsDrawn(order, tuple(counts), len(stock)))
-            return
+        if k > 0 and k * len(order) <= len(stock):
+            for s in order:
+                if len(hands[s]) != size - k:
+                    break
+            else:
+                # each seat played the trick's k cards and the stock has them all: k rounds
+                for _ in range(k):
+                    for s in order:
+                        hands[s].append(stock.pop())
+                last = order[-1]
+                if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
+                    events.append(TrumpCardTaken(last, hands[last][-1]))
+                key = (order, k, len(stock))
+                drawn = _ROUNDS_DRAWN.get(key)
+                if drawn is None:
+                    drawn = _ROUNDS_DRAWN[key] = CardsDrawn(order, (k,) * len(order), len(stock))
+                events.append(drawn)
+                return
         counts = [0] * len(order)
         progress = True
         while stock and progress:
@@ -578,7 +557,7 @@ class DrawingDeal:
     # --- results and views --------------------------------------------------------------
 
     def points(self) -> list[int]:
-        return [sum(map(POINTS.__getitem__, pile)) for pile in self.piles]
+        return [deck_points(pile) for pile in self.piles]
 
     def all_cards(self) -> list[Card]:
         """Every card of the deal wherever it lies (for the invariant checks)."""

@@ -1,8 +1,10 @@
 """The drawing family's rules as data (RULES.md 1-3): its settings (``settings_of``), what
-beats what, kozel-60's trick strength. ``engine.drawing.DrawingDeal`` plays them."""
+beats what, the combinations, kozel-60's trick strength. ``engine.drawing.DrawingDeal``
+plays them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations, permutations
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -18,6 +20,14 @@ class Play(NamedTuple):
     seat: int
     kind: str  # "lead", "beat", "throw", "play"
     cards: tuple[Card, ...]
+
+
+# The one-card plays on the table by kind, seat and card, made once and shared (plays are
+# immutable values, as the one-card actions are).
+ONE_CARD_PLAYS: dict[str, tuple[tuple[Play, ...], ...]] = {
+    k: tuple(tuple(Play(s, k, (c,)) for c in range(36)) for s in range(6))
+    for k in ("lead", "play", "beat", "throw")
+}
 
 
 def settings_of(rules: Rules) -> DrawingSettings:
@@ -72,6 +82,48 @@ def beats_all(table: tuple[int, ...], cards: tuple[Card, ...], target: tuple[Car
     )
 
 
+def beating_sets(
+    table: tuple[int, ...], hand: list[Card], target: tuple[Card, ...]
+) -> list[tuple[Card, ...]]:
+    """The sets of ``len(target)`` cards of ``hand`` (sorted) that beat ``target`` one to one
+    (RULES.md 1), in ``combinations`` order. ``table``: the deal's ``beaters``."""
+    need = 0  # each card of a beat beats a card on the table: only those are tried
+    for w in target:
+        need |= table[w]
+    able: list[Card] = []
+    for c in hand:
+        if need >> c & 1:
+            able.append(c)
+    out: list[tuple[Card, ...]] = []
+    if len(target) == 2:  # the two pairings tried here (the commonest beat of several cards)
+        t0, t1 = table[target[0]], table[target[1]]
+        for b0, b1 in combinations(able, 2):
+            if t0 >> b0 & t1 >> b1 & 1 or t0 >> b1 & t1 >> b0 & 1:
+                out.append((b0, b1))
+        return out
+    for cs in combinations(able, len(target)):
+        if beats_all(table, cs, target):
+            out.append(cs)
+    return out
+
+
+def combination_of(cards: Sequence[Card], shokha: bool) -> str | None:
+    """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1; ``shokha``: the 6S
+    stands in for any card)."""
+    if len(cards) != 4:
+        return None
+    real = 0
+    for c in cards:
+        real |= 1 << c
+    if shokha:
+        real &= ~SHOKHA_BIT
+    if not real & ~ACES_TENS and real & ACES:
+        return "moscow"
+    if not real & ~SUIT_MASKS[(real.bit_length() - 1) // 9]:
+        return "molodka"
+    return None
+
+
 def strength60(card: Card, trump: int, led: Card) -> int:
     """kozel-60 trick strength (RULES.md 3): jacks > trumps > the led suit > the rest.
 
@@ -92,20 +144,28 @@ ACES = sum(1 << c for c in range(36) if c % 9 == ACE)
 ACES_TENS = ACES | sum(1 << c for c in range(36) if c % 9 == TEN)
 SUIT_MASKS = tuple(sum(1 << c for c in range(36) if c // 9 == suit) for suit in range(4))
 ANY_SUIT = 4  # the shokha's "suit" in a lead: it joins any suit (RULES.md 1)
-# A sorted hand's leads by the suits of its cards: the positions of each lead, by size then
-# position (so by size then cards), as (size, position or getter of the cards' tuple).
-_LEAD_SHAPES: dict[tuple[int, ...], list[tuple[int, Any]]] = {}
+SUIT_OF = tuple(c // 9 for c in range(36))
+WILD_SUIT_OF = tuple(ANY_SUIT if c == SHOKHA else c // 9 for c in range(36))  # with the shokha
+# A sorted hand's leads of two cards or more by the suits of its cards (each card alone leads
+# too, before them): the positions of each lead, by size then position (so by size then
+# cards), as (size, getter of the cards' tuple). Kept per pattern of suits, as one number.
+_LEAD_SHAPES: dict[int, list[tuple[int, Any]]] = {}
 
 
-def lead_shapes(suits: tuple[int, ...]) -> list[tuple[int, Any]]:
-    """The leads of a sorted hand whose cards have ``suits`` (``ANY_SUIT``: the shokha)."""
-    shapes = _LEAD_SHAPES.get(suits)
+def lead_shapes(hand: list[Card], suit_of: tuple[int, ...]) -> list[tuple[int, Any]]:
+    """The leads of two cards or more of a sorted ``hand`` whose cards have the suits
+    ``suit_of`` gives (``SUIT_OF``, or ``WILD_SUIT_OF`` with the shokha: ``ANY_SUIT``)."""
+    pattern = 1
+    for c in hand:  # a loop, not a tuple of a generator: this runs for every lead
+        pattern = pattern * 8 + suit_of[c]
+    shapes = _LEAD_SHAPES.get(pattern)
     if shapes is None:
+        suits = [suit_of[c] for c in hand]
         shapes = []
-        for k in range(1, len(suits) + 1):
+        for k in range(2, len(suits) + 1):
             for pos in combinations(range(len(suits)), k):
                 of = {suits[i] for i in pos}
                 if len(of - {ANY_SUIT}) <= 1 and (ANY_SUIT not in of or k <= 4):
-                    shapes.append((1, pos[0]) if k == 1 else (k, itemgetter(*pos)))
-        _LEAD_SHAPES[suits] = shapes
+                    shapes.append((k, itemgetter(*pos)))
+        _LEAD_SHAPES[pattern] = shapes
     return shapes

@@ -151,3 +151,13 @@ class SideOut(Event):
 class MatchEnded(Event):
     winners: tuple[int, ...]  # seats
     score: tuple[int, ...]
+
+
+# The commonest drawing events by seat and card (a throw's by seat and count), made once and
+# shared as the one-card actions are (``engine.actions.ONE_CARD``): events are immutable
+# values, and a search's playouts make many a second.
+_SEATS = range(6)
+LED_ONE = tuple(tuple(Led(s, (c,)) for c in range(36)) for s in _SEATS)
+BEATEN_ONE = tuple(tuple(Beaten(s, (c,)) for c in range(36)) for s in _SEATS)
+PLAYED_ONE = tuple(tuple(Played(s, c) for c in range(36)) for s in _SEATS)
+THROWN_BY_COUNT = tuple(tuple(Thrown(s, n) for n in range(5)) for s in _SEATS)

@@ -44,13 +44,22 @@ def _shuffle(rng: random.Random, x: list[Any]) -> None:
     ``Random._randbelow``), without a Python call a card: a deal's deck is shuffled many
     times a second in a search's playouts."""
     bits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps(len(x)):
         j = bits(k)
         while j >= n:
             j = bits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The swaps of a shuffle of ``size`` items: (position, choices, bits a draw), kept per size."""
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
 
 
 def _same_as_random() -> bool:
@@ -126,6 +135,8 @@ class Match:
 
     @property
     def active_seats(self) -> tuple[int, ...]:
+        if not any(self.out):
+            return tuple(range(self.rules.players))  # the usual: no side is out
         return tuple(s for s in range(self.rules.players) if not self.out[self.rules.side_of(s)])
 
     def _next_active(self, seat: int) -> int:
@@ -140,12 +151,11 @@ class Match:
 
     def _new_deal(self) -> list[Event]:
         self.deal_no += 1
-        if self.dealer not in self.active_seats:
+        seats = self.active_seats
+        if self.dealer not in seats:
             self.dealer = self._next_active(self.dealer)
         deck, trump_card = self.decks(self.deal_no, self.dealer)
-        self.deal = DrawingDeal.deal(
-            self.rules, self.active_seats, self.dealer, deck, trump_card, self.next_leader
-        )
+        self.deal = DrawingDeal.deal(self.rules, seats, self.dealer, deck, trump_card, self.next_leader)
         self.history.append(DealRecord(self.dealer, list(deck), trump_card))
         d = self.deal
         return [DealStarted(self.deal_no, self.dealer, d.trump, d.trump_card, d.leader)]
@@ -172,12 +182,13 @@ class Match:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one action; return its public events. Illegal: ``IllegalAction``, no change."""
-        if self.finished or not 0 <= seat < self.rules.players or seat not in self.deal.seats:
+        deal = self.deal
+        if self.finished or not 0 <= seat < self.rules.players or seat not in deal.seats:
             reason = "match_over" if self.finished else "no_such_seat"
             raise IllegalAction(reason, f"{action} by seat {seat}: {reason.replace('_', ' ')}")
-        events = self.deal.apply(seat, action)  # checks the action itself
+        events = deal.apply(seat, action)  # checks the action itself
         self.history[-1].actions.append((seat, action))
-        if self.deal.finished:
+        if deal.finished:
             events.extend(self._end_deal())
         return events
 

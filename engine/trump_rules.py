@@ -8,7 +8,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.cards import ACE, CLUBS, DIAMONDS, HEARTS, KOZEL_STRENGTH, POINTS, QUEEN, SPADES, Card, make
+from engine.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    KOZEL_STRENGTH,
+    QUEEN,
+    SPADES,
+    Card,
+    deck_points,
+    make,
+)
 from engine.events import Event
 from engine.presets import Rules, TrumpSettings, make_rules, trump_ladder
 
@@ -189,7 +200,7 @@ def table_for(preset: str, suit: int) -> Table:
 
 
 def points_of(cards: Any) -> int:
-    return sum(POINTS[c] for c in cards)
+    return deck_points(cards)
 
 
 def catch(plays: Sequence[TrumpPlay], top: Card) -> tuple[int, int] | None:
