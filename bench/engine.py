@@ -154,9 +154,10 @@ def main() -> None:
     )
     parser.add_argument("presets", nargs="*", help="the search's presets (default: all)")
     args = parser.parse_args()
-    from engine import compact_drawing
+    from engine import compact_drawing, compact_petukh, compact_trump
 
     compact_drawing.QUICK = args.quick
+    compact_trump.QUICK = compact_petukh.QUICK = "rules" if args.quick == "rules" else "random"
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
         + " ".join(f"{x:.1f}" for x in os.getloadavg())

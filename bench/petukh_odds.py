@@ -5,7 +5,7 @@ leaves (RULES.md 5: the first to exactly 0 wins). This script plays ``--matches`
 four rules players (seeds ``odds0``, ``odds1``, ...: not the strength bench's), takes the
 records before every deal and who went on to win, and fits one weight per record by maximum
 likelihood: a seat's chance is its weight over the sum of every seat's. It prints the
-weights' logarithms, to be pasted into ``engine.petukh_odds.ODDS``.
+weights' logarithms as an entry of ``engine.petukh_odds.ODDS``.
 
     python bench/petukh_odds.py [--matches 20000] [--players 4] [preset ...]
 """
@@ -72,8 +72,12 @@ def main() -> None:
     for preset in args.presets:
         seen, start = positions(preset, args.players, args.matches)
         theta = fit(seen, start)
-        print(f"{preset} {args.players}p, {sum(seen.values())} deals of {args.matches} matches:")
-        print("    (" + ", ".join(f"{t:.2f}" for t in theta[1:]) + "),", flush=True)
+        cfg = settings_of(make_rules(preset, args.players))
+        print(f"# {preset} {args.players}p, {sum(seen.values())} deals of {args.matches} matches")
+        print(f"    ({cfg.start}, {cfg.boys_finish}, {cfg.exchange}): (")
+        for i in range(1, start + 1, 10):
+            print("        " + " ".join(f"{t:.2f}," for t in theta[i : i + 10]))
+        print("    ),", flush=True)
 
 
 if __name__ == "__main__":

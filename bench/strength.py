@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from engine import compact_drawing, search  # noqa: E402
+from engine import compact_drawing, compact_petukh, compact_trump, search  # noqa: E402
 from engine.game import Game, new_match  # noqa: E402
 from engine.presets import PRESETS, SEARCH_TABLES, Rules, make_rules  # noqa: E402
 from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
@@ -52,8 +52,10 @@ def first_deal(rules: Rules, bots: list, seed: int) -> Game:  # type: ignore[typ
 
 
 def configure(args: argparse.Namespace) -> None:
-    """The playouts' quick player and the search's margin, as asked (in every process)."""
+    """The playouts' quick player and the search's margin, as asked (in every process):
+    ``mixed`` is the drawing family's alone (the others play it as ``random``)."""
     compact_drawing.QUICK = args.quick
+    compact_trump.QUICK = compact_petukh.QUICK = "rules" if args.quick == "rules" else "random"
     if args.margin is not None:
         search.MARGIN = args.margin
 
@@ -132,12 +134,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.iterations is None and args.think_ms is None:
         args.think_ms = 100.0
+    if args.jobs > 1 and args.iterations is None:
+        parser.error("--jobs needs --iterations: side by side, a time budget buys fewer playouts")
     configure(args)
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · load "
         + " ".join(f"{x:.1f}" for x in os.getloadavg())
         + f" · budget {args.iterations or ''} playouts {args.think_ms or ''} ms · quick player {args.quick}"
-        + f" · margin {search.MARGIN}",
+        + f" · margin {search.MARGIN} · jobs {args.jobs}",
         flush=True,
     )
     for preset, players in CASES:

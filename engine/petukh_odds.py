@@ -10,9 +10,11 @@ over the sum of all seats' (a record of 0 has won: 1 if it is the seat's, else 0
 seat's overshoot is then worth as much to the search as its own progress.
 
 The weights' logarithms (``ODDS``) were fitted by ``bench/petukh_odds.py`` from matches of
-four rules players (six for the 30-card deck without exchange), per kind of preset: the
-start record, whether boys may finish, whether there is an exchange. A preset with other
-settings gets weights falling evenly from 0 to the start (``LINEAR``).
+four rules players (six for the 30-card deck without exchange), keyed by the start
+record, whether boys may finish and whether there is an exchange: the presets' own
+settings. Other player counts and options (the boys table, the spade ace, the no-trick cap,
+passing) share the table of their key; a key without a table gets log-weights falling
+evenly from the start (``LINEAR``).
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ ODDS: dict[tuple[int, bool, bool], tuple[float, ...]] = {
     ),
 }
 # fmt: on
-LINEAR = 0.55  # the fallback: log-weight -record / (LINEAR * start) (the fit's best slope)
+# the fallback: log-weight -record / (LINEAR * start); a straight line fitted to petukh 4p's
+# positions (the same matches) gave -record / 8.5, 0.57 of the start
+LINEAR = 0.55
 
 
 @cache
@@ -57,6 +61,8 @@ def weights(start: int, boys_finish: bool, exchange: bool) -> tuple[float, ...]:
 
 def win_chance(records: Sequence[int], seat: int, cfg: PetukhSettings) -> float:
     """The seat's chance to win from ``records`` (every seat's, after a deal), 0..1."""
+    if min(records) < 0:
+        raise ValueError(f"records below 0 (an overshoot not set back): {list(records)}")
     if 0 in records:
         return 1.0 if records[seat] == 0 else 0.0
     table = weights(cfg.start, cfg.boys_finish, cfg.exchange)

@@ -44,7 +44,8 @@ PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dro
 # bench/strength.py --margin, 2026-12-02: Kozel, first deals of seeds 0-199, the hard side's
 # card points at 0.03 and at 0.01: kozel 2p 57.3% and 61.6%, kozel 4p 59.4% and 59.0%,
 # kozel-4 60.5% and 61.5%, kozel-hvalenyi 57.3% and 58.3%, kozel-kocherga 56.0% and 56.4%
-# (56.5% at 0); Petukh's chances (engine.petukh_odds) differ by less than its records did
+# (56.5% at 0); Petukh, whole matches at 0.01 with the chance to win as the value
+# (engine.petukh_odds): petukh 4p seeds 0-199 86 wins of 200, petukh-25 seeds 0-49 28 of 50
 MARGIN = 0.01
 PLAYOUT_ACTIONS = 400  # a playout that has not ended its deal by then counts as even
 # the quick players of a Game API playout: the rules player (random playouts were measured

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from engine.actions import parse_action
 from engine.petukh_odds import ODDS, weights, win_chance
-from engine.petukh_rules import settings_of
+from engine.petukh_rules import DealScored, settings_of
 from engine.presets import make_rules
 from engine.search import think
 from tests.engine.petukh_helpers import deal, keep_all, play
@@ -21,6 +22,18 @@ def test_r5_a_record_at_zero_has_won_the_match() -> None:
     assert win_chance([0, 3, 15, 15], 0, PETUKH) == 1.0
     assert win_chance([0, 3, 15, 15], 1, PETUKH) == 0.0
     assert win_chance([0, 0, 15, 15], 1, PETUKH) == 1.0  # everyone who reached 0 wins
+    with pytest.raises(ValueError, match="below 0"):
+        win_chance([-1, 3, 15, 15], 0, PETUKH)  # an overshoot goes back to the start first
+
+
+def test_r5_a_chance_is_its_records_weight_over_everyones() -> None:
+    logs = ODDS[(15, True, True)]
+    assert len(logs) == 15 and logs[-1] == 0.0
+    table = weights(15, True, True)
+    assert table[1:] == pytest.approx([math.exp(x) for x in logs])
+    mine, others = math.exp(logs[2]), math.exp(logs[9]) + 2.0  # records 3; 10, 15, 15
+    assert win_chance([3, 10, 15, 15], 0, PETUKH) == pytest.approx(mine / (mine + others))
+    assert win_chance([3, 10, 16, 15], 0, PETUKH) == pytest.approx(mine / (mine + others))
 
 
 @pytest.mark.parametrize(("preset", "players"), [("petukh", 4), ("petukh", 6), ("petukh-25", 4)])
@@ -54,3 +67,6 @@ def test_r5_the_search_makes_a_record_of_one_overshoot() -> None:
     thought = think(m, 0, random.Random(0), iterations=200)
     assert thought.action == parse_action("play 9C")
     assert thought.value > thought.runner_up
+    events = m.apply(0, thought.action) + play(m, "1:7D 0:KC")
+    scored = next(e for e in events if isinstance(e, DealScored))
+    assert scored.records == (13, 15) and scored.overshoot == (1,)
