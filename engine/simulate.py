@@ -73,12 +73,11 @@ def step(match: Game, bots: Sequence[Bot], rng: random.Random) -> bool:
     if not acting:
         return False
     mover = acting[0]
-    if len(acting) > 1:  # seldom: no slice of one seat a move
-        for seat in acting[1:]:
-            act = bot_choice(bots[seat], match, seat, rng, False)
-            if act is not None:
-                match.apply(seat, act)
-                return True
+    for seat in acting[1:]:
+        act = bot_choice(bots[seat], match, seat, rng, False)
+        if act is not None:
+            match.apply(seat, act)
+            return True
     act = bot_choice(bots[mover], match, mover, rng, True)
     if act is None:
         act = match.legal_actions(mover)[0]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.actions import ONE_CARD, Action, remembered
-from engine.cards import ACE, DIAMONDS, QUEEN, Card, make
+from engine.cards import ACE, DIAMONDS, QUEEN, Card, deck_points, make
 from engine.events import DealStarted, Event, Played, TrickWon
 from engine.trump_rules import (
     ACE_DIAMONDS,
@@ -33,7 +33,6 @@ from engine.trump_rules import (
     Table,
     TrumpPlay,
     catch,
-    points_of,
 )
 
 _PLAY, _LAY, _COVER = ONE_CARD["play"], ONE_CARD["lay"], ONE_CARD["cover"]
@@ -167,7 +166,7 @@ class TrumpDeal:
             piles.append((cards, winner))
             self.piles[winner % 2].extend(cards)
             self.tricks[winner % 2] += 1
-            events.append(PileWon(winner, winner % 2, cards, points_of(cards)))
+            events.append(PileWon(winner, winner % 2, cards, deck_points(cards)))
         self.laid = ()
         self.covers = []
         self.boast_piles = piles
@@ -181,7 +180,7 @@ class TrumpDeal:
             return events
         self._deal_all()
         # step 6: the winner of the pile with the most points leads (ties: earlier pile)
-        best = max(range(len(piles)), key=lambda i: (points_of(piles[i][0]), -i))
+        best = max(range(len(piles)), key=lambda i: (deck_points(piles[i][0]), -i))
         self.boast_leader = piles[best][1]
         self.moment += 1
         events.extend(self._start_play(self.boast_leader))
@@ -209,7 +208,7 @@ class TrumpDeal:
             # the A♦ holder too, before he leads it)
             held = {c for s in (seat, (seat + 2) % 4) for c in self.hands[s] if c in QUEENS}
             return held <= {make(QUEEN, DIAMONDS)}
-        return points_of(self.hands[seat]) <= REDEAL_POINTS
+        return deck_points(self.hands[seat]) <= REDEAL_POINTS
 
     def to_act(self) -> tuple[int, ...]:
         """[0] is the seat on move; later seats may ask for a redeal (clockwise order)."""
@@ -388,7 +387,7 @@ class TrumpDeal:
     # --- views ------------------------------------------------------------------------
 
     def points(self) -> list[int]:
-        return [points_of(p) for p in self.piles]
+        return [deck_points(p) for p in self.piles]
 
     def all_cards(self) -> list[Card]:
         out: list[Card] = list(self.stock)

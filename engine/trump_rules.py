@@ -17,7 +17,6 @@ from engine.cards import (
     QUEEN,
     SPADES,
     Card,
-    deck_points,
     make,
 )
 from engine.events import Event
@@ -197,10 +196,6 @@ def table_for(preset: str, suit: int) -> Table:
     if t is None:
         t = _TABLES[(preset, suit)] = Table(trump_ladder(preset, suit), suit)
     return t
-
-
-def points_of(cards: Any) -> int:
-    return deck_points(cards)
 
 
 def catch(plays: Sequence[TrumpPlay], top: Card) -> tuple[int, int] | None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import CARD_TEXT, Card
+from engine.cards import CARD_TEXT, Card, deck_points
 from engine.observe import Extras, Observation, SeenPlay, visible_to_act
-from engine.trump_rules import points_of
 
 if TYPE_CHECKING:
     from engine.trump import TrumpMatch
@@ -92,7 +91,7 @@ def extras(m: TrumpMatch) -> TrumpExtras:
         boast = BoastPiles(
             boaster=(m.dealer + 1) % 4,
             piles=tuple(
-                BoastPile(tuple(CARD_TEXT[c] for c in cs), w, points_of(cs)) for cs, w in m.deal.boast_piles
+                BoastPile(tuple(CARD_TEXT[c] for c in cs), w, deck_points(cs)) for cs, w in m.deal.boast_piles
             ),
             leader=m.deal.boast_leader,
             team=None if m.deal.boast_leader is None else m.deal.boast_leader % 2,
