@@ -106,11 +106,12 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
     text = f"{preset:14} {players}p {strong} vs {weak}, seeds {seeds.start}-{seeds.stop - 1}:"
     total = sum(points)
     if rules.scoring != "record" and total > 0:
-        text += f" card points {100 * points[0] / total:.1f}% over {deals} deals"
+        text += f" card points {100 * points[0] / total:.1f}% over {deals} deals ({points[0]} of {total})"
     if not args.deals:
         text += f" · matches won {wins}/{n}"
         if rules.scoring == "record":
             text += " · average record left " + " ".join(f"{x / n:.1f}" for x in left)
+            text += " (sums " + " ".join(str(x) for x in left) + ")"
     return text + f" · {seconds:.0f} s"
 
 
