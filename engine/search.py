@@ -3,12 +3,13 @@
 For its own move the seat draws a complete match it could be in (``engine.sampling``:
 hidden cards dealt again, consistent with all it saw), tries one of its legal actions in it
 and plays the deal out with quick players to its end; the action with the best average
-result over many such playouts is played (UCB1 picks which action the next playout tries,
-so good ones get more of them). Only the public ``Game`` API is used (``legal_actions``,
-``apply``, ``observe``, ``to_state``), so it plays every preset without knowing its rules;
-where a family offers a compact playout form (``engine.playout``: plain ints, its quick
-player in one loop, a property test showing it agrees with the engine), the playouts go
-through it instead, many times faster (the drawing family's: ``engine.compact_drawing``).
+result over many such playouts is played (after a few rounds of every action in the same
+sample, the better third gets the rest of the samples). Only the public ``Game`` API is used
+(``legal_actions``, ``apply``, ``observe``, ``to_state``), so it plays every preset without
+knowing its rules; where a family offers a compact playout form (``engine.playout``: plain
+ints, its quick player in one loop, a property test showing it agrees with the engine), the
+playouts go through it instead, many times faster (``engine.compact_drawing``,
+``compact_trump``, ``compact_petukh``).
 
 A playout's value is the seat's share of the deal: its side's share of the card points
 (Kozel; a deal ended by a catch of the Q♣: ``engine.playout.CATCH``) or its chance to win

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action
+from engine.bots import RulesBot
 from engine.codec import pack_cards
 from engine.compact_trump import TrumpCompact, build
 from engine.events import DealEnded, Event, TrickWon
@@ -215,3 +216,38 @@ def test_r4a_a_catch_is_worth_four_eyes_to_the_search() -> None:
             if any(isinstance(e, DealEnded) for e in events):
                 break
     raise AssertionError("no catch in 200 random deals")
+
+
+@settings(max_examples=40, derandomize=True, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(min_value=0, max_value=2**31),
+    rnd=st.randoms(use_true_random=True),
+)
+def test_r4_the_quick_player_plays_as_the_rules_player(
+    config: tuple[str, dict[str, Any]], seed: int, rnd: random.Random
+) -> None:
+    """RULES.md 4, 4a-4c: the compact form's quick player chooses the card the rules
+    player (``engine.trump_bot``) chooses, in every deal of a match: after kozel-nn's boast
+    too (the rules player counts the boast's cards as out: it counts only cards played to
+    tricks) and with a 32-card deck (the cards the deck leaves out count as out for it)."""
+    game = new_match(make_rules(config[0], 4, config[1]), seed=seed)
+    bot = RulesBot()
+    for _deal in range(3):
+        _to_play(game, rnd)
+        if game.finished:
+            return
+        while game.to_state()["phase"] == "play" and not game.finished:
+            mover = game.to_act()[0]
+            legal = [a for a in game.legal_actions(mover) if a.kind == "play"]
+            rules = bot.choose(game.observe(mover), legal, rnd, True)
+            assert rules is not None
+            compact = build(game, rnd.randrange(4))
+            assert compact is not None
+            if len(legal) > 1:
+                assert compact.choose([a.cards[0] for a in legal]) == rules.cards[0]
+            # now and then a random card, so the deals do not all go the rules player's way
+            act = rnd.choice(legal) if rnd.random() < 0.2 else rules
+            events = game.apply(mover, act)
+            if any(isinstance(e, (DealEnded, QueenCaught)) for e in events):
+                break
