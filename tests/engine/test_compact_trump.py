@@ -35,6 +35,14 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+# a preset with its options, a match seed and the dice of the moves
+RANDOM_MATCHES = given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(min_value=0, max_value=2**31),
+    rnd=st.randoms(use_true_random=True),
+)
+
+
 def _to_play(game: Game, rnd: random.Random) -> list[Event]:
     """Random legal actions (redeals too) until a card is to be played."""
     events: list[Event] = []
@@ -94,11 +102,7 @@ def play_both(preset: str, options: dict[str, Any], seed: int, rnd: random.Rando
 
 
 @settings(max_examples=60, derandomize=True, deadline=None)
-@given(
-    config=st.sampled_from(CONFIGS),
-    seed=st.integers(min_value=0, max_value=2**31),
-    rnd=st.randoms(use_true_random=True),
-)
+@RANDOM_MATCHES
 def test_rules_4_compact_trump_agrees_with_the_engine(
     config: tuple[str, dict[str, Any]], seed: int, rnd: random.Random
 ) -> None:
@@ -219,11 +223,7 @@ def test_r4a_a_catch_is_worth_four_eyes_to_the_search() -> None:
 
 
 @settings(max_examples=40, derandomize=True, deadline=None)
-@given(
-    config=st.sampled_from(CONFIGS),
-    seed=st.integers(min_value=0, max_value=2**31),
-    rnd=st.randoms(use_true_random=True),
-)
+@RANDOM_MATCHES
 def test_r4_the_quick_player_plays_as_the_rules_player(
     config: tuple[str, dict[str, Any]], seed: int, rnd: random.Random
 ) -> None:
