@@ -3,8 +3,9 @@
 # environment). Build stage: the build backend and the runtime's dependencies, both locked
 # (hashes checked), each in a layer of its own before the code, so a change of the code
 # reinstalls and fetches nothing; then the bot's wheel (catalogs compiled), built without
-# isolation by the locked backend. The runtime's venv gets no pip, setuptools or wheel.
-FROM python:3.11-slim AS build
+# isolation by the locked backend, which compiles the search's playout path with mypyc (the
+# full image: it has the C compiler). The runtime's venv gets no pip, setuptools or wheel.
+FROM python:3.11 AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 COPY requirements/build.lock /tmp/build.lock
 RUN python -m venv /build && /build/bin/pip install --require-hashes -r /tmp/build.lock

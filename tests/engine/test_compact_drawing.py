@@ -232,4 +232,6 @@ def test_a_relabelled_compact_form_is_the_samples(config: tuple[str, int, dict[s
         game.apply(*rules_step(game, RulesBot(), rnd))
 
 
-SLOTS = [n for n in DrawingCompact.__slots__ if n != "t"]
+# the fields: a compiled class (setup.py) names them in __mypyc_attrs__, a plain one in __slots__
+FIELDS = getattr(DrawingCompact, "__mypyc_attrs__", None) or DrawingCompact.__slots__
+SLOTS = [n for n in FIELDS if n != "t"]

@@ -1,0 +1,104 @@
+"""setup.py compiles the search's playout path with mypyc (``COMPILED``); these tests keep the
+compiled modules honest.
+
+Stories: a compiled module is built from its source as it is now (Python finds a compiled
+module before its source, so a stale one would run in its place); the compiled search
+thinks exactly as the plain Python one (the same moves, values and playouts for the same
+seed and iteration budget, in every preset with a search).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.presets import SEARCH_TABLES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compiled_paths() -> list[str]:
+    """setup.py's ``COMPILED`` list, read without running setup.py."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "COMPILED":
+            value = ast.literal_eval(node.value)
+            assert isinstance(value, list)
+            return [str(p) for p in value]
+    raise AssertionError("setup.py has no COMPILED list")
+
+
+# Seeded thoughts of every preset with a search, printed as JSON: run here, and in a
+# process that imports the project's modules from their sources only (PURE).
+THOUGHTS = """
+import json, random
+from engine.bots import RulesBot
+from engine.game import new_match
+from engine.presets import SEARCH_TABLES, make_rules
+from engine.search import think
+
+out = []
+for preset, players in SEARCH_TABLES:
+    for seed in (1, 2):
+        match = new_match(make_rules(preset, players, {}), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(3 + 5 * seed):
+            seat = match.to_act()[0]
+            legal = match.legal_actions(seat)
+            match.apply(seat, RulesBot().choose(match.observe(seat), legal, rng, True) or legal[0])
+        seat = match.to_act()[0]
+        t = think(match, seat, random.Random(seed), iterations=120)
+        out.append([preset, players, seed, repr(t.action), t.value, t.runner_up, t.playouts, t.reason])
+print(json.dumps(out))
+"""
+
+# an import hook for the project's own folders that knows sources only (no extension modules)
+PURE = f"""
+import importlib.machinery as m, sys
+_sources = m.FileFinder.path_hook((m.SourceFileLoader, m.SOURCE_SUFFIXES))
+_ours = {{{str(ROOT)!r}, {str(ROOT / "engine")!r}}}
+def _hook(path):
+    if path in _ours:
+        return _sources(path)
+    raise ImportError(path)
+sys.path_hooks.insert(0, _hook)
+sys.path_importer_cache.clear()
+sys.path.insert(0, {str(ROOT)!r})
+import engine.search
+assert engine.search.__file__.endswith(".py"), engine.search.__file__
+"""
+
+
+def test_compiled_modules_are_built_from_their_sources() -> None:
+    """Each module of ``COMPILED`` runs as plain Python, or from a build newer than its
+    source (else: ``pip install -e .`` builds it again)."""
+    paths = compiled_paths()
+    assert paths
+    for path in paths:
+        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
+        built = Path(str(module.__file__))
+        source = ROOT / path
+        assert source.exists(), path
+        if built.suffix == ".py":
+            continue
+        assert built.stat().st_mtime >= source.stat().st_mtime, (
+            f"{built.name} is older than {path}: run `pip install -e .` to build it again"
+        )
+
+
+def test_the_compiled_search_thinks_as_the_plain_one() -> None:
+    """The same seeded thoughts (move, values, playouts, reason) from the modules as they
+    are imported here (compiled, where built) and from their plain sources."""
+    here = subprocess.run(
+        [sys.executable, "-c", THOUGHTS], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    pure = subprocess.run(
+        [sys.executable, "-c", PURE + THOUGHTS], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    ours, theirs = json.loads(here.stdout), json.loads(pure.stdout)
+    assert len(ours) == 2 * len(SEARCH_TABLES)
+    assert ours == theirs
