@@ -153,39 +153,30 @@ class PetukhCompact:
     def copy(self) -> PetukhCompact:
         m = PetukhCompact.__new__(PetukhCompact)
         # each field by name (the lists copied): a compiled class has no __slots__ to loop over
-        m.cfg = self.cfg
-        m.turn = self.turn
-        m.start = self.start
-        m.codes = self.codes
-        m.n = self.n
-        m.phase = self.phase
-        m.dealer = self.dealer
-        m.stock = self.stock
-        m.stock_pos = self.stock_pos
-        m.face_up = self.face_up
-        m.exchange_open = self.exchange_open
-        m.trump = self.trump
-        m.seat = self.seat
-        m.records = self.records
+        m.cfg, m.turn, m.start, m.codes = self.cfg, self.turn, self.start, self.codes
+        m.n, m.phase, m.dealer, m.stock = self.n, self.phase, self.dealer, self.stock
+        m.stock_pos, m.face_up, m.exchange_open, m.trump = (
+            self.stock_pos,
+            self.face_up,
+            self.exchange_open,
+            self.trump,
+        )
+        m.seat, m.records, m.passed, m.led = self.seat, self.records, self.passed, self.led
+        m.led_top, m.trump_top, m.win_seat, m.win_key = (
+            self.led_top,
+            self.trump_top,
+            self.win_seat,
+            self.win_key,
+        )
+        m.done, m.leader, m.to_move, m.last_winner = self.done, self.leader, self.to_move, self.last_winner
+        m.finisher, m.value = self.finisher, self.value
         m.skips = self.skips[:]
-        m.passed = self.passed
         m.hands = self.hands[:]
         m.plays = self.plays[:]
-        m.led = self.led
-        m.led_top = self.led_top
-        m.trump_top = self.trump_top
-        m.win_seat = self.win_seat
-        m.win_key = self.win_key
         m.tricks = self.tricks[:]
         m.boys = self.boys[:]
         m.jack_played = self.jack_played[:]
         m.bonus = self.bonus[:]
-        m.done = self.done
-        m.leader = self.leader
-        m.to_move = self.to_move
-        m.last_winner = self.last_winner
-        m.finisher = self.finisher
-        m.value = self.value
         return m
 
     def relabel(self, f: list[int]) -> PetukhCompact | None:
