@@ -2,7 +2,9 @@
 
 Default: ``hard`` (search) against ``normal`` (rules), issue 15. Kozel presets: ``hard`` on
 one team (or seat 0 when each plays for himself), ``normal`` on the other; the figures are
-the hard side's share of the card points per deal and the matches it wins. Petukh: one
+the hard side's share of the card points per deal and the matches it wins; where a catch of
+the Q♣ ends a deal (RULES.md 4a-4c: its card points do not count), the catches per side.
+Petukh: one
 ``hard`` seat (0) and three ``normal``; the figures are each seat's average record left at
 the end (lower is better) and how often seat 0 wins.
 
@@ -60,7 +62,26 @@ def configure(args: argparse.Namespace) -> None:
         search.MARGIN = args.margin
 
 
-Tally = tuple[int, list[int], list[int], int]  # won, records left, card points per side, deals
+# won, records left, card points per side, deals counted, catches per side
+Tally = tuple[int, list[int], list[int], int, list[int]]
+
+
+def deal_catches(match: Game, sides: int) -> list[int]:
+    """The match's deals ended by a catch of the Q♣ (RULES.md 4a-4c), per side that caught:
+    the side that scored eyes for it, or in kozel-nn's penalties the side that took none."""
+    caught = [0] * sides
+    before = [0] * sides
+    for record in match.history:
+        result = record.result or {}
+        score = result.get("score")
+        if score is None:
+            continue
+        if result.get("outcome") == "caught":
+            delta = [a - b for a, b in zip(score, before, strict=True)]
+            best = min(delta) if match.rules.scoring == "penalty" else max(delta)
+            caught[delta.index(best)] += 1
+        before = list(score)
+    return caught
 
 
 def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int) -> Tally:
@@ -79,7 +100,7 @@ def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int) -> 
         if rules.scoring == "record":  # Petukh: records per seat (Kozel: per side)
             left = list(match.scores)
     totals, n = deal_totals(match, rules.sides)
-    return won, left, totals, n
+    return won, left, totals, n, deal_catches(match, rules.sides)
 
 
 def _one(job: tuple[str, int, argparse.Namespace, int]) -> Tally:
@@ -101,12 +122,15 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
     left = [sum(t[1][s] for t in tallies) for s in range(players)]
     points = [sum(t[2][side] for t in tallies) for side in range(rules.sides)]
     deals = sum(t[3] for t in tallies)
+    catches = [sum(t[4][side] for t in tallies) for side in range(rules.sides)]
     seconds = time.perf_counter() - start
     n = len(seeds)
     text = f"{preset:14} {players}p {strong} vs {weak}, seeds {seeds.start}-{seeds.stop - 1}:"
     total = sum(points)
     if rules.scoring != "record" and total > 0:
         text += f" card points {100 * points[0] / total:.1f}% over {deals} deals ({points[0]} of {total})"
+    if any(catches):
+        text += " · catches of the Q♣ " + " to ".join(str(x) for x in catches)
     if not args.deals:
         text += f" · matches won {wins}/{n}"
         if rules.scoring == "record":
