@@ -62,7 +62,8 @@ def configure(args: argparse.Namespace) -> None:
         search.MARGIN = args.margin
 
 
-# won, records left, card points per side, deals counted, catches per side
+# won; the scores at the end (Petukh: records left per seat; a Kozel first deal: its eyes or
+# penalties per side); card points per side; deals counted; catches per side
 Tally = tuple[int, list[int], list[int], int, list[int]]
 
 
@@ -85,8 +86,8 @@ def deal_catches(match: Game, sides: int) -> list[int]:
 
 
 def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int) -> Tally:
-    """One seed's match (or first deal): whether seat 0 won, the records left (Petukh), the
-    card points per side and how many deals counted them."""
+    """One seed's match (or first deal): whether seat 0 won, the scores (``Tally``), the
+    card points per side, how many deals counted them and the catches."""
     configure(args)
     rules = make_rules(preset, players)
     strong, weak = args.levels.split(",")
@@ -94,6 +95,8 @@ def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int) -> 
     won, left = 0, [0] * players
     if args.deals:
         match = first_deal(rules, bots, seed)
+        if rules.scoring in ("eyes", "penalty"):  # what the deal scored, per side
+            left = list(match.scores)
     else:
         match, _d, _a = play_match(rules, bots, seed, check=False)
         won = int(0 in match.winners)
@@ -119,7 +122,7 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
     else:
         tallies = [_one(job) for job in jobs]
     wins = sum(t[0] for t in tallies)
-    left = [sum(t[1][s] for t in tallies) for s in range(players)]
+    left = [sum(column) for column in zip(*(t[1] for t in tallies), strict=True)]
     points = [sum(t[2][side] for t in tallies) for side in range(rules.sides)]
     deals = sum(t[3] for t in tallies)
     catches = [sum(t[4][side] for t in tallies) for side in range(rules.sides)]
@@ -129,6 +132,8 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
     total = sum(points)
     if rules.scoring != "record" and total > 0:
         text += f" card points {100 * points[0] / total:.1f}% over {deals} deals ({points[0]} of {total})"
+    if args.deals and rules.scoring in ("eyes", "penalty"):
+        text += f" · {rules.scoring} scored " + " to ".join(str(x) for x in left)
     if any(catches):
         text += " · catches of the Q♣ " + " to ".join(str(x) for x in catches)
     if not args.deals:
