@@ -31,9 +31,11 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from engine import compact_drawing, compact_petukh, compact_trump, search  # noqa: E402
+from engine.cards import CLUBS  # noqa: E402
 from engine.game import Game, new_match  # noqa: E402
-from engine.presets import PRESETS, SEARCH_TABLES, Rules, make_rules  # noqa: E402
+from engine.presets import PRESETS, SEARCH_TABLES, Rules, make_rules, trump_ladder  # noqa: E402
 from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
+from engine.trump_rules import QUEEN_CLUBS  # noqa: E402
 
 CASES = list(SEARCH_TABLES)
 
@@ -63,8 +65,33 @@ def configure(args: argparse.Namespace) -> None:
 
 
 # won; the scores at the end (Petukh: records left per seat; a Kozel first deal: its eyes or
-# penalties per side); card points per side; deals counted; catches per side
-Tally = tuple[int, list[int], list[int], int, list[int]]
+# penalties per side); card points per side; deals counted; catches per side; card points
+# per side and deals counted of the deals where no catch could be made
+Tally = tuple[int, list[int], list[int], int, list[int], list[int], int]
+
+
+def catchless(match: Game, sides: int) -> tuple[list[int], int]:
+    """Card points per side (and how many deals) of the match's deals played to their end in
+    which the catcher and the Q♣ were held by one team, so that no catch could be made: a
+    measure the catches do not bias (a caught deal's card points do not count, and the
+    side that catches more loses more of its good deals from the share)."""
+    totals, deals = [0] * sides, 0
+    if match.rules.family != "trump":
+        return totals, deals
+    catcher = trump_ladder(match.rules.preset, CLUBS)[0]  # the 6♣ (kocherga: the 7♣)
+    for record in match.history:
+        points = (record.result or {}).get("points")
+        if not points:
+            continue
+        holders = {
+            match.rules.side_of(seat)
+            for seat, action in record.actions
+            if catcher in action.cards or QUEEN_CLUBS in action.cards
+        }
+        if len(holders) == 1:
+            deals += 1
+            totals = [a + b for a, b in zip(totals, points, strict=True)]
+    return totals, deals
 
 
 def deal_catches(match: Game, sides: int) -> list[int]:
@@ -103,7 +130,8 @@ def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int) -> 
         if rules.scoring == "record":  # Petukh: records per seat (Kozel: per side)
             left = list(match.scores)
     totals, n = deal_totals(match, rules.sides)
-    return won, left, totals, n, deal_catches(match, rules.sides)
+    closed, m = catchless(match, rules.sides)
+    return won, left, totals, n, deal_catches(match, rules.sides), closed, m
 
 
 def _one(job: tuple[str, int, argparse.Namespace, int]) -> Tally:
@@ -126,6 +154,8 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
     points = [sum(t[2][side] for t in tallies) for side in range(rules.sides)]
     deals = sum(t[3] for t in tallies)
     catches = [sum(t[4][side] for t in tallies) for side in range(rules.sides)]
+    closed = [sum(t[5][side] for t in tallies) for side in range(rules.sides)]
+    closed_deals = sum(t[6] for t in tallies)
     seconds = time.perf_counter() - start
     n = len(seeds)
     text = f"{preset:14} {players}p {strong} vs {weak}, seeds {seeds.start}-{seeds.stop - 1}:"
@@ -136,6 +166,9 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
         text += f" · {rules.scoring} scored " + " to ".join(str(x) for x in left)
     if any(catches):
         text += " · catches of the Q♣ " + " to ".join(str(x) for x in catches)
+    if closed_deals:
+        share = 100 * closed[0] / sum(closed)
+        text += f" · where no catch could be made {share:.1f}% over {closed_deals} deals"
     if not args.deals:
         text += f" · matches won {wins}/{n}"
         if rules.scoring == "record":
