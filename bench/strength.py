@@ -2,11 +2,11 @@
 
 Default: ``hard`` (search) against ``normal`` (rules), issue 15. Kozel presets: ``hard`` on
 one team (or seat 0 when each plays for himself), ``normal`` on the other; the figures are
-the hard side's share of the card points per deal and the matches it wins; where a catch of
-the Q♣ ends a deal (RULES.md 4a-4c: its card points do not count), the catches per side.
-Petukh: one
-``hard`` seat (0) and three ``normal``; the figures are each seat's average record left at
-the end (lower is better) and how often seat 0 wins.
+the hard side's share of the card points per deal and the matches it wins. Where a catch of
+the Q♣ ends a deal (RULES.md 4a-4c: its card points do not count), also the catches per side
+and the share over the deals in which no catch could be made. Petukh: one ``hard`` seat (0)
+and three ``normal``; the figures are each seat's average record left at the end (lower is
+better) and how often seat 0 wins.
 
 ``--deals`` plays only the first deal of each seed's match (the card-point share on many
 deals at a small cost); the default plays whole matches. The search's budget is
