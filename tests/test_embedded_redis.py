@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
 import redis.asyncio as aioredis
@@ -241,8 +242,11 @@ async def test_the_tests_refuse_a_database_with_data_not_marked_for_them(
     """tests/conftest.py: a database that holds somebody's data is never emptied."""
     from redis.asyncio import Redis
 
-    base = redis_url.rsplit("/", 1)[0]
-    url = f"{base}/15"
+    parts = urlsplit(redis_url)
+    if parts.scheme == "unix":  # the embedded Redis: unix:///path/redis.sock?db=N
+        url = urlunsplit(parts._replace(query=urlencode({**dict(parse_qsl(parts.query)), "db": 15})))
+    else:
+        url = urlunsplit(parts._replace(path="/15"))
     r = Redis.from_url(url)
     if await r.dbsize():  # somebody's database 15 (another run of this test, say): leave it
         await r.aclose()  # alone, its key too (nothing to prove here)
