@@ -9,12 +9,16 @@ and three ``normal``; the figures are each seat's average record left at the end
 better) and how often seat 0 wins.
 
 ``--deals`` plays only the first deal of each seed's match (the card-point share on many
-deals at a small cost); the default plays whole matches. The search's budget is
+deals at a small cost); the default plays whole matches. ``--both`` plays each seed twice,
+the strong level on one side and then on the other (as duplicate bridge deals the same cards
+to both pairs): the luck of the deals cancels, which on 200 seeds is worth a few points of
+the share (kozel-kocherga's first deals of seeds 0-199 give side 0 48.3% of the card points
+with ``normal`` on both sides). The search's budget is
 ``--iterations`` playouts a move (exact for a seed) or ``--think-ms`` a move.
 ``--levels rules,random`` measures the rules player against random instead (the older
 figure).
 
-    python bench/strength.py [--seeds 200] [--first 0] [--jobs 1] [--deals] [--iterations 40 |
+    python bench/strength.py [--seeds 200] [--first 0] [--jobs 1] [--deals] [--both] [--iterations 40 |
         --think-ms 100] [--levels search,rules] [--quick rules|random|mixed] [preset | preset:players ...]
 """
 
@@ -40,10 +44,17 @@ from engine.trump_rules import QUEEN_CLUBS  # noqa: E402
 CASES = list(SEARCH_TABLES)
 
 
-def seat_levels(rules: Rules, strong: str, weak: str) -> list[str]:
+def seat_levels(rules: Rules, strong: str, weak: str, side: int = 0) -> list[str]:
+    """The levels per seat: ``strong`` on the team ``side`` (or at seat ``side`` when each
+    plays for himself), ``weak`` elsewhere."""
     if rules.partnership:
-        return [strong, weak] * (rules.players // 2)
-    return [strong] + [weak] * (rules.players - 1)
+        return [strong if seat % 2 == side else weak for seat in range(rules.players)]
+    return [strong if seat == side else weak for seat in range(rules.players)]
+
+
+def turned(row: list[int], side: int) -> list[int]:
+    """A per-side (or per-seat) row turned so that the strong side's entry comes first."""
+    return row[side:] + row[:side]
 
 
 def first_deal(rules: Rules, bots: list, seed: int) -> Game:  # type: ignore[type-arg]
@@ -112,13 +123,14 @@ def deal_catches(match: Game, sides: int) -> list[int]:
     return caught
 
 
-def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int) -> Tally:
-    """One seed's match (or first deal): whether seat 0 won, the scores (``Tally``), the
-    card points per side, how many deals counted them and the catches."""
+def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int, side: int = 0) -> Tally:
+    """One seed's match (or first deal) with the strong level on ``side``: whether it won,
+    the scores (``Tally``), the card points per side, how many deals counted them and the
+    catches, every row turned so that the strong side comes first."""
     configure(args)
     rules = make_rules(preset, players)
     strong, weak = args.levels.split(",")
-    bots = make_bots(seat_levels(rules, strong, weak), args.think_ms, args.iterations)
+    bots = make_bots(seat_levels(rules, strong, weak, side), args.think_ms, args.iterations)
     won, left = 0, [0] * players
     if args.deals:
         match = first_deal(rules, bots, seed)
@@ -126,15 +138,16 @@ def one_seed(preset: str, players: int, args: argparse.Namespace, seed: int) -> 
             left = list(match.scores)
     else:
         match, _d, _a = play_match(rules, bots, seed, check=False)
-        won = int(0 in match.winners)
+        won = int(side in match.winners)
         if rules.scoring == "record":  # Petukh: records per seat (Kozel: per side)
             left = list(match.scores)
     totals, n = deal_totals(match, rules.sides)
     closed, m = catchless(match, rules.sides)
-    return won, left, totals, n, deal_catches(match, rules.sides), closed, m
+    caught = deal_catches(match, rules.sides)
+    return won, turned(left, side), turned(totals, side), n, turned(caught, side), turned(closed, side), m
 
 
-def _one(job: tuple[str, int, argparse.Namespace, int]) -> Tally:
+def _one(job: tuple[str, int, argparse.Namespace, int, int]) -> Tally:
     return one_seed(*job)
 
 
@@ -143,7 +156,8 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
     strong, weak = args.levels.split(",")
     seeds = range(args.first, args.first + args.seeds)
     start = time.perf_counter()
-    jobs = [(preset, players, args, seed) for seed in seeds]
+    sides = (0, 1) if args.both else (0,)
+    jobs = [(preset, players, args, seed, side) for seed in seeds for side in sides]
     if args.jobs > 1:  # each seed's match is its own (its bots' dice are seeded by it)
         with multiprocessing.Pool(args.jobs) as pool:
             tallies = pool.map(_one, jobs, chunksize=1)
@@ -157,8 +171,15 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
     closed = [sum(t[5][side] for t in tallies) for side in range(rules.sides)]
     closed_deals = sum(t[6] for t in tallies)
     seconds = time.perf_counter() - start
-    n = len(seeds)
+    n = len(jobs)
     text = f"{preset:14} {players}p {strong} vs {weak}, seeds {seeds.start}-{seeds.stop - 1}:"
+    if args.both:
+        text += " both sides:"
+        for side in sides:  # each orientation's own share, beside the two together
+            mine = [t[2] for t, job in zip(tallies, jobs, strict=True) if job[4] == side]
+            part = sum(t[0] for t in mine), sum(sum(t) for t in mine)
+            if part[1] > 0:
+                text += f" {strong} on side {side} {100 * part[0] / part[1]:.1f}%,"
     total = sum(points)
     if rules.scoring != "record" and total > 0:
         text += f" card points {100 * points[0] / total:.1f}% over {deals} deals ({points[0]} of {total})"
@@ -183,6 +204,11 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="processes playing seeds side by side")
     parser.add_argument("--deals", action="store_true", help="first deals only")
+    parser.add_argument(
+        "--both",
+        action="store_true",
+        help="each seed twice, the strong level on each side in turn (the deals' luck cancels)",
+    )
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--think-ms", type=float, default=None)
     parser.add_argument("--levels", default="search,rules")
