@@ -290,6 +290,28 @@ class TrumpCompact:
                 self.play(rng.choice(cards_of(mask)))
         return self.value
 
+    def likelihood(self, history: list[tuple[int, int]], miss: float) -> float:
+        """How well the quick player explains the other seats' plays of this deal so far if
+        this determinization were the truth: ``history`` is the deal's plays, (seat, card),
+        from its first lead; each play of theirs that the quick player would not have made
+        (it had a choice) multiplies the weight by ``miss`` (``engine.playout.Weighs``)."""
+        m = self.copy()
+        hands = m.hands
+        for s, c in history:
+            hands[s] |= 1 << c
+        m.plays = []
+        m.opened = 0
+        m.forced = -1
+        weight = 1.0
+        for n, (s, c) in enumerate(history):
+            m.to_move = s
+            if s != self.seat and not (n == 0 and self.nn):  # (kozel-nn's A♦ lead: forced)
+                mask = m.legal_mask()
+                if mask & (mask - 1) and m.choose(cards_of(mask)) != c:
+                    weight *= miss
+            m.play(c)
+        return weight
+
     # --- the quick player (engine.trump_bot on masks) --------------------------------------
 
     def choose(self, cards: list[int]) -> int:

@@ -57,6 +57,13 @@ class Relabels(Compact, Protocol):
     def relabel(self, f: list[int]) -> Compact | None: ...
 
 
+class Weighs(Relabels, Protocol):
+    """A compact form that can weigh a determinization by how well the quick player
+    explains the other seats' plays so far (optional: the search checks for it)."""
+
+    def likelihood(self, history: list[tuple[int, int]], miss: float) -> float: ...
+
+
 # the family -> the module holding its ``build``
 MODULES: dict[str, str] = {
     "drawing": "engine.compact_drawing",

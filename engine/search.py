@@ -11,6 +11,12 @@ ints, its quick player in one loop, a property test showing it agrees with the e
 playouts go through it instead, many times faster (``engine.compact_drawing``,
 ``compact_trump``, ``compact_petukh``).
 
+Where the compact form can (``engine.playout.Weighs``: the permanent-trump presets), a
+sample counts by how well the quick player explains the plays the seat has seen in the deal
+(a player who led a small card held no master to lead, one who smeared ten points onto his
+partner's trick had no ace there): each play of another seat that the quick player would not
+have made in that sample multiplies its weight by ``MISS``.
+
 A playout's value is the seat's share of the deal: its side's share of the card points
 (Kozel; a deal ended by a catch of the Q♣: ``engine.playout.CATCH``) or its chance to win
 the match from the records the deal leaves (Petukh: ``engine.petukh_odds``). Out of turn
@@ -35,9 +41,9 @@ from engine.observe import Observation
 from engine.petukh_odds import win_chance
 from engine.petukh_rules import DealScored
 from engine.petukh_rules import settings_of as petukh_settings
-from engine.playout import CATCH, Compact, Relabels, compact_of
+from engine.playout import CATCH, Compact, Relabels, Weighs, compact_of
 from engine.presets import PetukhSettings
-from engine.sampling import ATTEMPTS, NoSample, Sampler, Trail
+from engine.sampling import ATTEMPTS, NoSample, Sampler, Trail, trail_of
 from engine.trump_rules import QueenCaught
 
 PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
@@ -48,6 +54,12 @@ PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dro
 # (56.5% at 0); Petukh, whole matches at 0.01 with the chance to win as the value
 # (engine.petukh_odds): petukh 4p seeds 0-199 86 wins of 200, petukh-25 seeds 0-49 28 of 50
 MARGIN = 0.01
+# a determinization's weight for each play of another seat that the quick player would not
+# have made in it (where the compact form weighs: ``engine.playout.Weighs``). Measured with
+# bench/strength.py --deals --both, kozel-kocherga, seeds 200-399, N 1,000, 2026-12-03: the
+# hard side's card points without weights 57.2%; the other team's plays only, MISS 0.1 57.7%,
+# 0.3 58.0%, 0.5 57.3%; every other seat's plays, MISS 0.2 58.3%, 0.3 58.4%
+MISS = 0.3
 PLAYOUT_ACTIONS = 400  # a playout that has not ended its deal by then counts as even
 # the quick players of a Game API playout: the rules player (random playouts were measured
 # weaker: 52% of the card points against rules at 100 playouts a move, to 59% with rules
@@ -101,6 +113,7 @@ class Search:
         self.obs = obs
         self.petukh = petukh_settings(match.rules) if match.rules.family == "petukh" else None
         self.visits = [0] * len(legal)
+        self.weights = [0.0] * len(legal)
         self.totals = [0.0] * len(legal)
         self.playouts = 0
         self.policy: RulesBot | None = RulesBot() if POLICY == "rules" else None
@@ -111,6 +124,9 @@ class Search:
         # relabels its copy of the real state): no sample's Game needs building
         whole = compact_of(match, seat)
         self.whole: Relabels | None = cast(Relabels, whole) if hasattr(whole, "relabel") else None
+        self.weighs = whole is not None and hasattr(whole, "likelihood")
+        steps = trail_of(match) if trail is None else trail
+        self.history = [(s, a.cards[0]) for s, a in steps if a.kind == "play"]
 
     def _sample(self) -> tuple[Game | None, Compact | None, list[int] | None]:
         """One determinization: (its match, unless a compact form was relabelled into it;
@@ -139,6 +155,9 @@ class Search:
             except NoSample:
                 break
             dice = self.rng.getrandbits(32)
+            weight = 1.0
+            if self.weighs and base is not None:
+                weight = cast(Weighs, base).likelihood(self.history, MISS)
             for i in self._round():
                 if self.playouts >= limit:
                     break
@@ -148,7 +167,8 @@ class Search:
                     game = self.sampler.game_of(f, random.Random(dice))
                 value = self._play_one(game, base, first, random.Random(dice))
                 self.visits[i] += 1
-                self.totals[i] += value
+                self.weights[i] += weight
+                self.totals[i] += weight * value
                 self.playouts += 1
 
     def _round(self) -> list[int]:
@@ -158,7 +178,7 @@ class Search:
         rounds = min(self.visits)
         if rounds < PRUNE_AFTER or n <= 3:
             return list(range(n))
-        means = [t / v for t, v in zip(self.totals, self.visits, strict=True)]
+        means = [t / w for t, w in zip(self.totals, self.weights, strict=True)]
         keep = sorted(range(n), key=lambda i: means[i], reverse=True)[: max(3, n // 3)]
         return sorted({*keep, self.prior})
 
@@ -194,7 +214,7 @@ class Search:
         return 0.5
 
     def best(self) -> Thought:
-        means = [t / n if n else -1.0 for t, n in zip(self.totals, self.visits, strict=True)]
+        means = [t / w if w else -1.0 for t, w in zip(self.totals, self.weights, strict=True)]
         order = sorted(range(len(self.legal)), key=lambda i: means[i], reverse=True)
         top = order[0]
         if means[top] - means[self.prior] < MARGIN:

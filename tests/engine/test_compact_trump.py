@@ -5,6 +5,7 @@ tricks and the same value as ``engine.search.deal_value`` reads from the engine'
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -19,7 +20,7 @@ from engine.events import DealEnded, Event, TrickWon
 from engine.game import Game, match_from_state, new_match
 from engine.playout import CATCH, compact_of
 from engine.presets import make_rules
-from engine.sampling import Sampler
+from engine.sampling import NoSample, Sampler, trail_of
 from engine.search import deal_value
 from engine.trump_rules import QUEEN_CLUBS, QueenCaught, settings_of, table_for
 
@@ -251,3 +252,71 @@ def test_r4_the_quick_player_plays_as_the_rules_player(
             events = game.apply(mover, act)
             if any(isinstance(e, (DealEnded, QueenCaught)) for e in events):
                 break
+
+
+@settings(max_examples=30, derandomize=True, deadline=None)
+@RANDOM_MATCHES
+def test_r4_the_true_deal_explains_every_rules_players_play(
+    config: tuple[str, dict[str, Any]], seed: int, rnd: random.Random
+) -> None:
+    """RULES.md 4, 4a-4c: the search weighs a determinization by how well the quick player
+    explains the plays the seat saw (``TrumpCompact.likelihood``). Where every seat is the
+    rules player, the true deal explains every play (weight 1) at every moment and for
+    every seat, after a boast and with a 32-card deck too; a determinization's weight is
+    ``miss`` to the power of the plays it leaves unexplained, and only the seat's own plays
+    never count against it."""
+    game = new_match(make_rules(config[0], 4, config[1]), seed=seed)
+    bot = RulesBot()
+    _to_play(game, rnd)
+    weights: set[float] = set()
+    while not game.finished and game.to_state()["phase"] == "play":
+        mover = game.to_act()[0]
+        history = [(s, a.cards[0]) for s, a in trail_of(game) if a.kind == "play"]
+        for seat in range(4):
+            compact = build(game, seat)
+            assert compact is not None
+            assert compact.likelihood(history, 0.5) == 1.0
+            try:
+                f = Sampler(game, seat).draw(rnd)
+            except NoSample:  # (the voids left too few ways: the search stops there too)
+                continue
+            weight = compact.relabel(f).likelihood(history, 0.5)
+            assert weight > 0 and math.log2(weight) == int(math.log2(weight))
+            weights.add(weight)
+        legal = [a for a in game.legal_actions(mover) if a.kind == "play"]
+        act = bot.choose(game.observe(mover), legal, rnd, True)
+        assert act is not None
+        events = game.apply(mover, act)
+        if any(isinstance(e, (DealEnded, QueenCaught)) for e in events):
+            break
+
+
+def test_r4_a_play_the_quick_player_would_not_make_costs_the_sample_weight() -> None:
+    """The other seats' plays are compared with the quick player's choice, the seat's own
+    are not: a deal of kozel-kocherga where seat 1 played off the rules player's card is
+    weighed ``miss`` by seats 0, 2 and 3, and 1 by seat 1."""
+    rnd = random.Random(7)
+    for seed in range(50):
+        game = new_match(make_rules("kozel-kocherga", 4), seed=seed)
+        _to_play(game, rnd)
+        bot = RulesBot()
+        while not game.finished and game.to_state()["phase"] == "play":
+            mover = game.to_act()[0]
+            legal = [a for a in game.legal_actions(mover) if a.kind == "play"]
+            rules = bot.choose(game.observe(mover), legal, rnd, True)
+            other = next((a for a in legal if a != rules), None)
+            if mover == 1 and other is not None:
+                game.apply(mover, other)
+                history = [(s, a.cards[0]) for s, a in trail_of(game) if a.kind == "play"]
+                if game.to_state()["phase"] != "play":
+                    break
+                weights = []
+                for seat in range(4):
+                    compact = build(game, seat)
+                    assert compact is not None
+                    weights.append(compact.likelihood(history, 0.25))
+                assert weights == [0.25, 1.0, 0.25, 0.25]
+                return
+            assert rules is not None
+            game.apply(mover, rules)
+    raise AssertionError("seat 1 never had a choice in 50 deals")
