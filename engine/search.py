@@ -108,7 +108,8 @@ class Search:
         self.legal = legal
         self.rng = rng
         self.side = match.rules.side_of(seat)
-        self.sampler = Sampler(match, seat, trail)
+        steps = trail_of(match) if trail is None else trail
+        self.sampler = Sampler(match, seat, steps)
         obs = match.observe(seat)
         self.obs = obs
         self.petukh = petukh_settings(match.rules) if match.rules.family == "petukh" else None
@@ -125,8 +126,8 @@ class Search:
         whole = compact_of(match, seat)
         self.whole: Relabels | None = cast(Relabels, whole) if hasattr(whole, "relabel") else None
         self.weighs = whole is not None and hasattr(whole, "likelihood")
-        steps = trail_of(match) if trail is None else trail
-        self.history = [(s, a.cards[0]) for s, a in steps if a.kind == "play"]
+        # the deal's plays so far, which a weighed sample must explain (built only then)
+        self.history = [(s, a.cards[0]) for s, a in steps if a.kind == "play"] if self.weighs else []
 
     def _sample(self) -> tuple[Game | None, Compact | None, list[int] | None]:
         """One determinization: (its match, unless a compact form was relabelled into it;
