@@ -295,6 +295,31 @@ class TrumpCompact:
         this determinization were the truth: ``history`` is the deal's plays, (seat, card),
         from its first lead; each play of theirs that the quick player would not have made
         (it had a choice) multiplies the weight by ``miss`` (``engine.playout.Weighs``)."""
+        weight = 1.0
+        for _ in range(self.misses(history, {})):
+            weight *= miss
+        return weight
+
+    def misses(self, history: list[tuple[int, int]], known: dict[int, int]) -> int:
+        """The other seats' plays of ``history`` that the quick player would not have made
+        in this determinization. A seat's choices hang only on its own hand and on what
+        everyone saw, so its count is kept in ``known`` under its hand (``hand << 2 | seat``,
+        one dict per search move, its ``history`` fixed) and replayed only for hands not
+        met before."""
+        hands = self.hands
+        keys = [hands[s] << 2 | s for s in range(4)]
+        total = 0
+        todo = 0
+        for s in range(4):
+            if s != self.seat:
+                count = known.get(keys[s])
+                if count is None:
+                    todo |= 1 << s
+                else:
+                    total += count
+        if not todo:
+            return total
+        counts = [0, 0, 0, 0]
         m = self.copy()
         hands = m.hands
         for s, c in history:
@@ -302,15 +327,18 @@ class TrumpCompact:
         m.plays = []
         m.opened = 0
         m.forced = -1
-        weight = 1.0
         for n, (s, c) in enumerate(history):
             m.to_move = s
-            if s != self.seat and not (n == 0 and self.nn):  # (kozel-nn's A♦ lead: forced)
+            if todo >> s & 1 and not (n == 0 and self.nn):  # (kozel-nn's A♦ lead: forced)
                 mask = m.legal_mask()
                 if mask & (mask - 1) and m.choose(cards_of(mask)) != c:
-                    weight *= miss
+                    counts[s] += 1
             m.play(c)
-        return weight
+        for s in range(4):
+            if todo >> s & 1:
+                known[keys[s]] = counts[s]
+                total += counts[s]
+        return total
 
     # --- the quick player (engine.trump_bot on masks) --------------------------------------
 

@@ -63,6 +63,8 @@ class Weighs(Relabels, Protocol):
 
     def likelihood(self, history: list[tuple[int, int]], miss: float) -> float: ...
 
+    def misses(self, history: list[tuple[int, int]], known: dict[int, int]) -> int: ...
+
 
 # the family -> the module holding its ``build``
 MODULES: dict[str, str] = {

@@ -128,6 +128,11 @@ class Search:
         self.weighs = whole is not None and hasattr(whole, "likelihood")
         # the deal's plays so far, which a weighed sample must explain (built only then)
         self.history = [(s, a.cards[0]) for s, a in steps if a.kind == "play"] if self.weighs else []
+        self.known: dict[int, int] = {}  # (hand << 2 | seat) -> its misses (``Weighs.misses``)
+        # MISS to the power k, multiplied out as ``likelihood`` does: the same floats
+        self.powers = [1.0]
+        for _ in self.history:
+            self.powers.append(self.powers[-1] * MISS)
 
     def _sample(self) -> tuple[Game | None, Compact | None, list[int] | None]:
         """One determinization: (its match, unless a compact form was relabelled into it;
@@ -158,7 +163,7 @@ class Search:
             dice = self.rng.getrandbits(32)
             weight = 1.0
             if self.weighs and base is not None:
-                weight = cast(Weighs, base).likelihood(self.history, MISS)
+                weight = self.powers[cast(Weighs, base).misses(self.history, self.known)]
             for i in self._round():
                 if self.playouts >= limit:
                     break

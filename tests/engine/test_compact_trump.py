@@ -291,6 +291,50 @@ def test_r4_the_true_deal_explains_every_rules_players_play(
             break
 
 
+@settings(max_examples=20, derandomize=True, deadline=None)
+@RANDOM_MATCHES
+def test_a_seats_misses_hang_only_on_its_own_hand(
+    config: tuple[str, dict[str, Any]], seed: int, rnd: random.Random
+) -> None:
+    """The search keeps each other seat's misses under its hand for the whole move
+    (``TrumpCompact.misses``): that is only sound if a seat's choices hang on its own hand
+    and on what everyone saw, never on the other hidden hands. Over many samples of the
+    same moment, with one plays off the rules player's choice now and then, the kept
+    counts give every sample the weight that its replay from nothing gives."""
+    game = new_match(make_rules(config[0], 4, config[1]), seed=seed)
+    bot = RulesBot()
+    _to_play(game, rnd)
+    hits = 0
+    while not game.finished and game.to_state()["phase"] == "play":
+        mover = game.to_act()[0]
+        history = [(s, a.cards[0]) for s, a in trail_of(game) if a.kind == "play"]
+        seat = rnd.randrange(4)
+        compact = build(game, seat)
+        assert compact is not None
+        sampler = Sampler(game, seat)
+        known: dict[int, int] = {}
+        for _ in range(12):
+            try:
+                sample = compact.relabel(sampler.draw(rnd))
+            except NoSample:
+                break
+            before = len(known)
+            fresh = sample.misses(history, {})
+            assert sample.misses(history, known) == fresh
+            hits += len(known) == before
+            weight = 1.0
+            for _miss in range(fresh):
+                weight *= 0.5
+            assert sample.likelihood(history, 0.5) == weight
+        legal = [a for a in game.legal_actions(mover) if a.kind == "play"]
+        rules = bot.choose(game.observe(mover), legal, rnd, True)
+        assert rules is not None
+        act = rnd.choice(legal) if rnd.random() < 0.3 else rules
+        events = game.apply(mover, act)
+        if any(isinstance(e, (DealEnded, QueenCaught)) for e in events):
+            break
+
+
 def test_r4_a_play_the_quick_player_would_not_make_costs_the_sample_weight() -> None:
     """The other seats' plays are compared with the quick player's choice, the seat's own
     are not: a deal of kozel-kocherga where seat 1 played off the rules player's card is
