@@ -19,7 +19,7 @@ from engine.errors import IllegalAction
 from engine.game import Game, new_match
 from engine.presets import SEARCH_TABLES, make_rules
 from engine.sampling import Sampler, known_cards, suit_class, swap_hidden, trail_of, voids
-from engine.search import SearchBot, think
+from engine.search import Search, SearchBot, think
 from engine.simulate import check_invariants, simulate
 from engine.trump_rules import TRUMPS
 
@@ -187,6 +187,38 @@ def test_r4b_a_trump_lead_shows_a_hand_of_trumps_only() -> None:
                         assert {klass(c) for c in game.observe(s).hand} <= {TRUMPS}
                 return
     pytest.fail("no trump lead by another seat in 40 seeds")
+
+
+def test_r4_the_search_weighs_its_samples_in_the_permanent_trump_presets() -> None:
+    """RULES.md 4: in a permanent-trump deal each sample counts by how well the rules
+    player explains the other seats' plays so far (``engine.search.MISS`` a play it would
+    not have made): after off-rules plays some samples weigh less than one, and an
+    action's value is its playouts' weighted mean. A drawing-family deal (no
+    ``likelihood``) weighs every sample one."""
+    match = new_match(make_rules("kozel-kocherga", 4, {}), seed=3)
+    rng = random.Random(3)
+    for _ in range(9):  # random plays: few of them the rules player's
+        seat = match.to_act()[0]
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    seat = match.to_act()[0]
+    legal = match.legal_actions(seat)
+    assert len(legal) > 1
+    search = Search(match, seat, legal, random.Random(5))
+    search.run(120, None)
+    assert search.weighs
+    assert all(0 < w <= v for w, v in zip(search.weights, search.visits, strict=True))
+    assert any(w < v for w, v in zip(search.weights, search.visits, strict=True))
+    best = search.best()
+    top = legal.index(best.action)
+    assert best.value == max(0.0, search.totals[top] / search.weights[top])
+
+    drawing = mid_play("kozel", 4, seed=2)
+    seat = drawing.to_act()[0]
+    legal = drawing.legal_actions(seat)
+    search = Search(drawing, seat, legal, random.Random(5))
+    search.run(60, None)
+    assert not search.weighs and search.history == []
+    assert search.weights == [float(v) for v in search.visits]
 
 
 def test_seeded_search_is_exact() -> None:
