@@ -34,6 +34,7 @@ from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
 from engine.game import Game, match_from_state
 from engine.observe import Observation
+from engine.presets import Rules
 from engine.trump_rules import TRUMPS, settings_of
 
 # action kinds whose cards only their owner sees (a throw, a boast's laid cards, a Petukh
@@ -85,6 +86,49 @@ def _info_cards(info: dict[str, Any]) -> Iterable[Card]:
         for pile in boast.get("piles") or []:
             texts.extend(pile.get("cards", []))
     return (parse_card(t) for t in texts)
+
+
+def turned_trump_thrower(deal: dict[str, Any], rules: Rules, trail: Trail, seat: int) -> int | None:
+    """RULES.md 1-3: the turned trump is seen, and so is who draws it (or holds it, dealt:
+    kozel-60 halves); but once out of the stock it may go face down in a throw, which
+    nobody else sees. From the first action after which it may have been drawn, a face-down
+    throw by the seat that drew it may have held it: from then on ``seat`` no longer knows
+    where it lies (unless it sees it played face up).
+
+    It may have been drawn once as many cards were played as lay above it in the stock:
+    each trick's cards are drawn back after it. Counting every card of the trail (pulls
+    send some back) only finds that moment earlier, never later. How many cards lay above
+    it is public (it was turned under the stock, or shown in it); it is read from the
+    deal's deck, which ``seat`` never sees whole.
+
+    The seat that drew it, when it may have thrown it so; else None (``seat`` knows where
+    it lies)."""
+    card = deal["trump_card"]
+    if card is None or card in unpack_cards(deal["stock"]):
+        return None
+    if any(card in act.cards and act.kind not in FACE_DOWN for _s, act in trail):
+        return None  # played face up since: its place is seen again
+    deck = unpack_cards(deal["deck"])
+    rest = deck[rules.hand_size * len(deal["seats"]) :]
+    if rules.trump_mode == "turn":
+        above = len(rest) - 1  # under the stock: drawn last
+    elif card in rest and rules.trump_mode != "halves":
+        above = rest.index(card)  # kozel-4: shown in the stock, drawn in its turn
+    else:
+        above = 0  # dealt into a hand
+    # who drew it is seen too: the seat whose hand holds it, or whose throw took it
+    hands = [unpack_cards(h) for h in deal["hands"]]
+    drawer = next((i for i, h in enumerate(hands) if card in h), None)
+    if drawer is None:
+        drawer = next((s for s, act in trail if card in act.cards), None)
+    played = 0
+    for s, act in trail:
+        if act.kind == "cut":
+            continue
+        if played > above and s == drawer != seat and act.kind in FACE_DOWN:
+            return drawer
+        played += len(act.cards)
+    return None
 
 
 def voids(
@@ -141,8 +185,8 @@ def _drawing_relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[s
     d["plays"] = plays(d["plays"])
     if d["last_trick"] is not None:
         d["last_trick"] = [d["last_trick"][0], plays(d["last_trick"][1])]
-    if d["trump_card"] is not None:
-        d["trump_card"] = f(d["trump_card"])
+    # (``trump_card`` names the turned card, which is public: it keeps its name wherever
+    # a sample puts it)
     return {**state, "deal": d}
 
 
@@ -231,6 +275,15 @@ class Sampler:
         self.known = known_cards(obs, trail)
         places, self._relabel = FAMILIES[match.rules.family]
         self.state = match.to_state()
+        # places a hidden card cannot be in: a turned trump that its drawer may have thrown
+        # face down is in his hand or among the face-down cards, nowhere else
+        self.kept_out: dict[str, set[Card]] = {}
+        if match.rules.family == "drawing" and obs.trump_card is not None:
+            thrower = turned_trump_thrower(self.state["deal"], match.rules, trail, seat)
+            if thrower is not None:
+                self.known.discard(obs.trump_card)
+                for name in ["stock", *(f"hand {s}" for s in range(match.rules.players) if s != thrower)]:
+                    self.kept_out[name] = {obs.trump_card}
         # hidden slots in a fixed order of places and positions; whose hand each one is in
         self.slots: list[tuple[str, Card]] = [
             (name, c) for name, cards in places(self.state) for c in cards if c not in self.known
@@ -242,6 +295,7 @@ class Sampler:
             leads = TRUMPS if settings_of(match.rules).nn else None
             for s, classes in voids(obs, trail, self.klass, leads).items():
                 self.voids[f"hand {s}"] = classes
+            self.voids["laid"] = {TRUMPS}  # RULES.md 4b step 2: the boaster lays non-trumps
         self.replays = match.rules.family == "petukh"
 
     def sample(self, rng: random.Random) -> Game:
@@ -278,12 +332,16 @@ class Sampler:
         pool = self.pool[:]
         rng.shuffle(pool)
         mapping = {c: c for c in range(36)}  # a known card stays itself
-        order = sorted(range(len(self.slots)), key=lambda i: self.slots[i][0] not in self.voids)
+        bound = self.voids.keys() | self.kept_out.keys()
+        order = sorted(range(len(self.slots)), key=lambda i: self.slots[i][0] not in bound)
         for i in order:
             name, card = self.slots[i]
-            banned = self.voids.get(name)
-            if banned:
-                pick = next((j for j, c in enumerate(pool) if self.klass(c) not in banned), None)
+            if name in bound:
+                banned = self.voids.get(name, set())
+                out = self.kept_out.get(name, set())
+                pick = next(
+                    (j for j, c in enumerate(pool) if self.klass(c) not in banned and c not in out), None
+                )
                 if pick is None:
                     return None
                 mapping[card] = pool.pop(pick)

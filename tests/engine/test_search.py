@@ -55,8 +55,9 @@ def hidden_pairs(match: Game, seat: int) -> list[tuple[Card, Card]]:
     """Pairs of cards in two different places ``seat`` cannot see (other hands, the stock,
     face-down throws), same suit first; none is in its hand or among what it was shown."""
     obs = match.observe(seat)
-    known = known_cards(obs, trail_of(match))
-    slots = Sampler(match, seat).slots
+    sampler = Sampler(match, seat)
+    known, slots = sampler.known, sampler.slots
+    assert known <= known_cards(obs, trail_of(match)) | set(obs.hand)
     assert not {c for _p, c in slots} & (known | set(obs.hand))
     one_place = len({p for p, _c in slots}) == 1  # Petukh: the deck's hidden positions
     pairs = [(a, b) for (p, a), (q, b) in combinations(slots, 2) if p != q or one_place]
