@@ -276,14 +276,19 @@ class Sampler:
         places, self._relabel = FAMILIES[match.rules.family]
         self.state = match.to_state()
         # places a hidden card cannot be in: a turned trump that its drawer may have thrown
-        # face down is in his hand or among the face-down cards, nowhere else
+        # face down is in his hand or among the face-down cards, nowhere else. (Cards a
+        # declaration sent back need no such care: every declaration is four cards, and the
+        # answers to it empty the four-card hands, so a sent-back card is never kept back
+        # from a throw.)
         self.kept_out: dict[str, set[Card]] = {}
         if match.rules.family == "drawing" and obs.trump_card is not None:
             thrower = turned_trump_thrower(self.state["deal"], match.rules, trail, seat)
             if thrower is not None:
                 self.known.discard(obs.trump_card)
-                for name in ["stock", *(f"hand {s}" for s in range(match.rules.players) if s != thrower)]:
-                    self.kept_out[name] = {obs.trump_card}
+                for s in range(match.rules.players):
+                    if s != thrower:
+                        self.kept_out[f"hand {s}"] = {obs.trump_card}
+                self.kept_out["stock"] = {obs.trump_card}
         # hidden slots in a fixed order of places and positions; whose hand each one is in
         self.slots: list[tuple[str, Card]] = [
             (name, c) for name, cards in places(self.state) for c in cards if c not in self.known

@@ -384,29 +384,43 @@ def test_r5_shown_boys_and_the_taken_trump_stay_in_their_hands() -> None:
 # --- what a face-down throw hides ---------------------------------------------------------
 
 
-def thrown_or_kept(seeds: range) -> tuple[Game, Game, int, Card]:
-    """kozel 2p: a deal where the seat that drew the turned trump threw it face down while
-    keeping another card ``x``, and the same deal where it threw ``x`` and kept the trump
-    (every other action the same); the thrower and the trump."""
-    rules = make_rules("kozel", 2, {})
+def thrown_or_kept(preset: str, players: int, seeds: range) -> tuple[Game, Game, int, Card]:
+    """A deal where a seat threw face down a card the table had seen in his hand (the
+    turned trump he drew, a card a declaration sent back) while keeping another card
+    ``x``, and the same deal where it threw ``x`` and kept that card (every other action
+    the same); the thrower and the card."""
+    rules = make_rules(preset, players, {})
     for seed in seeds:
         game = new_match(rules, seed=seed)
         story = Story(game)
-        trump = story.trump_card
-        assert trump is not None
         rng = random.Random(seed)
         while game.deal_no == 1 and not game.finished:
-            before = set(game.observe(game.to_act()[0]).hand)
+            mover = game.to_act()[0]
+            before = set(game.observe(mover).hand)
+            seen = {c for c, o in (story.held | story.held_or_hidden).items() if o == mover}
             seat, action = step(game, story, rng)
-            if action.kind == "throw" and trump in action.cards and before - set(action.cards):
-                x = min(before - set(action.cards))
+            shown = sorted(seen & set(action.cards))
+            if action.kind == "throw" and shown and before - set(action.cards):
+                card, x = shown[0], min(before - set(action.cards))
                 other = new_match(rules, seed=seed)
                 for s, act in trail_of(game):
                     if act == action and s == seat:
-                        act = Action("throw", tuple(sorted(x if c == trump else c for c in act.cards)))
+                        act = Action("throw", tuple(sorted(x if c == card else c for c in act.cards)))
                     other.apply(s, act)
-                return game, other, seat, trump
-    pytest.fail(f"no turned trump thrown face down in seeds {seeds}")
+                return game, other, seat, card
+    pytest.fail(f"no card seen in a hand thrown face down in {preset}, seeds {seeds}")
+
+
+def _as_hidden_as_any_throw(threw: Game, kept: Game, thrower: int, card: Card) -> None:
+    for viewer in range(threw.rules.players):
+        if viewer == thrower:
+            continue
+        if threw.observe(viewer) != kept.observe(viewer):
+            pytest.fail("the two deals look different to another seat")
+        one, two = samples(threw, viewer), samples(kept, viewer)
+        assert [card in s.observe(thrower).hand for s in one] == [
+            card in s.observe(thrower).hand for s in two
+        ]
 
 
 def test_r1_a_turned_trump_thrown_face_down_is_as_hidden_as_any_throw() -> None:
@@ -414,9 +428,6 @@ def test_r1_a_turned_trump_thrown_face_down_is_as_hidden_as_any_throw() -> None:
     the turned trump has thrown cards face down, the other cannot tell whether the trump
     was among them. Two deals that differ only in that give it the same view, and so the
     same samples: the trump in the thrower's hand in both or in neither."""
-    threw, kept, thrower, trump = thrown_or_kept(range(60))
-    viewer = 1 - thrower
-    if threw.observe(viewer) != kept.observe(viewer):
-        pytest.fail("the two deals look different to the other seat")
-    one, two = samples(threw, viewer), samples(kept, viewer)
-    assert [trump in s.observe(thrower).hand for s in one] == [trump in s.observe(thrower).hand for s in two]
+    threw, kept, thrower, card = thrown_or_kept("kozel", 2, range(60))
+    assert card == Story(new_match(threw.rules, seed=threw.seed)).trump_card
+    _as_hidden_as_any_throw(threw, kept, thrower, card)
