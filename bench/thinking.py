@@ -51,10 +51,10 @@ async def measure(players: int, ms: float, workers: int, seconds: float) -> str:
     lags: list[float] = []
     done = 0
     playouts = 0
-    stop = time.perf_counter() + seconds
+    stop = 0.0
 
     async def ticker() -> None:
-        while time.perf_counter() < stop:
+        while not lags or time.perf_counter() < stop:  # (one tick at least)
             t = time.perf_counter()
             await asyncio.sleep(0.001)
             lags.append(max(0.0, time.perf_counter() - t - 0.001))
@@ -71,6 +71,7 @@ async def measure(players: int, ms: float, workers: int, seconds: float) -> str:
 
     # warm the pool up first (process start-up is not thinking)
     await thinker.think(games[0][0].rules, games[0][0].to_state(), "", games[0][1], "warm")
+    stop = time.perf_counter() + seconds  # (after the warm-up: a short run still measures)
     try:
         await asyncio.gather(ticker(), *(player(i) for i in range(players)))
     finally:
