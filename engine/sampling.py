@@ -40,6 +40,7 @@ from engine.trump_rules import TRUMPS, settings_of
 # action kinds whose cards only their owner sees (a throw, a boast's laid cards, a Petukh
 # exchange's discards and the card the dealer gives for the trump)
 FACE_DOWN = frozenset({"throw", "lay", "exchange", "swap"})
+NO_CLASSES: frozenset[int] = frozenset()
 ATTEMPTS = 40  # samples drawn before giving up on the void constraints
 
 Trail = Sequence[tuple[int, Action]]
@@ -88,7 +89,9 @@ def _info_cards(info: dict[str, Any]) -> Iterable[Card]:
     return (parse_card(t) for t in texts)
 
 
-def turned_trump_thrower(deal: dict[str, Any], rules: Rules, trail: Trail, seat: int) -> int | None:
+def turned_trump_hiding(
+    deal: dict[str, Any], rules: Rules, trail: Trail, seat: int
+) -> tuple[int | None, set[Card]] | None:
     """RULES.md 1-3: the turned trump is seen, and so is who draws it (or holds it, dealt:
     kozel-60 halves); but once out of the stock it may go face down in a throw, which
     nobody else sees. From the first action after which it may have been drawn, a face-down
@@ -97,17 +100,22 @@ def turned_trump_thrower(deal: dict[str, Any], rules: Rules, trail: Trail, seat:
 
     It may have been drawn once as many cards were played as lay above it in the stock:
     each trick's cards are drawn back after it. Counting every card of the trail (pulls
-    send some back) only finds that moment earlier, never later. How many cards lay above
-    it is public (it was turned under the stock, or shown in it); it is read from the
-    deal's deck, which ``seat`` never sees whole.
+    send some back, and a trick's cards are drawn only once it is over) finds that moment
+    earlier, never later. How many cards lay above it is public (it was turned under the
+    stock, or shown in it); it is read from the deal's deck, which ``seat`` never sees whole.
 
-    The seat that drew it, when it may have thrown it so; else None (``seat`` knows where
-    it lies)."""
+    None while ``seat`` knows where it lies; else the seat that drew it and the cards of the
+    throws he made from that moment (whose places the table saw: the trump is in his hand
+    or in one of them). With no trail to tell (a match loaded without its deal log), the
+    drawer of a card in no hand is not known: None for him, and it lies face down."""
     card = deal["trump_card"]
     if card is None or card in unpack_cards(deal["stock"]):
         return None
     if any(card in act.cards and act.kind not in FACE_DOWN for _s, act in trail):
         return None  # played face up since: its place is seen again
+    hands = [unpack_cards(h) for h in deal["hands"]]
+    if card in hands[seat]:
+        return None
     deck = unpack_cards(deal["deck"])
     rest = deck[rules.hand_size * len(deal["seats"]) :]
     if rules.trump_mode == "turn":
@@ -117,18 +125,20 @@ def turned_trump_thrower(deal: dict[str, Any], rules: Rules, trail: Trail, seat:
     else:
         above = 0  # dealt into a hand
     # who drew it is seen too: the seat whose hand holds it, or whose throw took it
-    hands = [unpack_cards(h) for h in deal["hands"]]
     drawer = next((i for i, h in enumerate(hands) if card in h), None)
     if drawer is None:
         drawer = next((s for s, act in trail if card in act.cards), None)
+        if drawer is None:
+            return None, set()
+    throws: set[Card] = set()
     played = 0
     for s, act in trail:
         if act.kind == "cut":
             continue
-        if played > above and s == drawer != seat and act.kind in FACE_DOWN:
-            return drawer
+        if played > above and s == drawer and act.kind in FACE_DOWN:
+            throws.update(act.cards)
         played += len(act.cards)
-    return None
+    return (drawer, throws) if throws else None
 
 
 def voids(
@@ -275,24 +285,27 @@ class Sampler:
         self.known = known_cards(obs, trail)
         places, self._relabel = FAMILIES[match.rules.family]
         self.state = match.to_state()
-        # places a hidden card cannot be in: a turned trump that its drawer may have thrown
-        # face down is in his hand or among the face-down cards, nowhere else. (Cards a
-        # declaration sent back need no such care: every declaration is four cards, and the
-        # answers to it empty the four-card hands, so a sent-back card is never kept back
-        # from a throw.)
-        self.kept_out: dict[str, set[Card]] = {}
+        hiding = None
         if match.rules.family == "drawing" and obs.trump_card is not None:
-            thrower = turned_trump_thrower(self.state["deal"], match.rules, trail, seat)
-            if thrower is not None:
+            hiding = turned_trump_hiding(self.state["deal"], match.rules, trail, seat)
+            if hiding is not None:
                 self.known.discard(obs.trump_card)
-                for s in range(match.rules.players):
-                    if s != thrower:
-                        self.kept_out[f"hand {s}"] = {obs.trump_card}
-                self.kept_out["stock"] = {obs.trump_card}
         # hidden slots in a fixed order of places and positions; whose hand each one is in
         self.slots: list[tuple[str, Card]] = [
             (name, c) for name, cards in places(self.state) for c in cards if c not in self.known
         ]
+        # cards each slot cannot take: a turned trump that its drawer may have thrown face
+        # down is in his hand or in one of those throws, nowhere else. (Cards a declaration
+        # sent back need no such care: every declaration is four cards, and the answers to
+        # it empty the four-card hands, so a sent-back card is never kept back from a throw.)
+        self.slot_out: list[frozenset[Card]] = [frozenset()] * len(self.slots)
+        if hiding is not None and obs.trump_card is not None:
+            drawer, throws = hiding
+            out = frozenset({obs.trump_card})
+            for i, (name, c) in enumerate(self.slots):
+                may = name == f"hand {drawer}" or c in throws or (drawer is None and name.startswith("pile"))
+                if not may:
+                    self.slot_out[i] = out
         self.pool = sorted(c for _name, c in self.slots)
         self.voids: dict[str, set[int]] = {}
         self.klass = suit_class(match)
@@ -337,16 +350,15 @@ class Sampler:
         pool = self.pool[:]
         rng.shuffle(pool)
         mapping = {c: c for c in range(36)}  # a known card stays itself
-        bound = self.voids.keys() | self.kept_out.keys()
-        order = sorted(range(len(self.slots)), key=lambda i: self.slots[i][0] not in bound)
+        voids, outs = self.voids, self.slot_out
+        order = sorted(range(len(self.slots)), key=lambda i: self.slots[i][0] not in voids and not outs[i])
         for i in order:
             name, card = self.slots[i]
-            if name in bound:
-                banned = self.voids.get(name, set())
-                out = self.kept_out.get(name, set())
-                pick = next(
-                    (j for j, c in enumerate(pool) if self.klass(c) not in banned and c not in out), None
-                )
+            banned = voids.get(name, NO_CLASSES)
+            out = outs[i]
+            if banned or out:
+                klass = self.klass
+                pick = next((j for j, c in enumerate(pool) if klass(c) not in banned and c not in out), None)
                 if pick is None:
                     return None
                 mapping[card] = pool.pop(pick)

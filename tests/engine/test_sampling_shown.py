@@ -431,3 +431,22 @@ def test_r1_a_turned_trump_thrown_face_down_is_as_hidden_as_any_throw() -> None:
     threw, kept, thrower, card = thrown_or_kept("kozel", 2, range(60))
     assert card == Story(new_match(threw.rules, seed=threw.seed)).trump_card
     _as_hidden_as_any_throw(threw, kept, thrower, card)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("kozel", 4), ("kozel", 3), ("kozel-4", 4)])
+def test_r1_r2_a_hidden_turned_trump_lies_in_its_drawers_hand_or_throws(preset: str, players: int) -> None:
+    """RULES.md 1, 2: where a throw may have hidden the turned trump, the table still saw
+    who drew it and where each throw went: in every sample for every other seat it lies in
+    the drawer's hand or in one of his throws, never in another seat's throw or hand."""
+    threw, _kept, thrower, card = thrown_or_kept(preset, players, range(60))
+    assert card == Story(new_match(threw.rules, seed=threw.seed)).trump_card
+    throws = {c for s, act in trail_of(threw) if s == thrower and act.kind == "throw" for c in act.cards}
+    hand = set(threw.observe(thrower).hand)
+    for viewer in range(players):
+        if viewer == thrower:
+            continue
+        sampler = Sampler(threw, viewer)
+        for k in range(20):
+            f = sampler.draw(random.Random(k))
+            where = f.index(card)  # the real card whose place the trump takes in this sample
+            assert where in hand | throws, f"seat {viewer}'s sample {k}: the trump went to {CARD_TEXT[where]}"
