@@ -83,3 +83,11 @@ def compact_of(game: Game, seat: int) -> Compact | None:
     build = importlib.import_module(name).build
     found: Compact | None = build(game, seat)
     return found
+
+
+def draws_dice(family: str) -> bool:
+    """Whether the family's compact playouts draw from the rng they are given: only a random
+    or mixed quick player does (the module's ``QUICK``); the rules quick players choose
+    without it, so their playouts need no Random seeded for each (``engine.search``)."""
+    name = MODULES.get(family)
+    return name is None or importlib.import_module(name).QUICK != "rules"

@@ -41,7 +41,7 @@ from engine.observe import Observation
 from engine.petukh_odds import win_chance
 from engine.petukh_rules import DealScored
 from engine.petukh_rules import settings_of as petukh_settings
-from engine.playout import CATCH, Compact, Relabels, Weighs, compact_of
+from engine.playout import CATCH, Compact, Relabels, Weighs, compact_of, draws_dice
 from engine.presets import PetukhSettings
 from engine.sampling import ATTEMPTS, NoSample, Sampler, Trail, trail_of
 from engine.trump_rules import QueenCaught
@@ -65,6 +65,9 @@ PLAYOUT_ACTIONS = 400  # a playout that has not ended its deal by then counts as
 # weaker: 52% of the card points against rules at 100 playouts a move, to 59% with rules
 # playouts; the compact forms choose their own: engine.compact_drawing.QUICK)
 POLICY = "rules"
+# the rng of a playout that draws none (a compact form's rules quick player: ``draws_dice``):
+# a Random seeded per playout cost about a fifth of a compiled playout's time
+STILL = random.Random(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +129,7 @@ class Search:
         whole = compact_of(match, seat)
         self.whole: Relabels | None = cast(Relabels, whole) if hasattr(whole, "relabel") else None
         self.weighs = whole is not None and hasattr(whole, "likelihood")
+        self.dice = draws_dice(match.rules.family)  # whether a compact playout needs its dice
         # the deal's plays so far, which a weighed sample must explain (built only then)
         self.history = [(s, a.cards[0]) for s, a in steps if a.kind == "play"] if self.weighs else []
         self.known: dict[int, int] = {}  # (hand << 2 | seat) -> its misses (``Weighs.misses``)
@@ -171,7 +175,7 @@ class Search:
                 if game is None and (base is None or base.code(first) is None):
                     assert f is not None  # a relabelled compact form: its Game after all
                     game = self.sampler.game_of(f, random.Random(dice))
-                value = self._play_one(game, base, first, random.Random(dice))
+                value = self._play_one(game, base, first, dice)
                 self.visits[i] += 1
                 self.weights[i] += weight
                 self.totals[i] += weight * value
@@ -188,22 +192,24 @@ class Search:
         keep = sorted(range(n), key=lambda i: means[i], reverse=True)[: max(3, n // 3)]
         return sorted({*keep, self.prior})
 
-    def _play_one(self, game: Game | None, base: Compact | None, first: Action, rng: random.Random) -> float:
+    def _play_one(self, game: Game | None, base: Compact | None, first: Action, dice: int) -> float:
         """One playout of ``first`` in the sample ``game``: through its compact form when the
-        family has one for this moment (``engine.playout``), else through the ``Game`` API."""
+        family has one for this moment (``engine.playout``), else through the ``Game`` API;
+        ``dice`` seeds its random choices (every action of a round gets the same)."""
         code = base.code(first) if base is not None else None
         if base is None or code is None:
             assert game is not None
-            return self._playout(game.copy(), first, rng)
+            return self._playout(game.copy(), first, random.Random(dice))
         c = base.copy()
         c.play(code)
-        return c.finish(rng)
+        return c.finish(random.Random(dice) if self.dice else STILL)
 
     def _playout(self, game: Game, first: Action, rng: random.Random) -> float:
         if game.check(self.seat, first) is not None:
             # kozel-nn: a redeal the sample's partner hand does not allow (it is hidden)
             return 0.5
         events = game.apply(self.seat, first)
+        tried = False
         for _ in range(PLAYOUT_ACTIONS):
             value = deal_value(events, self.seat, self.side, self.petukh)
             if value is not None:
@@ -213,6 +219,14 @@ class Search:
                 return 0.5
             mover = acting[0]
             legal = game.legal_actions(mover)
+            if not tried and len(acting) == 1 and all(a.kind == "play" for a in legal):
+                # trick play again, nobody else may act (a redeal dealt, its first lead on
+                # move): the rest of the deal through the compact form, whose quick player
+                # plays as the rules player (a redeal's playouts were a hundred times slower)
+                tried = True
+                compact = compact_of(game, self.seat)
+                if compact is not None:
+                    return compact.finish(rng)
             act = None
             if self.policy is not None and len(legal) > 1:
                 act = self.policy.choose(game.observe(mover), legal, rng, True)

@@ -12,14 +12,19 @@ import random
 from itertools import combinations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from engine.actions import Action
 from engine.bots import EasyBot, RulesBot, make_bot
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.game import Game, new_match
+from engine.petukh_rules import settings_of as petukh_settings
+from engine.playout import compact_of, draws_dice
 from engine.presets import SEARCH_TABLES, make_rules
-from engine.sampling import Sampler, known_cards, suit_class, swap_hidden, trail_of, voids
-from engine.search import Search, SearchBot, think
+from engine.sampling import Sampler, known_cards, shuffle, suit_class, swap_hidden, trail_of, voids
+from engine.search import Search, SearchBot, deal_value, think
 from engine.simulate import check_invariants, simulate
 from engine.trump_rules import TRUMPS
 
@@ -229,6 +234,110 @@ def test_seeded_search_is_exact() -> None:
     one = think(match, seat, random.Random(5), iterations=60)
     two = think(match, seat, random.Random(5), iterations=60)
     assert one == two and one.playouts == 60
+
+
+@given(st.integers(0, 2**64), st.integers(0, 36))
+def test_the_samplers_shuffle_is_pythons(seed: int, n: int) -> None:
+    """The sampler's own shuffle puts the cards in the order ``random.Random.shuffle`` does
+    and leaves the rng where it does: the same samples, so the same moves, as before it."""
+    ours, theirs = list(range(n)), list(range(n))
+    one, two = random.Random(seed), random.Random(seed)
+    shuffle(ours, one)
+    two.shuffle(theirs)
+    assert ours == theirs
+    assert one.getrandbits(64) == two.getrandbits(64)
+
+
+class NoDice(random.Random):
+    """An rng that fails the test if a playout draws from it."""
+
+    def random(self) -> float:
+        raise AssertionError("a rules quick player drew a random number")
+
+    def getrandbits(self, k: int) -> int:
+        raise AssertionError("a rules quick player drew random bits")
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES, ids=IDS)
+def test_the_rules_quick_players_draw_no_dice(preset: str, players: int) -> None:
+    """A compact playout with the rules quick player (``QUICK`` "rules") never draws from its
+    rng, so the search hands it none seeded for it (``engine.playout.draws_dice``): its
+    deals still play to their end, with a value in 0..1."""
+    match = mid_play(preset, players, seed=1)
+    seat = match.to_act()[0]
+    assert not draws_dice(match.rules.family)
+    sampler = Sampler(match, seat)
+    for game in (sampler.sample(random.Random(s)) for s in range(5)):
+        compact = compact_of(game, seat)
+        assert compact is not None
+        assert 0.0 <= compact.copy().finish(NoDice()) <= 1.0
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES, ids=IDS)
+def test_a_search_without_dice_thinks_as_one_seeding_every_playout(preset: str, players: int) -> None:
+    """The search that seeds no rng for a playout that draws none makes the same playouts,
+    values and choice as one that seeds a Random for every playout."""
+    match = mid_play(preset, players, seed=4)
+    seat = match.to_act()[0]
+    legal = match.legal_actions(seat)
+    runs = []
+    for dice in (False, True):
+        search = Search(match, seat, legal, random.Random(7))
+        search.dice = dice
+        search.run(150, None)
+        runs.append((search.best(), search.totals, search.weights, search.visits))
+    assert runs[0] == runs[1]
+
+
+def game_api_playout(game: Game, seat: int, first: Action, rng: random.Random) -> float:
+    """A playout through the ``Game`` API alone, rules players to the deal's end: what the
+    search's playouts of a redeal or a cut were before they went on in compact form."""
+    petukh = petukh_settings(game.rules) if game.rules.family == "petukh" else None
+    side = game.rules.side_of(seat)
+    if game.check(seat, first) is not None:
+        return 0.5  # kozel-nn: a redeal the sample's partner hand does not allow
+    events = game.apply(seat, first)
+    bot = RulesBot()
+    while (value := deal_value(events, seat, side, petukh)) is None:
+        mover = game.to_act()[0]
+        legal = game.legal_actions(mover)
+        act = bot.choose(game.observe(mover), legal, rng, True) if len(legal) > 1 else None
+        events = game.apply(mover, act or rng.choice(legal))
+    return value
+
+
+ROOT_GAME_API = [("kozel-nn", "redeal"), ("kozel-nn", "cut"), ("kozel-hvalenyi", "redeal")]
+
+
+@pytest.mark.parametrize(("preset", "kind"), ROOT_GAME_API)
+def test_r4_a_redeal_or_cut_plays_out_as_through_the_game_api(preset: str, kind: str) -> None:
+    """RULES.md 4a-4b: a redeal or a cut has no compact form, so its playout starts through
+    the ``Game`` API (the cut, the new deal) and goes on in compact form once trick play is
+    on move with nobody else to act; its value is the one a playout through the ``Game``
+    API alone gives, for every sample and dice."""
+    rules = make_rules(preset, 4, {})
+    found = None
+    for seed in range(200):
+        match = new_match(rules, seed=seed)
+        for _ in range(4):  # the cut, the first lead: before any card is played
+            seat = match.to_act()[0]
+            legal = match.legal_actions(seat)
+            if any(a.kind == kind for a in legal) and len(legal) > 1:
+                found = match
+                break
+            advance(match, 1, seed)
+        if found is not None:
+            break
+    else:
+        pytest.fail(f"no {kind} on move in 200 seeds")
+    search = Search(match, seat, legal, random.Random(3))
+    sampler = Sampler(match, seat)
+    first = next(a for a in legal if a.kind == kind)
+    for s in range(6):
+        game = sampler.sample(random.Random(s))
+        assert search._playout(game.copy(), first, random.Random(s)) == game_api_playout(
+            game.copy(), seat, first, random.Random(s)
+        )
 
 
 def test_a_time_budget_stops_the_search() -> None:
