@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.game import Game
@@ -77,11 +77,10 @@ MODULES: dict[str, str] = {
 def compact_of(game: Game, seat: int) -> Compact | None:
     """The compact form of ``game``'s deal for ``seat``, or None (no form for the family, or
     the moment is not covered)."""
-    name = MODULES.get(game.rules.family)
-    if name is None:
+    module = family_module(game.rules.family)
+    if module is None:
         return None
-    build = importlib.import_module(name).build
-    found: Compact | None = build(game, seat)
+    found: Compact | None = module.build(game, seat)
     return found
 
 
@@ -89,5 +88,11 @@ def draws_dice(family: str) -> bool:
     """Whether the family's compact playouts draw from the rng they are given: only a random
     or mixed quick player does (the module's ``QUICK``); the rules quick players choose
     without it, so their playouts need no Random seeded for each (``engine.search``)."""
+    module = family_module(family)
+    return module is None or module.QUICK != "rules"
+
+
+def family_module(family: str) -> Any:
+    """The module of the family's compact form (``MODULES``), or None where it has none."""
     name = MODULES.get(family)
-    return name is None or importlib.import_module(name).QUICK != "rules"
+    return None if name is None else importlib.import_module(name)

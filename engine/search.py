@@ -222,7 +222,7 @@ class Search:
             if not tried and len(acting) == 1 and all(a.kind == "play" for a in legal):
                 # trick play again, nobody else may act (a redeal dealt, its first lead on
                 # move): the rest of the deal through the compact form, whose quick player
-                # plays as the rules player (a redeal's playouts were a hundred times slower)
+                # plays as the rules player (with ``STILL``, a 12-seed kozel-nn strength run: 28 s to 9 s)
                 tried = True
                 compact = compact_of(game, self.seat)
                 if compact is not None:
