@@ -130,7 +130,7 @@ class DrawingDeal:
         ``trump_card`` is the card shown from the stock (``kozel-4`` only). ``leader`` is the
         first leader when the preset does not make it the dealer's left.
         """
-        d = cls.__new__(cls)
+        d = DrawingDeal()
         d.rules = rules
         d.settings = settings_of(rules)
         d.seats = seats
@@ -187,9 +187,35 @@ class DrawingDeal:
         return d
 
     def copy(self) -> DrawingDeal:
-        d = DrawingDeal.__new__(DrawingDeal)
-        for name in DrawingDeal.__slots__:
-            setattr(d, name, getattr(self, name))
+        # each field by name (the lists copied): a compiled class has no __slots__ to loop
+        # over (``test_a_deals_copy_holds_every_field``)
+        d = DrawingDeal()
+        d.rules = self.rules
+        d.settings = self.settings
+        d.seats = self.seats
+        d.dealer = self.dealer
+        d.trump = self.trump
+        d.trump_card = self.trump_card
+        d.trump_public = self.trump_public
+        d.leader = self.leader
+        d.to_move = self.to_move
+        d.win_seat = self.win_seat
+        d.win_cards = self.win_cards
+        d.declared = self.declared
+        d.counter = self.counter
+        d.trick_no = self.trick_no
+        d.last_trick = self.last_trick
+        d.last_winner = self.last_winner
+        d.finished = self.finished
+        d.half = self.half
+        d.first_leader = self.first_leader
+        d.deck = self.deck
+        d._decls = self._decls
+        d._beat = self._beat
+        d._next = self._next
+        d._side = self._side
+        d._order = self._order
+        d._pulls = self._pulls
         d.hands = [h[:] for h in self.hands]
         d.stock = self.stock[:]
         d.piles = [p[:] for p in self.piles]
@@ -206,7 +232,7 @@ class DrawingDeal:
     @classmethod
     def from_state(cls, rules: Rules, state: dict[str, Any]) -> DrawingDeal:
         """The inverse of ``to_state``."""
-        d = cls.__new__(cls)
+        d = DrawingDeal()
         d.rules = rules
         d.settings = settings_of(rules)
         restore(d, state)

@@ -4,7 +4,8 @@ compiled modules honest.
 Stories: a compiled module is built from its source as it is now (Python finds a compiled
 module before its source, so a stale one would run in its place); the compiled search
 thinks exactly as the plain Python one (the same moves, values and playouts for the same
-seed and iteration budget, in every preset with a search).
+seed and iteration budget, in every preset with a search); the compiled drawing deal plays
+the same matches as its source through the ``Game`` API, and its copy keeps every field.
 """
 
 from __future__ import annotations
@@ -56,6 +57,32 @@ for preset, players in SEARCH_TABLES:
 print(json.dumps(out))
 """
 
+# Seeded random matches of every drawing preset, table size and option value through the
+# ``Game`` API (``engine.simulate``, invariants checked), printed as JSON: each deal's
+# result and actions, and the final state
+MATCHES = """
+import json
+from engine.bots import RandomBot
+from engine.presets import PRESETS, make_rules
+from engine.simulate import play_match
+
+configs = [
+    ("kozel", n, {"shokha": shokha, "tie": tie})
+    for n in (2, 3, 4) for shokha in (True, False) for tie in ("both_two", "eggs", "eggs_double")
+]
+configs += [("kozel-4", 4, {})] + [("kozel-60", n, {}) for n in (2, 3, 4)]
+configs += [("kozel-60", 4, {"deal": "halves"})]
+assert {p for p, _n, _o in configs} == {p for p, spec in PRESETS.items() if spec.family == "drawing"}
+out = []
+for preset, players, options in configs:
+    for seed in (1, 2):
+        rules = make_rules(preset, players, options)
+        match, deals, actions = play_match(rules, [RandomBot()] * players, seed)
+        records = [[r.dealer, r.deck, r.trump_card, r.actions, r.result] for r in match.history]
+        out.append([preset, players, options, seed, deals, actions, match.to_state(), records])
+print(json.dumps(out))
+"""
+
 # an import hook for the project's own folders that knows sources only (no extension modules)
 PURE = f"""
 import importlib.machinery as m, sys
@@ -102,3 +129,45 @@ def test_the_compiled_search_thinks_as_the_plain_one() -> None:
     ours, theirs = json.loads(here.stdout), json.loads(pure.stdout)
     assert len(ours) == 2 * len(SEARCH_TABLES)
     assert ours == theirs
+
+
+def test_the_compiled_drawing_deal_plays_as_the_plain_one() -> None:
+    """The same seeded random matches of every drawing preset (each deal's deck, actions
+    and result, the final state) from the modules as imported here and from their sources."""
+    here = subprocess.run(
+        [sys.executable, "-c", MATCHES], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    pure = subprocess.run(
+        [sys.executable, "-c", PURE + MATCHES], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    ours, theirs = json.loads(here.stdout), json.loads(pure.stdout)
+    assert len(ours) == 2 * 23
+    assert ours == theirs
+
+
+def test_a_deals_copy_holds_every_field() -> None:
+    """``DrawingDeal.copy`` names its fields one by one (a compiled class has no
+    ``__slots__`` to loop over): every field of the deal, mid-trick, is in the copy, equal,
+    and the copy's lists are its own."""
+    from engine.drawing import _SLOTS, DrawingDeal
+    from engine.game import new_match
+    from engine.presets import make_rules
+
+    for preset, players in (("kozel", 4), ("kozel-4", 4), ("kozel-60", 2)):
+        match = new_match(make_rules(preset, players), seed=3)
+        for _ in range(players + 1):  # one trick and a lead: the stock drawn, a trick open
+            seat = match.to_act()[0]
+            match.apply(seat, match.legal_actions(seat)[0])
+        deal = match.deal  # type: ignore[attr-defined]
+        assert isinstance(deal, DrawingDeal)
+        deal.legal_actions(deal.to_move)  # a cache the copy starts empty
+        copy = deal.copy()
+        for name in _SLOTS:
+            if name == "_legal":
+                assert copy._legal == {}
+                continue
+            assert getattr(copy, name) == getattr(deal, name), name
+        for mine, its in ((copy.hands, deal.hands), (copy.piles, deal.piles)):
+            assert mine is not its and all(a is not b for a, b in zip(mine, its, strict=True))
+        for name in ("stock", "tricks", "plays", "reserve"):
+            assert getattr(copy, name) is not getattr(deal, name), name
