@@ -2,7 +2,7 @@
 
 - the gettext catalogs are compiled (.po -> .mo) into the package when it is built, so an
   installed bot reads them without Babel doing it in memory at start;
-- the search's playout path and the drawing family's deal (``COMPILED``) are compiled to C
+- the search's playout path and the drawing family's match (``COMPILED``) are compiled to C
   by mypyc, from the same typed Python: a computer player affords about twice the playouts
   in its thinking time (``python bench/engine.py --search-only``), and a kozel deal through
   the ``Game`` API costs about two thirds of the time (``--engine-only``).
@@ -43,7 +43,8 @@ COMPILED = [
     "engine/sampling.py",
     "engine/search.py",
     "engine/playout.py",
-    # the drawing family's deal: the `Game` API's moves of kozel, kozel-4 and kozel-60
+    # the drawing family's match and deal: the `Game` API's moves of kozel, kozel-4, kozel-60
+    "engine/match.py",
     "engine/drawing.py",
     "engine/drawing_rules.py",
     "engine/drawing_declare.py",

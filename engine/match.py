@@ -8,7 +8,7 @@ log, and recorded in ``match.history``; a match replays exactly from that log.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,10 +102,14 @@ class Match:
         seed: int | str = 0,
         dealer: int | None = None,
         decks: DeckSource | None = None,
+        *,
+        first_deal: bool = True,
     ) -> None:
+        """Deal the first deal, unless ``first_deal`` is False: then the caller sets the deal
+        (``_unfilled``: a compiled class is made through its ``__init__``)."""
         self.rules = rules
         self.seed = seed
-        self.decks: DeckSource = decks or (lambda no, _dealer: shuffled_deck(rules, seed, no))
+        self.decks = decks  # None: from the seed (no lambda: a compiled one does not deep-copy)
         self.scores = [0] * rules.sides
         self.out = [False] * rules.sides
         self.eggs = False  # a 60:60 "eggs_double" doubling waits for the next deal
@@ -117,18 +121,20 @@ class Match:
         self.dealer = first_dealer(rules.players, seed) if dealer is None else dealer
         self.deal: DrawingDeal
         self.start_events: list[Event] = []
-        self.start_events = self._new_deal()
+        if first_deal:
+            self.start_events = self._new_deal()
 
     @classmethod
     def new(
         cls,
-        preset: str,
-        players: int,
-        options: Mapping[str, Any] | None = None,
+        preset: Any,
+        players: Any,
+        options: Any = None,
         seed: int | str = 0,
         dealer: int | None = None,
     ) -> Match:
-        """Validate the preset and options and deal the first deal."""
+        """Validate the preset and options and deal the first deal. (Untyped: whatever a
+        caller hands in gets ``make_rules``' answer, not a compiled function's TypeError.)"""
         return cls(make_rules(preset, players, options), seed=seed, dealer=dealer)
 
     # --- seats and sides ------------------------------------------------------------------
@@ -154,7 +160,10 @@ class Match:
         seats = self.active_seats
         if self.dealer not in seats:
             self.dealer = self._next_active(self.dealer)
-        deck, trump_card = self.decks(self.deal_no, self.dealer)
+        if self.decks is None:
+            deck, trump_card = shuffled_deck(self.rules, self.seed, self.deal_no)
+        else:
+            deck, trump_card = self.decks(self.deal_no, self.dealer)
         self.deal = DrawingDeal.deal(self.rules, seats, self.dealer, deck, trump_card, self.next_leader)
         self.history.append(DealRecord(self.dealer, list(deck), trump_card))
         d = self.deal
@@ -349,11 +358,7 @@ class Match:
     @classmethod
     def from_state(cls, rules: Rules, state: dict[str, Any]) -> Match:
         """The inverse of ``to_state``; ``history`` then holds only the current deal."""
-        m = cls.__new__(cls)
-        m.rules = rules
-        m.seed = state["seed"]
-        m.decks = lambda no, _dealer: shuffled_deck(rules, m.seed, no)
-        m.dealer = state["dealer"]
+        m = _unfilled(rules, state["seed"], state["dealer"], None)
         m.deal_no = state["deal_no"]
         m.scores = list(state["scores"])
         m.out = list(state["out"])
@@ -363,7 +368,6 @@ class Match:
         m.next_leader = state["next_leader"]
         m.deal = DrawingDeal.from_state(rules, state["deal"])
         m.history = [DealRecord(m.deal.dealer, list(m.deal.deck), None)]
-        m.start_events = []
         return m
 
     # --- views ---------------------------------------------------------------------------
@@ -383,9 +387,34 @@ class Match:
             return f"deal {self.deal_no}: a card is missing or doubled"
         return None
 
+    # --- copies: a compiled class is made through its __init__ (no bare __new__ to fill) ----
+
+    def _fields(self) -> dict[str, Any]:
+        """The fields past ``__init__``'s arguments (``test_a_matchs_copy_holds_every_field``)."""
+        return {
+            "scores": self.scores,
+            "out": self.out,
+            "eggs": self.eggs,
+            "finished": self.finished,
+            "winners": self.winners,
+            "history": self.history,
+            "deal_no": self.deal_no,
+            "next_leader": self.next_leader,
+            "start_events": self.start_events,
+            "deal": self.deal,
+        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``copy.deepcopy`` and pickle (``dataclasses.asdict`` of a room that holds one)."""
+        return _unfilled, (self.rules, self.seed, self.dealer, self.decks), self._fields()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def copy(self) -> Match:
-        m = Match.__new__(Match)
-        m.__dict__.update(self.__dict__)
+        m = _unfilled(self.rules, self.seed, self.dealer, self.decks)
+        m.__setstate__(self._fields())
         m.scores = self.scores[:]
         m.out = self.out[:]
         last = self.history[-1]
@@ -395,3 +424,8 @@ class Match:
         ]
         m.deal = self.deal.copy()
         return m
+
+
+def _unfilled(rules: Rules, seed: int | str, dealer: int, decks: DeckSource | None) -> Match:
+    """A match without its deal, for ``copy`` and ``__reduce__`` to fill."""
+    return Match(rules, seed, dealer, decks, first_deal=False)

@@ -11,6 +11,7 @@ the same matches as its source through the ``Game`` API, and its copy keeps ever
 from __future__ import annotations
 
 import ast
+import copy as copy_module
 import importlib
 import json
 import subprocess
@@ -171,3 +172,44 @@ def test_a_deals_copy_holds_every_field() -> None:
             assert mine is not its and all(a is not b for a, b in zip(mine, its, strict=True))
         for name in ("stock", "tricks", "plays", "reserve"):
             assert getattr(copy, name) is not getattr(deal, name), name
+
+
+def test_a_matchs_copy_holds_every_field() -> None:
+    """``Match.copy`` names its fields (``_fields``): every field the match's ``__init__``
+    sets (read from its source) is in the copy, equal, with the mutable ones its own; a deep
+    copy plays on as the match does."""
+    from engine.game import new_match
+    from engine.match import Match
+    from engine.presets import make_rules
+
+    source = ast.parse((ROOT / "engine" / "match.py").read_text())
+    cls = next(n for n in source.body if isinstance(n, ast.ClassDef) and n.name == "Match")
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    fields = {
+        node.attr
+        for node in ast.walk(init)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    }
+    assert {"rules", "seed", "decks", "scores", "history", "deal", "start_events"} <= fields
+    match = new_match(make_rules("kozel", 2, {"tie": "eggs_double"}), seed=5)
+    assert isinstance(match, Match)
+    while match.deal_no < 2:  # a finished deal in the history, a second one under way
+        seat = match.to_act()[0]
+        match.apply(seat, match.legal_actions(seat)[0])
+    copy = match.copy()
+    for name in fields - {"deal"}:
+        assert getattr(copy, name) == getattr(match, name), name
+    assert copy.deal is not match.deal and copy.deal.to_state() == match.deal.to_state()
+    for name in ("scores", "out", "history"):
+        assert getattr(copy, name) is not getattr(match, name), name
+    assert copy.history[-1].actions is not match.history[-1].actions
+    deep = copy_module.deepcopy(match)  # through ``__reduce__``: no bare ``__new__`` compiled
+    assert deep.to_state() == match.to_state() and deep.history == match.history
+    assert deep.deal is not match.deal and deep.history[0] is not match.history[0]
+    seat = match.to_act()[0]
+    act = match.legal_actions(seat)[0]
+    assert [e.to_json() for e in deep.apply(seat, act)] == [e.to_json() for e in match.apply(seat, act)]
+    assert deep.to_state() == match.to_state()
