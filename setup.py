@@ -33,8 +33,7 @@ class BuildWithCatalogs(build_py):
                 write_mo(out, catalog)
 
 
-# the compact playout forms and the search around them: where a computer player spends its time;
-# then the drawing family's deal, the commonest preset's path through the `Game` API
+# the compact playout forms and the search around them: where a computer player spends its time
 COMPILED = [
     "engine/compact_trump.py",
     "engine/compact_drawing.py",
