@@ -2,7 +2,7 @@
 
 - the gettext catalogs are compiled (.po -> .mo) into the package when it is built, so an
   installed bot reads them without Babel doing it in memory at start;
-- the search's playout path and the drawing family's match (``COMPILED``) are compiled to C
+- the search's playout path and the Kozel families' matches (``COMPILED``) are compiled to C
   by mypyc, from the same typed Python: a computer player affords about twice the playouts
   in its thinking time (``python bench/engine.py --search-only``), and a kozel deal through
   the ``Game`` API costs about two thirds of the time (``--engine-only``).
@@ -47,6 +47,9 @@ COMPILED = [
     "engine/drawing.py",
     "engine/drawing_rules.py",
     "engine/drawing_declare.py",
+    # the permanent-trump family's match and dealing: kozel-hvalenyi, kozel-nn, kozel-kocherga
+    "engine/trump.py",
+    "engine/trump_deal.py",
 ]
 
 

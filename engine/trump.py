@@ -101,10 +101,14 @@ class TrumpMatch:
         seed: int | str = 0,
         dealer: int | None = None,
         decks: DeckSource | None = None,
+        *,
+        first_deal: bool = True,
     ) -> None:
+        """Deal the first dealing, unless ``first_deal`` is False: then the caller sets the
+        deal (``_unfilled``: a compiled class is made through its ``__init__``)."""
         self.rules = rules
         self.seed = seed
-        self.decks: DeckSource = decks or (lambda no, _dealer: shuffled_deck(rules, seed, no))
+        self.decks = decks  # None: from the seed (no lambda: a compiled one does not deep-copy)
         self._setup_rules()
         self.scores = [0, 0]
         self.finished = False
@@ -116,7 +120,8 @@ class TrumpMatch:
         self.eggs = False  # 60:60 waits: hvalenyi/kocherga +2 eyes, nn doubled penalties
         self.redeals = 0  # redeals asked for in a row in this deal
         self.start_events: list[Event] = []
-        self.start_events = self._dealing(keep=False, moment=0, boast=[], boast_leader=None)
+        if first_deal:
+            self.start_events = self._dealing(keep=False, moment=0, boast=[], boast_leader=None)
 
     def _setup_rules(self) -> None:
         cfg = settings_of(self.rules)
@@ -141,7 +146,10 @@ class TrumpMatch:
         self, keep: bool, moment: int, boast: list[tuple[tuple[Card, ...], int]], boast_leader: int | None
     ) -> list[Event]:
         self.dealing += 1
-        deck, _ = self.decks(self.dealing, self.dealer)
+        if self.decks is None:
+            deck, _ = shuffled_deck(self.rules, self.seed, self.dealing)
+        else:
+            deck, _ = self.decks(self.dealing, self.dealer)
         self.history.append(DealRecord(self.dealer, list(deck), None))
         self.deal = self._make_deal(tuple(deck), moment + 1, boast, boast_leader)
         return self.deal.start(keep)
@@ -330,17 +338,39 @@ class TrumpMatch:
     @classmethod
     def from_state(cls, rules: Rules, state: dict[str, Any]) -> TrumpMatch:
         """The inverse of ``to_state``; ``history`` then holds only the current dealing."""
-        m = cls.__new__(cls)
-        m.rules = rules
-        m.seed = state["seed"]
-        m.decks = lambda no, _dealer: shuffled_deck(rules, m.seed, no)
-        m._setup_rules()
+        m = _unfilled(rules, state["seed"], state["dealer"], None)
         restore(m, state)
         return m
 
+    # --- copies: a compiled class is made through its __init__ (no bare __new__ to fill) ----
+
+    def _fields(self) -> dict[str, Any]:
+        """The fields past ``__init__``'s arguments and the rules' settings
+        (``test_a_matchs_copy_holds_every_field``)."""
+        return {
+            "scores": self.scores,
+            "finished": self.finished,
+            "winners": self.winners,
+            "history": self.history,
+            "deal_no": self.deal_no,
+            "dealing": self.dealing,
+            "eggs": self.eggs,
+            "redeals": self.redeals,
+            "start_events": self.start_events,
+            "deal": self.deal,
+        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``copy.deepcopy`` and pickle (``dataclasses.asdict`` of a room that holds one)."""
+        return _unfilled, (self.rules, self.seed, self.dealer, self.decks), self._fields()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def copy(self) -> TrumpMatch:
-        m = TrumpMatch.__new__(TrumpMatch)
-        m.__dict__.update(self.__dict__)
+        m = _unfilled(self.rules, self.seed, self.dealer, self.decks)
+        m.__setstate__(self._fields())
         m.scores = self.scores[:]
         last = self.history[-1]
         m.history = [
@@ -350,3 +380,8 @@ class TrumpMatch:
         m.deal = self.deal.copy()
         m.start_events = self.start_events[:]
         return m
+
+
+def _unfilled(rules: Rules, seed: int | str, dealer: int, decks: DeckSource | None) -> TrumpMatch:
+    """A match without its dealing, for ``from_state``, ``copy`` and ``__reduce__`` to fill."""
+    return TrumpMatch(rules, seed, dealer, decks, first_deal=False)

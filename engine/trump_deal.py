@@ -402,14 +402,36 @@ class TrumpDeal:
         return out
 
     def copy(self) -> TrumpDeal:
-        d = TrumpDeal.__new__(TrumpDeal)
-        d.__dict__.update(self.__dict__)
-        d.hands = [h[:] for h in self.hands]
-        d.piles = [p[:] for p in self.piles]
-        d.tricks = self.tricks[:]
-        d.plays = self.plays[:]
-        d.stock = self.stock[:]
-        d.covers = self.covers[:]
-        d.boast_piles = self.boast_piles[:]
-        d._legal = {}
-        return d
+        # each field by name (the lists copied): a compiled class has no __dict__ to update
+        # (``test_a_trump_deals_copy_holds_every_field``)
+        return TrumpDeal(
+            self.table,
+            self.nn,
+            self.ace_rule,
+            self.lyusya,
+            self.deal_no,
+            self.dealer,
+            self.deck,
+            self.moment,
+            boast_piles=self.boast_piles[:],
+            boast_leader=self.boast_leader,
+            hands=[h[:] for h in self.hands],
+            piles=[p[:] for p in self.piles],
+            tricks=self.tricks[:],
+            plays=self.plays[:],
+            last_trick=self.last_trick,
+            opened=self.opened,
+            counter=self.counter,
+            played=self.played,
+            forced=self.forced,
+            stock=self.stock[:],
+            boaster=self.boaster,
+            laid=self.laid,
+            covers=self.covers[:],
+            chooser=self.chooser,
+            leader=self.leader,
+            to_move=self.to_move,
+            phase=self.phase,
+            end=self.end,
+            caught=self.caught,
+        )

@@ -4,8 +4,9 @@ compiled modules honest.
 Stories: a compiled module is built from its source as it is now (Python finds a compiled
 module before its source, so a stale one would run in its place); the compiled search
 thinks exactly as the plain Python one (the same moves, values and playouts for the same
-seed and iteration budget, in every preset with a search); the compiled drawing deal plays
-the same matches as its source through the ``Game`` API, and its copy keeps every field.
+seed and iteration budget, in every preset with a search); the compiled Kozel matches play
+the same matches as their sources through the ``Game`` API, and their copies keep every
+field.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from engine.presets import SEARCH_TABLES
 
@@ -40,6 +44,8 @@ THOUGHTS = """
 import json, random
 from engine.bots import RulesBot
 from engine.game import new_match
+import pytest
+
 from engine.presets import SEARCH_TABLES, make_rules
 from engine.search import think
 
@@ -58,9 +64,10 @@ for preset, players in SEARCH_TABLES:
 print(json.dumps(out))
 """
 
-# Seeded random matches of every drawing preset, table size and option value through the
-# ``Game`` API (``engine.simulate``, invariants checked), printed as JSON: each deal's
-# result and actions, and the final state
+# Seeded random matches of every Kozel preset (the drawing family at every table size and
+# option value, the permanent-trump family at each option value) through the ``Game`` API
+# (``engine.simulate``, invariants checked), printed as JSON: each deal's result and
+# actions, and the final state
 MATCHES = """
 import json
 from engine.bots import RandomBot
@@ -73,7 +80,15 @@ configs = [
 ]
 configs += [("kozel-4", 4, {})] + [("kozel-60", n, {}) for n in (2, 3, 4)]
 configs += [("kozel-60", 4, {"deal": "halves"})]
-assert {p for p, _n, _o in configs} == {p for p, spec in PRESETS.items() if spec.family == "drawing"}
+configs += [
+    ("kozel-hvalenyi", 4, {"deck": 36, "lyusya": "match"}),
+    ("kozel-hvalenyi", 4, {"deck": 32, "lyusya": "reset"}),
+    ("kozel-nn", 4, {}),
+    ("kozel-kocherga", 4, {"trump_suit": "spades", "ace_rule": True, "lyusya": "reset"}),
+    ("kozel-kocherga", 4, {"trump_suit": "diamonds", "ace_rule": False, "lyusya": "match"}),
+]
+kozel = {p for p, spec in PRESETS.items() if spec.family in ("drawing", "trump")}
+assert {p for p, _n, _o in configs} == kozel
 out = []
 for preset, players, options in configs:
     for seed in (1, 2):
@@ -132,9 +147,9 @@ def test_the_compiled_search_thinks_as_the_plain_one() -> None:
     assert ours == theirs
 
 
-def test_the_compiled_drawing_deal_plays_as_the_plain_one() -> None:
-    """The same seeded random matches of every drawing preset (each deal's deck, actions
-    and result, the final state) from the modules as imported here and from their sources."""
+def test_the_compiled_kozel_matches_play_as_the_plain_ones() -> None:
+    """The same seeded random matches of every Kozel preset (each deal's deck, actions and
+    result, the final state) from the modules as imported here and from their sources."""
     here = subprocess.run(
         [sys.executable, "-c", MATCHES], cwd=ROOT, capture_output=True, text=True, check=True
     )
@@ -142,7 +157,7 @@ def test_the_compiled_drawing_deal_plays_as_the_plain_one() -> None:
         [sys.executable, "-c", PURE + MATCHES], cwd=ROOT, capture_output=True, text=True, check=True
     )
     ours, theirs = json.loads(here.stdout), json.loads(pure.stdout)
-    assert len(ours) == 2 * 23
+    assert len(ours) == 2 * 28
     assert ours == theirs
 
 
@@ -174,16 +189,25 @@ def test_a_deals_copy_holds_every_field() -> None:
             assert getattr(copy, name) is not getattr(deal, name), name
 
 
-def test_a_matchs_copy_holds_every_field() -> None:
-    """``Match.copy`` names its fields (``_fields``): every field the match's ``__init__``
-    sets (read from its source) is in the copy, equal, with the mutable ones its own; a deep
-    copy plays on as the match does."""
+@pytest.mark.parametrize(
+    "module,name,preset,players,options,own",
+    [
+        ("match", "Match", "kozel", 2, {"tie": "eggs_double"}, ("scores", "out", "history")),
+        ("trump", "TrumpMatch", "kozel-nn", 4, {}, ("scores", "history")),
+    ],
+)
+def test_a_matchs_copy_holds_every_field(
+    module: str, name: str, preset: str, players: int, options: dict[str, Any], own: tuple[str, ...]
+) -> None:
+    """A match's ``copy`` names its fields (``_fields``): every field its ``__init__`` sets
+    (read from its source) is in the copy, equal, with the mutable ones its own; a deep copy
+    plays on as the match does."""
     from engine.game import new_match
-    from engine.match import Match
     from engine.presets import make_rules
 
-    source = ast.parse((ROOT / "engine" / "match.py").read_text())
-    cls = next(n for n in source.body if isinstance(n, ast.ClassDef) and n.name == "Match")
+    kind = getattr(importlib.import_module(f"engine.{module}"), name)
+    source = ast.parse((ROOT / "engine" / f"{module}.py").read_text())
+    cls = next(n for n in source.body if isinstance(n, ast.ClassDef) and n.name == name)
     init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
     fields = {
         node.attr
@@ -193,18 +217,19 @@ def test_a_matchs_copy_holds_every_field() -> None:
         and isinstance(node.value, ast.Name)
         and node.value.id == "self"
     }
-    assert {"rules", "seed", "decks", "scores", "history", "deal", "start_events"} <= fields
-    match = new_match(make_rules("kozel", 2, {"tie": "eggs_double"}), seed=5)
-    assert isinstance(match, Match)
+    assert {"rules", "seed", "decks", "scores", "history", "start_events"} <= fields
+    match: Any = new_match(make_rules(preset, players, options), seed=5)
+    assert isinstance(match, kind)
     while match.deal_no < 2:  # a finished deal in the history, a second one under way
         seat = match.to_act()[0]
         match.apply(seat, match.legal_actions(seat)[0])
     copy = match.copy()
-    for name in fields - {"deal"}:
-        assert getattr(copy, name) == getattr(match, name), name
-    assert copy.deal is not match.deal and copy.deal.to_state() == match.deal.to_state()
-    for name in ("scores", "out", "history"):
-        assert getattr(copy, name) is not getattr(match, name), name
+    for field_name in fields - {"deal"}:
+        assert getattr(copy, field_name) == getattr(match, field_name), field_name
+    assert copy.deal is not match.deal
+    assert copy.to_state() == match.to_state()
+    for field_name in own:
+        assert getattr(copy, field_name) is not getattr(match, field_name), field_name
     assert copy.history[-1].actions is not match.history[-1].actions
     deep = copy_module.deepcopy(match)  # through ``__reduce__``: no bare ``__new__`` compiled
     assert deep.to_state() == match.to_state() and deep.history == match.history
@@ -213,3 +238,34 @@ def test_a_matchs_copy_holds_every_field() -> None:
     act = match.legal_actions(seat)[0]
     assert [e.to_json() for e in deep.apply(seat, act)] == [e.to_json() for e in match.apply(seat, act)]
     assert deep.to_state() == match.to_state()
+
+
+def test_a_trump_deals_copy_holds_every_field() -> None:
+    """``TrumpDeal.copy`` names its fields (a compiled class has no ``__dict__`` to update):
+    every dataclass field of a dealing mid-trick is in the copy, equal, and the copy's lists
+    are its own."""
+    from dataclasses import fields
+
+    from engine.game import new_match
+    from engine.presets import make_rules
+    from engine.trump_deal import TrumpDeal
+
+    for preset, options in (("kozel-hvalenyi", {"deck": 32}), ("kozel-nn", {}), ("kozel-kocherga", {})):
+        match: Any = new_match(make_rules(preset, 4, options), seed=3)
+        for _ in range(6):
+            seat = match.to_act()[0]
+            match.apply(seat, match.legal_actions(seat)[-1])
+        deal = match.deal
+        assert isinstance(deal, TrumpDeal)
+        deal.legal_actions(deal.to_move)  # a cache the copy starts empty
+        copy = deal.copy()
+        for f in fields(TrumpDeal):
+            if f.name == "_legal":
+                assert copy._legal == {}
+                continue
+            assert getattr(copy, f.name) == getattr(deal, f.name), f.name
+        assert copy.hands is not deal.hands and all(
+            a is not b for a, b in zip(copy.hands, deal.hands, strict=True)
+        )
+        for name in ("piles", "tricks", "plays", "stock", "covers", "boast_piles"):
+            assert getattr(copy, name) is not getattr(deal, name), name
