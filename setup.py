@@ -2,7 +2,7 @@
 
 - the gettext catalogs are compiled (.po -> .mo) into the package when it is built, so an
   installed bot reads them without Babel doing it in memory at start;
-- the search's playout path and the Kozel families' matches (``COMPILED``) are compiled to C
+- the search's playout path and the families' matches (``COMPILED``) are compiled to C
   by mypyc, from the same typed Python: a computer player affords about twice the playouts
   in its thinking time (``python bench/engine.py --search-only``), and a kozel deal through
   the ``Game`` API costs about two thirds of the time (``--engine-only``).
@@ -50,6 +50,9 @@ COMPILED = [
     # the permanent-trump family's match and dealing: kozel-hvalenyi, kozel-nn, kozel-kocherga
     "engine/trump.py",
     "engine/trump_deal.py",
+    # the Petukh family's match and deal: petukh, petukh-25
+    "engine/petukh.py",
+    "engine/petukh_deal.py",
 ]
 
 

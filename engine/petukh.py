@@ -110,11 +110,15 @@ class PetukhMatch:
         seed: int | str = 0,
         dealer: int | None = None,
         decks: DeckSource | None = None,
+        *,
+        first_deal: bool = True,
     ) -> None:
+        """Deal the first deal, unless ``first_deal`` is False: then the caller sets the deal
+        (``_unfilled``: a compiled class is made through its ``__init__``)."""
         self.rules = rules
         self.seed = seed
         self.cfg = settings_of(rules)
-        self.decks: DeckSource = decks or (lambda no, _d: shuffled_deck(rules, seed, no))
+        self.decks = decks  # None: from the seed (no lambda: a compiled one does not deep-copy)
         n = rules.players
         self.scores = [self.cfg.start] * n
         self.skips_left = [self.cfg.skips] * n
@@ -126,12 +130,16 @@ class PetukhMatch:
         self.deal_no = 0
         self.dealer = first_dealer(n, seed) if dealer is None else dealer
         self.start_events = []
-        self.start_events = self._new_deal()
+        if first_deal:
+            self.start_events = self._new_deal()
 
     def _new_deal(self, deck: list[Card] | None = None) -> list[Event]:
         self.deal_no += 1
         if deck is None:
-            deck = list(self.decks(self.deal_no, self.dealer)[0])
+            if self.decks is None:
+                deck = list(shuffled_deck(self.rules, self.seed, self.deal_no)[0])
+            else:
+                deck = list(self.decks(self.deal_no, self.dealer)[0])
         self.history.append(DealRecord(self.dealer, list(deck), None))
         self.start_records = list(self.scores)
         self.start_skips = list(self.skips_left)
@@ -296,29 +304,45 @@ class PetukhMatch:
 
     @classmethod
     def from_state(cls, rules: Rules, state: dict[str, Any]) -> PetukhMatch:
-        m = cls.__new__(cls)
-        m.rules = rules
-        m.seed = state["seed"]
-        m.cfg = settings_of(rules)
-        m.decks = lambda no, _d: shuffled_deck(rules, m.seed, no)
+        m = _unfilled(rules, state["seed"], state["dealer"], None)
         m.scores = list(state["records"])
         m.skips_left = list(state["skips"])
-        m.finished = False
-        m.winners = ()
-        m.roosters = ()
-        m.debts = ()
-        m.history = []
         m.deal_no = state["deal_no"] - 1
-        m.dealer = state["dealer"]
-        m.start_events = []
         m._new_deal(unpack_cards(state["deck"]))
         for text in state["actions"]:
             m.apply(*unpack_action(text))
         return m
 
+    # --- copies: a compiled class is made through its __init__ (no bare __new__ to fill) ----
+
+    def _fields(self) -> dict[str, Any]:
+        """The fields past ``__init__``'s arguments (``test_a_matchs_copy_holds_every_field``)."""
+        return {
+            "scores": self.scores,
+            "skips_left": self.skips_left,
+            "finished": self.finished,
+            "winners": self.winners,
+            "roosters": self.roosters,
+            "debts": self.debts,
+            "history": self.history,
+            "deal_no": self.deal_no,
+            "start_events": self.start_events,
+            "start_records": self.start_records,
+            "start_skips": self.start_skips,
+            "deal": self.deal,
+        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``copy.deepcopy`` and pickle (``dataclasses.asdict`` of a room that holds one)."""
+        return _unfilled, (self.rules, self.seed, self.dealer, self.decks), self._fields()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def copy(self) -> PetukhMatch:
-        m = PetukhMatch.__new__(PetukhMatch)
-        m.__dict__.update(self.__dict__)
+        m = _unfilled(self.rules, self.seed, self.dealer, self.decks)
+        m.__setstate__(self._fields())
         m.scores = self.scores[:]
         m.skips_left = self.skips_left[:]
         m.deal = self.deal.copy(m.skips_left)
@@ -334,3 +358,8 @@ class PetukhMatch:
             ),
         ]
         return m
+
+
+def _unfilled(rules: Rules, seed: int | str, dealer: int, decks: DeckSource | None) -> PetukhMatch:
+    """A match without its deal, for ``from_state``, ``copy`` and ``__reduce__`` to fill."""
+    return PetukhMatch(rules, seed, dealer, decks, first_deal=False)

@@ -13,7 +13,7 @@ Decisions this module takes where RULES.md is silent are marked **[decision]**.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal
 
 from engine.actions import ONE_CARD, Action, remembered
 from engine.cards import ACE, JACK, Card, make
@@ -384,11 +384,53 @@ class PetukhDeal:
             out.extend(cs)
         return out
 
+    # --- copies: made through __init__ (a compiled class has no bare __new__ nor __dict__),
+    # which deals the same deck again; then each field that play changes, by name ---------
+
+    def _dealing(self, skips_left: list[int]) -> tuple[Rules, int, int, list[Card], list[int], list[int]]:
+        """``__init__``'s arguments for this deal, its skips running on in ``skips_left``."""
+        return self.rules, self.deal_no, self.dealer, list(self.deck), list(self.records), skips_left
+
+    def _fields(self) -> dict[str, Any]:
+        """The fields play changes (``test_a_petukh_deals_copy_holds_every_field``)."""
+        return {
+            "trump_card": self.trump_card,
+            "face_up": self.face_up,
+            "trump": self.trump,
+            "hands": self.hands,
+            "stock": self.stock,
+            "discards": self.discards,
+            "passed": self.passed,
+            "piles": self.piles,
+            "tricks": self.tricks,
+            "plays": self.plays,
+            "last_trick": self.last_trick,
+            "boys": self.boys,
+            "jack_played": self.jack_played,
+            "bonus": self.bonus,
+            "done_tricks": self.done_tricks,
+            "counter": self.counter,
+            "moment": self.moment,
+            "leader": self.leader,
+            "to_move": self.to_move,
+            "exchange_open": self.exchange_open,
+            "phase": self.phase,
+            "end": self.end,
+            "finisher": self.finisher,
+        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """``copy.deepcopy`` and pickle (the match's skips list stays shared in a deep copy)."""
+        return PetukhDeal, self._dealing(self.skips_left), self._fields()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def copy(self, skips_left: list[int]) -> PetukhDeal:
         """A copy whose skips run on in ``skips_left`` (the copied match's)."""
-        d = PetukhDeal.__new__(PetukhDeal)
-        d.__dict__.update(self.__dict__)
-        d.skips_left = skips_left
+        d = PetukhDeal(*self._dealing(skips_left))
+        d.__setstate__(self._fields())
         d.hands = [h[:] for h in self.hands]
         d.stock = self.stock[:]
         d.discards = self.discards[:]

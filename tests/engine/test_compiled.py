@@ -4,9 +4,9 @@ compiled modules honest.
 Stories: a compiled module is built from its source as it is now (Python finds a compiled
 module before its source, so a stale one would run in its place); the compiled search
 thinks exactly as the plain Python one (the same moves, values and playouts for the same
-seed and iteration budget, in every preset with a search); the compiled Kozel matches play
-the same matches as their sources through the ``Game`` API, and their copies keep every
-field.
+seed and iteration budget, in every preset with a search); the compiled matches of every
+family play the same matches as their sources through the ``Game`` API, and their copies
+keep every field.
 """
 
 from __future__ import annotations
@@ -64,15 +64,16 @@ for preset, players in SEARCH_TABLES:
 print(json.dumps(out))
 """
 
-# Seeded random matches of every Kozel preset (the drawing family at every table size and
-# option value, the permanent-trump family at each option value) through the ``Game`` API
-# (``engine.simulate``, invariants checked), printed as JSON: each deal's result and
-# actions, and the final state
+# Seeded random matches of every preset (the drawing family at every table size and option
+# value, the permanent-trump family at each option value, Petukh at several; 40 deals at
+# most) through the ``Game`` API (``engine.simulate.step``), printed as JSON:
+# each deal's result and actions, and the final state
 MATCHES = """
-import json
+import json, random
 from engine.bots import RandomBot
 from engine.presets import PRESETS, make_rules
-from engine.simulate import play_match
+from engine.game import new_match
+from engine.simulate import step
 
 configs = [
     ("kozel", n, {"shokha": shokha, "tie": tie})
@@ -87,13 +88,24 @@ configs += [
     ("kozel-kocherga", 4, {"trump_suit": "spades", "ace_rule": True, "lyusya": "reset"}),
     ("kozel-kocherga", 4, {"trump_suit": "diamonds", "ace_rule": False, "lyusya": "match"}),
 ]
-kozel = {p for p, spec in PRESETS.items() if spec.family in ("drawing", "trump")}
-assert {p for p, _n, _o in configs} == kozel
+configs += [
+    ("petukh", 4, {}),
+    ("petukh", 6, {}),
+    ("petukh", 3, {"deck": 36, "trump_swap": "must", "must_beat": True, "spade_ace": True}),
+    ("petukh", 5, {"boys_table": "thirty", "crooked_boys": 3, "lead_trump_ace": True}),
+    ("petukh-25", 4, {}),
+    ("petukh-25", 2, {"deck": 36}),
+]
+assert {p for p, _n, _o in configs} == set(PRESETS)
 out = []
 for preset, players, options in configs:
     for seed in (1, 2):
         rules = make_rules(preset, players, options)
-        match, deals, actions = play_match(rules, [RandomBot()] * players, seed)
+        match, rng, actions = new_match(rules, seed=seed), random.Random(seed), 0
+        while not match.finished and match.deal_no <= 40:
+            step(match, [RandomBot()] * players, rng)
+            actions += 1
+        deals = len(match.history)
         records = [[r.dealer, r.deck, r.trump_card, r.actions, r.result] for r in match.history]
         out.append([preset, players, options, seed, deals, actions, match.to_state(), records])
 print(json.dumps(out))
@@ -147,9 +159,9 @@ def test_the_compiled_search_thinks_as_the_plain_one() -> None:
     assert ours == theirs
 
 
-def test_the_compiled_kozel_matches_play_as_the_plain_ones() -> None:
-    """The same seeded random matches of every Kozel preset (each deal's deck, actions and
-    result, the final state) from the modules as imported here and from their sources."""
+def test_the_compiled_matches_play_as_the_plain_ones() -> None:
+    """The same seeded random matches of every preset (each deal's deck, actions and result,
+    the final state) from the modules as imported here and from their sources."""
     here = subprocess.run(
         [sys.executable, "-c", MATCHES], cwd=ROOT, capture_output=True, text=True, check=True
     )
@@ -157,7 +169,7 @@ def test_the_compiled_kozel_matches_play_as_the_plain_ones() -> None:
         [sys.executable, "-c", PURE + MATCHES], cwd=ROOT, capture_output=True, text=True, check=True
     )
     ours, theirs = json.loads(here.stdout), json.loads(pure.stdout)
-    assert len(ours) == 2 * 28
+    assert len(ours) == 2 * 34
     assert ours == theirs
 
 
@@ -194,6 +206,7 @@ def test_a_deals_copy_holds_every_field() -> None:
     [
         ("match", "Match", "kozel", 2, {"tie": "eggs_double"}, ("scores", "out", "history")),
         ("trump", "TrumpMatch", "kozel-nn", 4, {}, ("scores", "history")),
+        ("petukh", "PetukhMatch", "petukh", 4, {}, ("scores", "skips_left", "history")),
     ],
 )
 def test_a_matchs_copy_holds_every_field(
@@ -269,3 +282,38 @@ def test_a_trump_deals_copy_holds_every_field() -> None:
         )
         for name in ("piles", "tricks", "plays", "stock", "covers", "boast_piles"):
             assert getattr(copy, name) is not getattr(deal, name), name
+
+
+def test_a_petukh_deals_copy_holds_every_field() -> None:
+    """``PetukhDeal.copy`` deals the deck again and sets the fields play changes by name:
+    every field any of its methods sets (read from its source) is in the copy, equal, at
+    moments of the exchange and of trick play, and the copy's lists are its own."""
+    from engine.game import new_match
+    from engine.petukh_deal import PetukhDeal
+    from engine.presets import make_rules
+
+    source = ast.parse((ROOT / "engine" / "petukh_deal.py").read_text())
+    cls = next(n for n in source.body if isinstance(n, ast.ClassDef) and n.name == "PetukhDeal")
+    fields = {
+        node.attr
+        for node in ast.walk(cls)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    }
+    assert {"hands", "stock", "phase", "face_up", "trump_card", "counter", "_legal"} <= fields
+    for preset, players, options in (("petukh", 4, {"trump_swap": "must"}), ("petukh-25", 3, {})):
+        match: Any = new_match(make_rules(preset, players, options), seed=3)
+        for step in range(3 * players):
+            deal = match.deal
+            assert isinstance(deal, PetukhDeal)
+            deal.legal_actions(deal.to_move)  # a cache the copy starts empty
+            copy = deal.copy(match.skips_left)
+            for name in fields - {"_legal"}:
+                assert getattr(copy, name) == getattr(deal, name), (step, name)
+            assert copy._legal == {}
+            for name in ("hands", "stock", "discards", "passed", "piles", "tricks", "plays", "boys"):
+                assert getattr(copy, name) is not getattr(deal, name), name
+            seat = match.to_act()[0]
+            match.apply(seat, match.legal_actions(seat)[-1])
