@@ -128,6 +128,24 @@ assert engine.search.__file__.endswith(".py"), engine.search.__file__
 """
 
 
+def fields_set(module: str, name: str, method: str | None = None) -> set[str]:
+    """The fields a class of ``engine.<module>`` sets (``self.X = ...``), read from its
+    source: in all of its methods, or in ``method`` alone (a compiled class has no
+    ``__dict__`` to list them)."""
+    source = ast.parse((ROOT / "engine" / f"{module}.py").read_text())
+    found: ast.AST = next(n for n in source.body if isinstance(n, ast.ClassDef) and n.name == name)
+    if method is not None:
+        found = next(n for n in ast.walk(found) if isinstance(n, ast.FunctionDef) and n.name == method)
+    return {
+        node.attr
+        for node in ast.walk(found)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    }
+
+
 def test_compiled_modules_are_built_from_their_sources() -> None:
     """Each module of ``COMPILED`` runs as plain Python, or from a build newer than its
     source (else: ``pip install -e .`` builds it again)."""
@@ -219,17 +237,7 @@ def test_a_matchs_copy_holds_every_field(
     from engine.presets import make_rules
 
     kind = getattr(importlib.import_module(f"engine.{module}"), name)
-    source = ast.parse((ROOT / "engine" / f"{module}.py").read_text())
-    cls = next(n for n in source.body if isinstance(n, ast.ClassDef) and n.name == name)
-    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
-    fields = {
-        node.attr
-        for node in ast.walk(init)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.ctx, ast.Store)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    }
+    fields = fields_set(module, name, "__init__")
     assert {"rules", "seed", "decks", "scores", "history", "start_events"} <= fields
     match: Any = new_match(make_rules(preset, players, options), seed=5)
     assert isinstance(match, kind)
@@ -292,16 +300,7 @@ def test_a_petukh_deals_copy_holds_every_field() -> None:
     from engine.petukh_deal import PetukhDeal
     from engine.presets import make_rules
 
-    source = ast.parse((ROOT / "engine" / "petukh_deal.py").read_text())
-    cls = next(n for n in source.body if isinstance(n, ast.ClassDef) and n.name == "PetukhDeal")
-    fields = {
-        node.attr
-        for node in ast.walk(cls)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.ctx, ast.Store)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    }
+    fields = fields_set("petukh_deal", "PetukhDeal")
     assert {"hands", "stock", "phase", "face_up", "trump_card", "counter", "_legal"} <= fields
     for preset, players, options in (("petukh", 4, {"trump_swap": "must"}), ("petukh-25", 3, {})):
         match: Any = new_match(make_rules(preset, players, options), seed=3)
