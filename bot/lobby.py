@@ -44,8 +44,10 @@ def create(
     size: int,
     lang: str,
     now: Now,
+    secret: str = "",
 ) -> Change:
-    """A new lobby in this chat (topic), with the creator seated."""
+    """A new lobby in this chat (topic), with the creator seated; ``secret`` the table's own
+    (``bot/invites.py``)."""
     if room is not None and room.state != FINISHED:
         raise Refused(Reason.ROOM_EXISTS)
     seats: list[Seat | None] = [None] * size
@@ -64,6 +66,7 @@ def create(
         gen=(room.gen + 1) if room else 1,
         lang=lang,
         bot_level=room.bot_level if room else "normal",
+        secret=secret,
     )
     new.version = room.version if room else 0
     return Change(new, [Line("room_created", {"name": user.name, "preset": preset})], after=[Seated(user.id)])

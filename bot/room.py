@@ -107,6 +107,9 @@ class Room:
     progress: list[list[int]] = field(default_factory=list)  # the score after each deal
     # the match before's, while its result is told (an elimination starts the next at once)
     last_progress: list[list[int]] = field(default_factory=list)
+    # the table's own secret (``bot/invites.py``): invitation links and the web table carry
+    # it, so knowing a chat's id is not enough to sit down or look; a new table, a new one
+    secret: str = ""
     version: int = 0  # not stored in the document: the store's compare-and-set version
     built: Built = field(default_factory=Built, init=False, repr=False, compare=False)
 

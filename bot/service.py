@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot import deadlines, keys, lobby, logs, play, queue
+from bot import deadlines, invites, keys, lobby, logs, play, queue
 from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Seated, Transition, Unseated
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
@@ -199,11 +199,14 @@ class GameService(Timers):
         if size not in spec.players:
             return Outcome(False, Reason.BAD_SIZE, data={"allowed": list(spec.players)})
         rid = room_id_for(platform, chat, thread)
+        secret = invites.new_secret()
         lang = await self.store.chat_pref(chat_key(platform, chat), "lang") or self.settings.default_language
         now = self.now()
         return await self._mutate(
             rid,
-            lambda room: lobby.create(room, rid, platform, chat, thread, user, preset, opts, size, lang, now),
+            lambda room: lobby.create(
+                room, rid, platform, chat, thread, user, preset, opts, size, lang, now, secret
+            ),
             update_id,
         )
 
@@ -313,6 +316,15 @@ class GameService(Timers):
 
     async def room(self, room_id: str) -> Room | None:
         return await self.store.room(room_id)
+
+    async def room_by_link(self, platform: str, payload: str) -> Room | None:
+        """The table an invitation or web-table link names, if its secret is the table's
+        (``bot/invites.py``); None for a forged link or one of a table no longer open."""
+        link = invites.parse_payload(platform, payload)
+        if link is None:
+            return None
+        room = await self.store.room(link.room_id)
+        return room if invites.opens(room, link) else None
 
     async def table(self, room_id: str) -> TableView | None:
         room = await self.store.room(room_id)
