@@ -97,6 +97,7 @@ class Painter:
         self.stats = Stats()
         self.wake = asyncio.Event()
         self._lock = asyncio.Lock()
+        self._flushing: set[tuple[int, bool]] = set()  # lanes being written: one flush each
 
     # --- what the service tells us -----------------------------------------------------
 
@@ -204,6 +205,7 @@ class Painter:
         lane = (post.chat, post.budget)
         self.outbox.setdefault(lane, deque()).append(post)
         await self._flush_posts(lane, self.clock.now())
+        self.wake.set()  # the paint loop learns when what is left is due
 
     def hold(self, post: Post) -> None:
         """Queue a write for later (its ``not_before``) without writing anything now: safe
@@ -245,7 +247,17 @@ class Painter:
 
     async def _flush_posts(self, lane: tuple[int, bool], now: float) -> float | None:
         """Write a lane's queued posts, oldest first, while its budget allows; the time
-        the next one is due (None: none held)."""
+        the next one is due (None: none held). One flush of a lane at a time: ``post()``
+        and the paint loop both flush, and two at once would both write the head."""
+        if lane in self._flushing:
+            return None  # the flush in progress writes what was queued meanwhile too
+        self._flushing.add(lane)
+        try:
+            return await self._flush_lane(lane, now)
+        finally:
+            self._flushing.discard(lane)
+
+    async def _flush_lane(self, lane: tuple[int, bool], now: float) -> float | None:
         chat = lane[0]
         queue = self.outbox.get(lane)
         while queue:
@@ -260,8 +272,13 @@ class Painter:
             done = await self._send(post, now)
             if not done:
                 return post.not_before
-            queue.popleft()
-        self.outbox.pop(lane, None)
+            # the queue may have changed while the write was out (a cancel drops posts)
+            if queue and queue[0] is post:
+                queue.popleft()
+            elif post in queue:
+                queue.remove(post)
+        if not queue:
+            self.outbox.pop(lane, None)
         return None
 
     async def _send(self, post: Post, now: float) -> bool:
