@@ -65,10 +65,27 @@ class Where:
         return cls(mode, int(chat or 0), int(rec["msg"]))
 
     @classmethod
-    def pressed(cls, message: Message) -> Where:
+    def pressed(cls, message: object, user: str) -> Where | None:
+        """The pressed message as the presser's own hand: an ephemeral message shown to him
+        (Telegram shows one to its receiver alone), or a message in his own private chat
+        with the bot. None for a message other people see: a hand's button pressed there
+        was forged (copied from one's own game), and counts for nothing."""
+        if not isinstance(message, Message):
+            return None
+        uid = user_id(user)
         if message.ephemeral_message_id:
+            receiver = message.receiver_user
+            if receiver is not None and receiver.id != uid:
+                return None
             return cls("ephemeral", message.chat.id, message.ephemeral_message_id)
-        return cls("private", message.chat.id, message.message_id)
+        if message.chat.type == "private" and message.chat.id == uid:
+            return cls("private", message.chat.id, message.message_id)
+        return None
+
+    def holds(self, room_id: str) -> bool:
+        """Whether a hand of ``room_id`` may be here: an ephemeral hand only in its own
+        group (its room's chat); a private chat holds the hands of every table."""
+        return self.mode == "private" or room_id.split(":", 1)[1].split("/", 1)[0] == str(self.chat)
 
 
 def user_id(user: str) -> int:

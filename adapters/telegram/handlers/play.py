@@ -118,20 +118,23 @@ async def pick(
     t: Text,
     callback_answer: CallbackAnswer,
 ) -> None:
-    """A card tapped: the selection changes; a card that cannot be played explains why."""
-    msg = query.message
+    """A card tapped: the selection changes; a card that cannot be played explains why.
+    Only on the presser's own hand: a pick pressed on a message others see is forged."""
+    pressed = Where.pressed(query.message, user.id)
+    if pressed is None or not pressed.holds(callback_data.room):
+        refuse_forged(callback_answer, t)
+        return
     room, hand = await _hand_for(service, callback_data.room, user.id)
-    if not isinstance(msg, Message) or room is None or hand is None or room.state != PLAYING:
+    if room is None or hand is None or room.state != PLAYING:
         answer = Outcome(False, delivery.why_no_hand(room, user.id) or "game_over")
         callback_answer.text, callback_answer.show_alert = why(t, answer), True
-        await _settle_pressed(painter, msg, room, user, t, hand)
+        await _settle_pressed(painter, pressed, room, user, t, hand)
         return
     current = callback_data.moment == moment(hand)
     mask = callback_data.mask if current and callback_data.mask < 1 << len(hand.cards) else 0
     if mask and not any(c.mask & mask == mask for c in hand.choices if c.mask):
         callback_answer.text = _why_not(t, hand, mask)
         mask = 0
-    pressed = Where.pressed(msg)
     live = Where.of(room.sdata.get(user.id, {}).get("tg_hand"), room, user.id)
     if pressed != live or not current:
         # an old hand: it becomes the live one, with today's cards and buttons
@@ -159,11 +162,16 @@ def _why_not(t: Text, hand: HandView, mask: int) -> str:
 
 
 async def _settle_pressed(
-    painter: Painter, msg: object, room: Room | None, user: User, t: Text, hand: HandView | None
+    painter: Painter, pressed: Where, room: Room | None, user: User, t: Text, hand: HandView | None
 ) -> None:
     """A hand pressed after its match: it loses its buttons (one line, the result)."""
-    if isinstance(msg, Message) and room is not None and room.state != PLAYING:
-        await delivery.edit_hand(painter, room, user.id, Where.pressed(msg).record(), hand, t, paced=False)
+    if room is not None and room.state != PLAYING:
+        await delivery.edit_hand(painter, room, user.id, pressed.record(), hand, t, paced=False)
+
+
+def refuse_forged(answer: CallbackAnswer, t: Text) -> None:
+    """A hand's button pressed where no hand of the presser's is: nothing changes."""
+    answer.text, answer.show_alert = t.reason("bad_token"), True
 
 
 async def move(
@@ -177,17 +185,23 @@ async def move(
     update_key: str,
     callback_answer: CallbackAnswer,
 ) -> None:
-    """A move. A repeat (a double tap, a redelivery) is quiet; a refusal on a hand edits
-    that hand with the reason; on a message the group sees it is an alert."""
-    msg = query.message
-    on_hand = isinstance(msg, Message) and (bool(msg.ephemeral_message_id) or msg.chat.type == "private")
-    # a move button on a message the group sees (forged): it must be this chat's room
+    """A move, pressed on the presser's own hand (anywhere else it was forged: refused,
+    nothing changes). A repeat (a double tap, a redelivery) is quiet; a refusal edits
+    that hand with the reason."""
+    pressed = Where.pressed(query.message, user.id)
+    if pressed is None:
+        refuse_forged(callback_answer, t)
+        return
+    # an ephemeral hand belongs to its group's table: a token of another room is refused
     out = await service.act(
-        callback_data.token, user, update_id=update_key, room_id=None if on_hand else room_id
+        callback_data.token,
+        user,
+        update_id=update_key,
+        room_id=room_id if pressed.mode == "ephemeral" else None,
     )
     if out.ok:
         return
-    if not on_hand or out.room is None or not isinstance(msg, Message):
+    if out.room is None:
         callback_answer.text, callback_answer.show_alert = why(t, out), True
         return
     room = out.room
@@ -196,7 +210,6 @@ async def move(
         callback_answer.text, callback_answer.show_alert = why(t, out), True
         return
     callback_answer.text = why(t, out)  # a toast; the hand shows it too, with today's cards
-    pressed = Where.pressed(msg)
     if pressed != Where.of(room.sdata.get(user.id, {}).get("tg_hand"), room, user.id):
         await delivery.make_live(painter, room, user.id, pressed, t, hand)
     await delivery.edit_hand(
@@ -216,6 +229,10 @@ async def deliver(
 ) -> None:
     """Switch where the hand is shown. To the private chat only once a message there went
     through: a person who never started the bot keeps his hand and gets the link."""
+    pressed = Where.pressed(query.message, user.id)
+    if pressed is None or not pressed.holds(callback_data.room):
+        refuse_forged(callback_answer, t)
+        return
     room = await service.room(callback_data.room)
     reason = delivery.why_no_hand(room, user.id)
     if reason is not None or room is None:
@@ -241,6 +258,10 @@ async def hint(
     callback_answer: CallbackAnswer,
 ) -> None:
     """What the strong computer player would play, in a practice game (an alert)."""
+    pressed = Where.pressed(query.message, user.id)
+    if pressed is None or not pressed.holds(callback_data.room):
+        refuse_forged(callback_answer, t)
+        return
     room, hand = await _hand_for(service, callback_data.room, user.id)
     if room is None or hand is None or not hand.hint_allowed:
         callback_answer.text, callback_answer.show_alert = (
