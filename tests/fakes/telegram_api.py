@@ -15,6 +15,8 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
 
 * ``/bot{token}/{method}`` with JSON, urlencoded or multipart bodies (aiogram sends
   ``FormData``: strings as-is, everything else JSON-encoded); method names are case-insensitive.
+  A method the fake doesn't implement gets 404 ``Not Found`` (aiogram ``TelegramNotFound``)
+  like on the real server, never a silent success; ``unknown_methods`` records them.
 * A token check (wrong token -> 401 ``Unauthorized`` on every method, including getMe).
 * getUpdates long polling with ``offset`` / ``limit`` / ``timeout`` / ``allowed_updates``
   semantics; a queued update wakes a waiting poll at once, ``stop()`` releases all polls.
@@ -1144,18 +1146,20 @@ class FakeTelegram:
                 if fault.matches(method, params):
                     fault.remaining -= 1
                     raise fault.error()
+            responder = self._responders.get(method.lower())
+            if responder is None:
+                # What api.telegram.org answers to a method it doesn't have (the open-source
+                # server, tdlib/telegram-bot-api Client.cpp, says "Not Found: method not found"):
+                # aiogram raises TelegramNotFound. Every method the bot calls is implemented.
+                self.unknown_methods.append(method)
+                raise ApiError(404, "Not Found")
             _check_payload(method, params)
             flood_chat = self._group_write(method, params)
             if flood_chat is not None and self.flood is not None:
                 self.flood.check(flood_chat, self.clock())
-            responder = self._responders.get(method.lower())
-            if responder is None:
-                self.unknown_methods.append(method)
-                result: Any = True
-            else:
-                result = responder(params)
-                if inspect.isawaitable(result):
-                    result = await result
+            result: Any = responder(params)
+            if inspect.isawaitable(result):
+                result = await result
         except ApiError as error:
             call.error_code = error.error_code
             call.description = error.description

@@ -16,6 +16,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramNotFound,
     TelegramRetryAfter,
     TelegramUnauthorizedError,
 )
@@ -248,7 +249,7 @@ async def test_edit_delete_and_not_modified(fake: FakeTelegram, bot: Bot, group:
         await bot.edit_message_text("x", chat_id=group.id, message_id=sent.message_id)
 
 
-async def test_members_commands_chat_and_catch_all(
+async def test_members_commands_and_chat(
     fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser, bob: FakeUser
 ) -> None:
     carol = fake.add_user(1003, "Carol")
@@ -282,11 +283,25 @@ async def test_members_commands_chat_and_catch_all(
     assert await bot.delete_webhook(drop_pending_updates=True) is True
     assert fake.pending_update_count() == 0
 
-    # Unknown methods are recorded and answered with ok/True; multipart uploads are parsed.
+
+async def test_an_unknown_method_gets_404_not_found(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    """A method the fake doesn't implement answers what api.telegram.org answers (404
+    "Not Found", aiogram's TelegramNotFound), never a silent ok; the call and its multipart
+    upload are still recorded."""
     photo = BufferedInputFile(b"\x89PNG fake", filename="table.png")
-    assert await bot.set_chat_photo(group.id, photo) is True
+    with pytest.raises(TelegramNotFound, match="Not Found"):
+        await bot.set_chat_photo(group.id, photo)
     assert fake.unknown_methods == ["setChatPhoto"]
-    assert fake.find_calls("setChatPhoto")[0].params["photo"]["size"] == 9
+    [call] = fake.find_calls("setChatPhoto")
+    assert (call.error_code, call.description) == (404, "Not Found")
+    assert call.params["photo"]["size"] == 9
+
+    import aiohttp
+
+    url = f"{fake.base_url}/bot{fake.token}/noSuchMethod"
+    async with aiohttp.ClientSession() as http, http.post(url, json={}) as r:
+        assert r.status == 404
+        assert await r.json() == {"ok": False, "error_code": 404, "description": "Not Found"}
 
 
 async def test_get_updates_long_poll_is_woken_by_an_update(
