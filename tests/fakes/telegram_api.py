@@ -36,8 +36,10 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
   ``window`` seconds, a write gets 429 with ``retry_after`` until the oldest write leaves the
   window. Time is the fake's ``clock`` (tests pass their manual clock), never the wall.
 * Payloads the real API refuses get 400: callback data longer than 64 bytes or empty, a
-  button without text or action, more than 8 buttons in a row or 100 in a keyboard, an
-  ``answerCallbackQuery`` url that is not a ``t.me`` link.
+  button without text, a button with no action field or more than one (url, callback_data,
+  web_app, ... - the spec says exactly one), a ``web_app`` button outside a private chat, a
+  url button whose link is not http(s):// or tg://, more than 8 buttons in a row or 100 in
+  a keyboard, an ``answerCallbackQuery`` url that is not a ``t.me`` link.
 * Redelivery (``redeliver``): an update the bot got but whose effect was lost (a retried
   webhook, a worker that died before confirming) comes again with the same update id.
 
@@ -1153,7 +1155,7 @@ class FakeTelegram:
                 # aiogram raises TelegramNotFound. Every method the bot calls is implemented.
                 self.unknown_methods.append(method)
                 raise ApiError(404, "Not Found")
-            _check_payload(method, params)
+            _check_payload(method, params, self._chat_type(params.get("chat_id")))
             flood_chat = self._group_write(method, params)
             if flood_chat is not None and self.flood is not None:
                 self.flood.check(flood_chat, self.clock())
@@ -1266,6 +1268,13 @@ class FakeTelegram:
 
     def _skipped(self, update_id: int) -> bool:
         return any(update.get("update_id") == update_id for update in self.skipped_updates)
+
+    def _chat_type(self, chat_id: Any) -> str | None:
+        """The type of a known chat ("private", "group", "supergroup", ...); None if unknown."""
+        try:
+            return self._chat_for_read(chat_id).chat.type
+        except ApiError:
+            return None
 
     def _chat_for_read(self, chat_id: Any) -> ChatState:
         """Resolve ``chat_id`` (id or ``@username``) to a known chat or 400 chat not found."""
@@ -1775,11 +1784,31 @@ class FloodLimit:
         self.writes.setdefault(chat, []).append(now)
 
 
-_URL_RE = re.compile(r"^(https?://|tg://)\S+$")
+# https://core.telegram.org/bots/api#inlinekeyboardbutton: "Exactly one of the optional fields
+# must be used to specify type of the button" - these are those fields.
+_BUTTON_ACTIONS = (
+    "url",
+    "callback_data",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+)
+# The Bot API server's prefix for a button it can't take (tdlib/telegram-bot-api Client.cpp,
+# get_reply_markup: "Can't parse inline keyboard button: ...", first letter lowered on output).
+_CANT_PARSE_BUTTON = "can't parse inline keyboard button: "
+_URL_SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://\S+$")
 
 
-def _check_payload(method: str, params: Params) -> None:
-    """400 for what the real Bot API refuses in a reply markup or a callback answer."""
+def _check_payload(method: str, params: Params, chat_type: str | None = None) -> None:
+    """400 for what the real Bot API refuses in a reply markup or a callback answer.
+
+    ``chat_type``: the type of the chat written to ("private", "group", ...), None if unknown.
+    """
     markup = params.get("reply_markup")
     if isinstance(markup, dict) and "inline_keyboard" in markup:
         rows = markup["inline_keyboard"]
@@ -1789,35 +1818,46 @@ def _check_payload(method: str, params: Params) -> None:
             if len(row) > 8:
                 raise _bad_request("too many buttons in a row")
             for button in row:
-                _check_button(button)
+                _check_button(button, chat_type)
     url = params.get("url") if method.lower() == "answercallbackquery" else None
     if url and not re.match(r"^https://t\.me/\w+\?start=[\w-]{0,64}$", str(url)):
         raise _bad_request("URL_INVALID")
 
 
-def _check_button(button: Any) -> None:
-    if not isinstance(button, dict) or not str(button.get("text") or "").strip():
+def _check_button(button: Any, chat_type: str | None) -> None:
+    if not isinstance(button, dict):
+        raise _bad_request(_CANT_PARSE_BUTTON + "InlineKeyboardButton must be an Object")
+    if not str(button.get("text") or "").strip():
         raise _bad_request("BUTTON_TEXT_INVALID")
-    if "callback_data" in button:
-        data = str(button["callback_data"]).encode()
-        if not 1 <= len(data) <= 64:
-            raise _bad_request("BUTTON_DATA_INVALID")
-    elif "url" in button:
-        if not _URL_RE.match(str(button["url"])):
-            raise _bad_request("BUTTON_URL_INVALID")
-    elif not any(
-        k in button
-        for k in (
-            "switch_inline_query",
-            "copy_text",
-            "web_app",
-            "login_url",
-            "pay",
-            "callback_game",
-            "switch_inline_query_current_chat",
-            "switch_inline_query_chosen_chat",
+    actions = [key for key in _BUTTON_ACTIONS if button.get(key) is not None]
+    if not actions:
+        # the server's own words for a button with no action (get_inline_keyboard_button_type)
+        raise _bad_request(_CANT_PARSE_BUTTON + "Text buttons are unallowed in the inline keyboard")
+    if len(actions) > 1:
+        # The published spec allows exactly one; the server silently keeps the first it looks
+        # at, so such a button does something else than the bot meant. Wording is the fake's.
+        raise _bad_request(
+            _CANT_PARSE_BUTTON
+            + "exactly one of the optional fields must be used, got "
+            + " and ".join(actions)
         )
-    ):
+    action = actions[0]
+    if action == "callback_data":
+        # "callback_data: Data to be sent in a callback query ..., 1-64 bytes" (same page)
+        if not 1 <= len(str(button["callback_data"]).encode()) <= 64:
+            raise _bad_request("BUTTON_DATA_INVALID")
+    elif action == "url":
+        # "url: HTTP or tg:// URL to be opened when the button is pressed"; refused links get
+        # the server's "inline keyboard button URL '...' is invalid: ..." (as users report it)
+        url = str(button["url"])
+        scheme = _URL_SCHEME_RE.match(url)
+        if scheme is None:
+            raise _bad_request(f"inline keyboard button URL '{url}' is invalid: Wrong HTTP URL")
+        if scheme.group(1).lower() not in ("http", "https", "tg"):
+            raise _bad_request(f"inline keyboard button URL '{url}' is invalid: Unsupported URL protocol")
+    elif action == "web_app" and chat_type is not None and chat_type != "private":
+        # "web_app: ... Available only in private chats between a user and the bot"; in a
+        # group or channel Telegram answers "Bad Request: BUTTON_TYPE_INVALID"
         raise _bad_request("BUTTON_TYPE_INVALID")
 
 

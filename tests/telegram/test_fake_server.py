@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -30,10 +31,12 @@ from aiogram.types import (
     ChatMemberLeft,
     ChatMemberMember,
     ChatMemberOwner,
+    CopyTextButton,
     EphemeralMessageParameters,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    WebAppInfo,
 )
 
 from tests.fakes.telegram_api import (
@@ -577,10 +580,63 @@ async def test_payloads_the_real_api_refuses_get_400(fake: FakeTelegram, bot: Bo
     )
     with pytest.raises(TelegramBadRequest, match="too many buttons"):
         await bot.send_message(group.id, "t", reply_markup=wide)
-    bare = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="x")]])
-    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
-        await bot.send_message(group.id, "t", reply_markup=bare)
     assert not fake.messages(group)
+
+
+def one_button(**button: Any) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="x", **button)]])
+
+
+async def test_a_button_needs_exactly_one_action_field(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    """InlineKeyboardButton: "Exactly one of the optional fields must be used to specify type
+    of the button" - none is a text button, refused in the server's words; two would be
+    silently cut to one by the server, so the fake refuses them."""
+    with pytest.raises(TelegramBadRequest, match="can't parse inline keyboard button: Text buttons"):
+        await bot.send_message(group.id, "t", reply_markup=one_button())
+    for two in (
+        {"callback_data": "go", "url": "https://t.me/kozel_test_bot"},
+        {"callback_data": "go", "copy_text": CopyTextButton(text="code")},
+        {"switch_inline_query": "", "switch_inline_query_current_chat": ""},
+    ):
+        with pytest.raises(TelegramBadRequest, match="exactly one of the optional fields"):
+            await bot.send_message(group.id, "t", reply_markup=one_button(**two))
+    assert not fake.messages(group)
+
+    for one in (
+        {"callback_data": "go"},
+        {"url": "https://t.me/kozel_test_bot?startgroup=new"},
+        {"copy_text": CopyTextButton(text="code")},
+        {"switch_inline_query_current_chat": ""},
+    ):
+        await bot.send_message(group.id, "t", reply_markup=one_button(**one))
+    assert len(fake.messages(group)) == 4
+
+
+async def test_url_buttons_need_an_http_or_tg_link(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    """url: "HTTP or tg:// URL to be opened when the button is pressed"."""
+    for url, why in (("ftp://example.org/x", "Unsupported URL protocol"), ("kozel table", "Wrong HTTP URL")):
+        with pytest.raises(TelegramBadRequest, match=f"button URL '{url}' is invalid: {why}"):
+            await bot.send_message(group.id, "t", reply_markup=one_button(url=url))
+    for url in ("https://t.me/kozel_test_bot?start=x", "http://example.org", "tg://user?id=1001"):
+        await bot.send_message(group.id, "t", reply_markup=one_button(url=url))
+    assert len(fake.messages(group)) == 3
+
+
+async def test_web_app_buttons_only_in_private_chats(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
+) -> None:
+    """web_app: "Available only in private chats between a user and the bot"; in a group
+    Telegram answers BUTTON_TYPE_INVALID, to a send and to an edit alike."""
+    app = one_button(web_app=WebAppInfo(url="https://example.org/app"))
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.send_message(group.id, "t", reply_markup=app)
+    sent = await bot.send_message(group.id, "t")
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.edit_message_reply_markup(chat_id=group.id, message_id=sent.message_id, reply_markup=app)
+
+    fake.private_chat(alice)
+    await bot.send_message(alice.id, "t", reply_markup=app)
+    assert fake.messages(alice.id)[-1].buttons[0][0]["web_app"] == {"url": "https://example.org/app"}
 
 
 async def test_redelivered_update_comes_again_with_its_id(
