@@ -40,6 +40,8 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
   web_app, ... - the spec says exactly one), a ``web_app`` button outside a private chat, a
   url button whose link is not http(s):// or tg://, more than 8 buttons in a row or 100 in
   a keyboard, an ``answerCallbackQuery`` url that is not a ``t.me`` link.
+* setMessageReaction: one emoji from Telegram's list on an existing message, kept in the
+  message's ``reactions`` (an empty list takes it back); not a group write.
 * Redelivery (``redeliver``): an update the bot got but whose effect was lost (a retried
   webhook, a worker that died before confirming) comes again with the same update id.
 
@@ -84,6 +86,19 @@ NOT_MODIFIED = (
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 BLOCKED = "Forbidden: bot was blocked by the user"
+
+# The emoji a reaction may be: https://core.telegram.org/bots/api#reactiontypeemoji ("Currently,
+# it can be one of ...", the list as aiogram 3.31's ReactionTypeEmoji copies it).
+# fmt: off
+REACTION_EMOJI = frozenset({
+    "❤", "👍", "👎", "🔥", "🥰", "👏", "😁", "🤔", "🤯", "😱", "🤬", "😢", "🎉", "🤩",
+    "🤮", "💩", "🙏", "👌", "🕊", "🤡", "🥱", "🥴", "😍", "🐳", "❤\u200d🔥", "🌚",
+    "🌭", "💯", "🤣", "⚡", "🍌", "🏆", "💔", "🤨", "😐", "🍓", "🍾", "💋", "🖕", "😈",
+    "😴", "😭", "🤓", "👻", "👨\u200d💻", "👀", "🎃", "🙈", "😇", "😨", "🤝", "✍",
+    "🤗", "🫡", "🎅", "🎄", "☃", "💅", "🤪", "🗿", "🆒", "💘", "🙉", "🦄", "😘", "💊",
+    "🙊", "😎", "👾", "🤷\u200d♂", "🤷", "🤷\u200d♀", "😡",
+})
+# fmt: on
 
 # Update types a bot gets when ``allowed_updates`` is an empty list (Bot API default).
 _NOT_DEFAULT_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
@@ -291,6 +306,8 @@ class FakeMessage:
     seq: int = 0  # order of creation across every chat of the fake
     caption: str | None = None  # a photo's caption
     photo: JsonDict | None = None  # a photo: {"attach": name, "size": n} or {"file_id": ...}
+    reactions: list[JsonDict] = field(default_factory=list)  # the bot's, by setMessageReaction
+    big_reaction: bool = False  # the last setMessageReaction asked for the big animation
 
     @property
     def is_ephemeral(self) -> bool:
@@ -618,6 +635,7 @@ class FakeTelegram:
             "deleteEphemeralMessage": self._delete_ephemeral_message,
             "deleteMessage": self._delete_message,
             "answerCallbackQuery": self._answer_callback_query,
+            "setMessageReaction": self._set_message_reaction,
             "sendChatAction": lambda params: True,
         }
         for name, responder in builtin.items():
@@ -1743,6 +1761,40 @@ class FakeTelegram:
         if message is None or message.deleted:
             raise _bad_request("message to delete not found")
         message.deleted = True
+        return True
+
+    def _set_message_reaction(self, params: Params) -> bool:
+        """The bot's reaction to a message (https://core.telegram.org/bots/api#setmessagereaction):
+        ``reaction`` a list of ReactionTypeEmoji from Telegram's list ("as non-premium users,
+        bots can set up to one reaction per message"), empty or absent to take it back.
+        Error words are the server's (tdlib/telegram-bot-api Client.cpp get_reaction_types,
+        check_message "message to react") or Telegram's (REACTION_INVALID, REACTIONS_TOO_MANY).
+        Not a group write: Telegram's group limit counts messages."""
+        state = self._chat_for_read(params.get("chat_id"))
+        message = self.find_message(state.chat, _optional_int_or_none(params.get("message_id")) or 0)
+        if message is None or message.deleted:
+            raise _bad_request("message to react not found")
+        reaction = params.get("reaction")
+        reaction = [] if reaction is None else reaction
+        if not isinstance(reaction, list):
+            raise _bad_request("expected an Array of ReactionType")
+        for item in reaction:
+            if not isinstance(item, dict):
+                raise _bad_request("can't parse ReactionType: expected an Object")
+            kind = item.get("type")
+            if kind == "emoji":
+                if item.get("emoji") not in REACTION_EMOJI:
+                    raise _bad_request("REACTION_INVALID")
+            elif kind == "custom_emoji":
+                # allowed only if already on the message or allowed by the chat's admins:
+                # the fake models neither
+                raise _bad_request("REACTION_INVALID")
+            else:  # "paid" too: "Paid reactions can't be used by bots"
+                raise _bad_request("can't parse ReactionType: invalid reaction type specified")
+        if len(reaction) > 1:
+            raise _bad_request("REACTIONS_TOO_MANY")
+        message.reactions = [dict(item) for item in reaction]
+        message.big_reaction = bool(params.get("is_big")) and bool(reaction)
         return True
 
     def _answer_callback_query(self, params: Params) -> bool:

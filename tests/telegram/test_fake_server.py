@@ -36,6 +36,9 @@ from aiogram.types import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    ReactionTypeCustomEmoji,
+    ReactionTypeEmoji,
+    ReactionTypePaid,
     WebAppInfo,
 )
 
@@ -637,6 +640,60 @@ async def test_web_app_buttons_only_in_private_chats(
     fake.private_chat(alice)
     await bot.send_message(alice.id, "t", reply_markup=app)
     assert fake.messages(alice.id)[-1].buttons[0][0]["web_app"] == {"url": "https://example.org/app"}
+
+
+async def test_set_message_reaction_one_listed_emoji_on_an_existing_message(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
+) -> None:
+    """setMessageReaction: a ReactionTypeEmoji from Telegram's list, at most one for a bot,
+    on a message that exists; the fake keeps it on the message, an empty list takes it back."""
+    said = fake.user_message(group, alice, "I won!")
+    assert await bot.set_message_reaction(
+        group.id, said.message_id, [ReactionTypeEmoji(emoji="🏆")], is_big=True
+    )
+    assert said.reactions == [{"type": "emoji", "emoji": "🏆"}] and said.big_reaction
+
+    with pytest.raises(TelegramBadRequest, match="REACTION_INVALID"):
+        await bot.set_message_reaction(group.id, said.message_id, [ReactionTypeEmoji(emoji="🃏")])
+    with pytest.raises(TelegramBadRequest, match="REACTIONS_TOO_MANY"):
+        await bot.set_message_reaction(
+            group.id, said.message_id, [ReactionTypeEmoji(emoji="👍"), ReactionTypeEmoji(emoji="🔥")]
+        )
+    with pytest.raises(TelegramBadRequest, match="REACTION_INVALID"):
+        await bot.set_message_reaction(
+            group.id, said.message_id, [ReactionTypeCustomEmoji(custom_emoji_id="1")]
+        )
+    with pytest.raises(TelegramBadRequest, match="invalid reaction type specified"):
+        await bot.set_message_reaction(group.id, said.message_id, [ReactionTypePaid()])
+    with pytest.raises(TelegramBadRequest, match="message to react not found"):
+        await bot.set_message_reaction(group.id, said.message_id + 1, [ReactionTypeEmoji(emoji="👍")])
+    with pytest.raises(TelegramBadRequest, match="chat not found"):
+        await bot.set_message_reaction(-1009, said.message_id, [ReactionTypeEmoji(emoji="👍")])
+    assert said.reactions == [{"type": "emoji", "emoji": "🏆"}]
+
+    assert await bot.set_message_reaction(group.id, said.message_id, [])
+    assert said.reactions == [] and not said.big_reaction
+    sent = await bot.send_message(group.id, "table")
+    await bot.delete_message(group.id, sent.message_id)
+    with pytest.raises(TelegramBadRequest, match="message to react not found"):
+        await bot.set_message_reaction(group.id, sent.message_id, [ReactionTypeEmoji(emoji="👍")])
+
+
+async def test_a_reaction_is_not_a_group_write(group: FakeChat, alice: FakeUser) -> None:
+    """Telegram's group limit counts messages: a reaction passes at the limit and is not counted."""
+    async with FakeTelegram(clock=lambda: 0.0) as fake:
+        fake.group(group.id, group.title or "")
+        said = fake.user_message(group.id, alice, "good game")
+        fake.limit_group_writes(1, 60.0)
+        bot = make_bot(fake)
+        try:
+            await bot.send_message(group.id, "table")
+            assert await bot.set_message_reaction(group.id, said.message_id, [ReactionTypeEmoji(emoji="👍")])
+            with pytest.raises(TelegramRetryAfter):
+                await bot.send_message(group.id, "one too many")
+        finally:
+            await close_session_fast(bot)
+        assert len(fake.group_writes[group.id]) == 1
 
 
 async def test_redelivered_update_comes_again_with_its_id(
