@@ -23,7 +23,8 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
 * A chat model: per-chat message ids, texts, reply markups, edit history (``versions``),
   deletions, ephemeral messages (``message_id`` 0 + per-chat ``ephemeral_message_id`` +
   ``receiver_user``) and who may see them, callback queries and their answers, bot commands,
-  member statuses.
+  member statuses (getChatMember: "user not found" for a user the bot never met, "left" for
+  one not in the chat, ``member_lookups`` counts the calls per chat and user).
 * Fault injection (``fail_next`` & co): the next N matching calls fail with 429 + retry_after,
   400, 403, ... exactly in the ``{"ok": false, "error_code", "description", "parameters"}``
   shape aiogram turns into ``TelegramRetryAfter`` / ``TelegramBadRequest`` /
@@ -62,6 +63,7 @@ import math
 import re
 import socket
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -407,6 +409,7 @@ class ChatState:
     members: dict[int, JsonDict] = field(default_factory=dict)  # user id -> status + extras
     next_message_id: int = 1
     next_ephemeral_id: int = 1
+    hidden_members: bool = False  # a supergroup whose member list only its admins see
 
 
 @dataclass(eq=False)
@@ -603,6 +606,7 @@ class FakeTelegram:
         self._delivered_up_to = 0
         self._confirmed_up_to = 0
         self._started_private: set[int] = set()
+        self._seen: set[int] = {self.bot.id}  # users the bot met (an update, a member list)
         self._blocked: set[int] = set()
         self._responders: dict[str, Responder] = {}
         self._canonical: dict[str, str] = {}
@@ -814,8 +818,13 @@ class FakeTelegram:
         forum: bool = False,
         username: str | None = None,
         bot_status: str = "member",
+        hidden_members: bool = False,
     ) -> FakeChat:
-        """Register a (super)group the bot is in; ``bot_status="administrator"`` for admin."""
+        """Register a (super)group the bot is in; ``bot_status="administrator"`` for admin.
+
+        ``hidden_members``: the group hides its member list, so a bot that is not an admin gets
+        400 ``PARTICIPANT_ID_INVALID`` from getChatMember for someone not known to be in it.
+        """
         if chat_id >= 0:
             raise ValueError("group chat ids are negative")
         chat = FakeChat(
@@ -828,6 +837,7 @@ class FakeTelegram:
         state = self.chats.setdefault(chat_id, ChatState(chat))
         state.chat = chat
         state.members[self.bot.id] = {"status": bot_status}
+        state.hidden_members = hidden_members
         return chat
 
     def private_chat(self, user: FakeUser | int) -> FakeChat:
@@ -837,6 +847,7 @@ class FakeTelegram:
         state = self.chats.setdefault(user.id, ChatState(chat))
         state.members.setdefault(user.id, {"status": "member"})
         self._started_private.add(user.id)
+        self._seen.add(user.id)
         return state.chat
 
     def set_member(self, chat: FakeChat | int, user: FakeUser | int, status: str, **extra: Any) -> None:
@@ -845,6 +856,7 @@ class FakeTelegram:
         user_id = self._user(user).id
         self.users.setdefault(user_id, self._user(user))
         state.members[user_id] = {"status": status, **extra}
+        self._seen.add(user_id)
 
     def make_admin(self, chat: FakeChat | int, user: FakeUser | int) -> None:
         self.set_member(chat, user, "administrator")
@@ -854,6 +866,10 @@ class FakeTelegram:
     def push_update(self, kind: str, payload: JsonDict) -> int:
         """Queue a raw update ``{"update_id": n, kind: payload}``; returns its update_id."""
         update = _Update(next(self._update_ids), kind, payload)
+        for key in ("from", "user"):  # the sender of a message or a press, a member update's user
+            who = payload.get(key)
+            if isinstance(who, dict) and isinstance(who.get("id"), int):
+                self._seen.add(who["id"])
         self._pending.append(update)
         self._last_update_id = update.update_id
         self._wake_pollers()
@@ -1127,6 +1143,21 @@ class FakeTelegram:
             if message.ephemeral_message_id == ephemeral_message_id:
                 return message
         return None
+
+    @property
+    def member_lookups(self) -> Counter[tuple[int, int]]:
+        """getChatMember requests per (chat id, user id), refused ones too (to assert caching)."""
+        counts: Counter[tuple[int, int]] = Counter()
+        for call in self.calls:
+            if call.method.lower() != "getchatmember":
+                continue
+            chat = call.params.get("chat_id")
+            if isinstance(chat, str) and chat.startswith("@"):
+                chat = next((s.chat.id for s in self.chats.values() if f"@{s.chat.username}" == chat), chat)
+            chat_id, user_id = _optional_int_or_none(chat), _optional_int_or_none(call.params.get("user_id"))
+            if chat_id is not None and user_id is not None:
+                counts[chat_id, user_id] += 1
+        return counts
 
     def pending_update_count(self) -> int:
         return len(self._pending)
@@ -1488,14 +1519,26 @@ class FakeTelegram:
         return payload
 
     def _get_chat_member(self, params: Params) -> JsonDict:
+        """A user's membership (https://core.telegram.org/bots/api#getchatmember), as the Bot API
+        answers it: a user the bot never met (no update from them, not in a member list it saw)
+        is 400 "user not found" (the server can't resolve them: tdlib/telegram-bot-api#332,
+        "only if the user never contacted the bot"); someone known but not in the chat is
+        "left"; in a group hiding its members from a bot that is not an admin, 400
+        ``PARTICIPANT_ID_INVALID`` (teloxide/teloxide#1349, tdlib/telegram-bot-api#802).
+        ``member_lookups`` counts the calls per (chat, user)."""
         state = self._chat_for_read(params.get("chat_id"))
         user_id = _optional_int_or_none(params.get("user_id"))
         if user_id is None:
             raise _bad_request("invalid user_id specified")
         user = self.users.get(user_id)
-        if user is None:
+        if user is None or user_id not in self._seen:
             raise _bad_request("user not found")
-        entry = state.members.get(user_id, {"status": "left"})
+        entry = state.members.get(user_id)
+        if entry is None:
+            bot_is_admin = state.members.get(self.bot.id, {}).get("status") in _ADMIN_STATUSES
+            if state.hidden_members and not bot_is_admin:
+                raise _bad_request("PARTICIPANT_ID_INVALID")
+            entry = {"status": "left"}
         return self._member_payload(user, entry)
 
     def _get_chat_administrators(self, params: Params) -> list[JsonDict]:

@@ -28,6 +28,7 @@ from aiogram.types import (
     BufferedInputFile,
     CallbackQuery,
     ChatMemberAdministrator,
+    ChatMemberBanned,
     ChatMemberLeft,
     ChatMemberMember,
     ChatMemberOwner,
@@ -267,8 +268,6 @@ async def test_members_commands_and_chat(
     assert isinstance(await bot.get_chat_member(group.id, bob.id), ChatMemberAdministrator)
     assert isinstance(await bot.get_chat_member(group.id, carol.id), ChatMemberMember)
     assert isinstance(await bot.get_chat_member(group.id, fake.bot.id), ChatMemberMember)
-    stranger = fake.add_user(1004, "Dave")
-    assert isinstance(await bot.get_chat_member(group.id, stranger.id), ChatMemberLeft)
 
     chat = await bot.get_chat(group.id)
     assert (chat.id, chat.type, chat.title) == (group.id, "supergroup", "Kozel table")
@@ -288,6 +287,54 @@ async def test_members_commands_and_chat(
     assert await bot.get_my_commands(scope=scope) == []
     assert await bot.delete_webhook(drop_pending_updates=True) is True
     assert fake.pending_update_count() == 0
+
+
+async def test_get_chat_member_of_a_stranger_left_and_kicked(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
+) -> None:
+    """A user the bot never met is "user not found" (Telegram can't resolve them); once met
+    (here: a private /start) but never in the group, "left"; kicked, "kicked"."""
+    dave = fake.add_user(1004, "Dave")
+    with pytest.raises(TelegramBadRequest, match="user not found"):
+        await bot.get_chat_member(group.id, dave.id)
+    with pytest.raises(TelegramBadRequest, match="user not found"):
+        await bot.get_chat_member(group.id, 999_999)  # no such user at all
+    fake.user_message(dave.id, dave, "/start")
+    assert isinstance(await bot.get_chat_member(group.id, dave.id), ChatMemberLeft)
+
+    fake.user_message(group, alice, "hi")
+    assert isinstance(await bot.get_chat_member(group.id, alice.id), ChatMemberMember)
+    fake.set_member(group, alice, "kicked")
+    assert isinstance(await bot.get_chat_member(group.id, alice.id), ChatMemberBanned)
+    with pytest.raises(TelegramBadRequest, match="chat not found"):
+        await bot.get_chat_member(-1009, alice.id)
+
+
+async def test_get_chat_member_in_a_group_hiding_its_members(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    """A supergroup that hides its members from a bot that is not an admin: someone the bot
+    has not seen in it is PARTICIPANT_ID_INVALID; seen ones (and all, for an admin bot) answer."""
+    hidden = fake.group(-1005, "Hidden", hidden_members=True)
+    fake.user_message(alice.id, alice, "/start")
+    with pytest.raises(TelegramBadRequest, match="PARTICIPANT_ID_INVALID"):
+        await bot.get_chat_member(hidden.id, alice.id)
+    fake.make_admin(hidden, fake.bot)
+    assert isinstance(await bot.get_chat_member(hidden.id, alice.id), ChatMemberLeft)
+
+
+async def test_member_lookups_count_get_chat_member_calls(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser, bob: FakeUser
+) -> None:
+    """``member_lookups`` counts getChatMember calls per (chat, user), refused ones too, so a
+    test can assert a cache spared them."""
+    fake.user_message(group, alice, "hi")
+    for _ in range(2):
+        await bot.get_chat_member(group.id, alice.id)
+    with pytest.raises(TelegramBadRequest):
+        await bot.get_chat_member(group.id, bob.id)  # never met
+    assert fake.member_lookups == {(group.id, alice.id): 2, (group.id, bob.id): 1}
+    assert fake.member_lookups[group.id, 1234] == 0
 
 
 async def test_an_unknown_method_gets_404_not_found(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
