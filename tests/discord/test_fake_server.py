@@ -606,3 +606,104 @@ async def test_invalid_session_reidentifies(fake: FakeDiscord, bot: KozelTestBot
     assert [c.received[1]["op"] for c in fake.connections] == [2, 2]  # IDENTIFY twice
     inter = await fake.interaction_command(fake.alice, fake.channel, "ping")
     assert (await fake.wait_for_original(inter)).content == "pong"
+
+
+# --------------------------------------------------------------------------------------------
+# payloads Discord refuses, sent raw (discord.py refuses some of them itself before sending)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def unlimited() -> AsyncIterator[FakeDiscord]:
+    """A fake without rate limits: these tests post many refused payloads in no time (Discord
+    counts refused requests against the bucket too)."""
+    async with FakeDiscord(rate_limits=False) as server:
+        yield server
+
+
+async def post_message(fake: FakeDiscord, body: dict[str, Any]) -> tuple[int, Any]:
+    url = f"{fake.api_base}/channels/{fake.channel.id}/messages"
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession(headers=headers) as session, session.post(url, json=body) as resp:
+        return resp.status, await resp.json()
+
+
+def error_paths(errors: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    """Discord's nested ``errors`` of a 50035 as {"components.0.components.1.url": code}."""
+    found: dict[str, str] = {}
+    for key, value in errors.items():
+        if key == "_errors":
+            found[prefix] = value[0]["code"]
+        else:
+            found.update(error_paths(value, f"{prefix}.{key}" if prefix else key))
+    return found
+
+
+async def refused(fake: FakeDiscord, body: dict[str, Any]) -> dict[str, str]:
+    """The 400 Invalid Form Body a payload gets, as its error paths; nothing was posted."""
+    before = len(fake.messages_in(fake.channel))
+    status, answer = await post_message(fake, body)
+    assert (status, answer["code"], answer["message"]) == (400, 50035, "Invalid Form Body"), answer
+    assert len(fake.messages_in(fake.channel)) == before
+    return error_paths(answer["errors"])
+
+
+async def accepted(fake: FakeDiscord, body: dict[str, Any]) -> None:
+    status, answer = await post_message(fake, body)
+    assert status == 200, answer
+
+
+def row(*children: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(children)}
+
+
+def button(**fields: Any) -> dict[str, Any]:
+    return {"type": 2, **fields}
+
+
+async def test_a_link_button_has_a_url_and_no_custom_id(unlimited: FakeDiscord) -> None:
+    """Component Reference, Button: "Link buttons **must** have a url, and cannot have a
+    custom_id"; url max 512 characters."""
+    link = {"style": 5, "label": "Rules"}
+    url = "https://example.org/rules"
+    for fields, path in (
+        ({}, "url"),
+        ({"url": url, "custom_id": "kz:rules"}, "custom_id"),
+        ({"url": url, "sku_id": "1"}, "sku_id"),
+        ({"url": "https://example.org/" + "x" * 493}, "url"),
+    ):
+        errors = await refused(unlimited, {"components": [row(button(**link, **fields))]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    await accepted(unlimited, {"components": [row(button(**link, url="https://example.org/" + "x" * 492))]})
+
+
+async def test_other_buttons_have_a_custom_id_and_no_url(unlimited: FakeDiscord) -> None:
+    """Component Reference, Button: "Non-link and non-premium buttons **must** have a
+    custom_id, and cannot have a url or a sku_id"; custom_id 1-100 characters, label max 80;
+    a style is one of 1-6."""
+    for fields, path in (
+        ({"style": 1, "label": "Join"}, "custom_id"),
+        ({"style": 2, "label": "Join", "custom_id": "kz:join", "url": "https://example.org"}, "url"),
+        ({"style": 3, "label": "Join", "custom_id": "kz:join", "sku_id": "1"}, "sku_id"),
+        ({"style": 4, "label": "Join", "custom_id": "k" * 101}, "custom_id"),
+        ({"style": 1, "label": "J" * 81, "custom_id": "kz:join"}, "label"),
+        ({"style": 7, "label": "Join", "custom_id": "kz:join"}, "style"),
+    ):
+        errors = await refused(unlimited, {"components": [row(button(**fields))]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    await accepted(unlimited, {"components": [row(button(style=4, label="J" * 80, custom_id="k" * 100))]})
+
+
+async def test_a_premium_button_has_a_sku_id_only(unlimited: FakeDiscord) -> None:
+    """Component Reference, Button: "Premium buttons **must** contain a sku_id, and cannot
+    have a custom_id, label, url, or emoji"."""
+    for fields, path in (
+        ({}, "sku_id"),
+        ({"sku_id": "1", "custom_id": "kz:buy"}, "custom_id"),
+        ({"sku_id": "1", "label": "Buy"}, "label"),
+        ({"sku_id": "1", "url": "https://example.org"}, "url"),
+        ({"sku_id": "1", "emoji": {"name": "💎"}}, "emoji"),
+    ):
+        errors = await refused(unlimited, {"components": [row(button(style=6, **fields))]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    await accepted(unlimited, {"components": [row(button(style=6, sku_id="1"))]})

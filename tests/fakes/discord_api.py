@@ -42,6 +42,14 @@ returning seconds; tests pass their manual clock so nothing waits in real time):
 * an interaction must be answered within 3 s (later: 404 Unknown interaction, 10062) and
   its token works for 15 minutes (later: 401 Invalid Webhook Token, 50027).
 
+Payloads Discord refuses get its 400 ``{"code": 50035, "message": "Invalid Form Body",
+"errors": {...}}``, the errors nested by the refused field's path (``components.0.
+components.1.url``), as the Component Reference (developers/components/reference.mdx in
+discord/discord-api-docs) sets the limits: content <= 2000, embeds, action rows, custom ids
+1-100 and unique, buttons by style (a link button has a ``url`` <= 512 and no ``custom_id``,
+a premium one a ``sku_id`` only, the others a ``custom_id`` and neither), labels <= 80.
+Error *codes* the docs don't name are the fake's own: match on the path, not on the code.
+
 `start_client` / `stop_client` wrap login + connect + waiting for READY and the guilds.
 
 Typical use::
@@ -194,6 +202,9 @@ COMPONENT_TEXT_DISPLAY = 10
 COMPONENT_CONTAINER = 17
 COMPONENT_LABEL = 18
 SELECT_TYPES = (3, 5, 6, 7, 8)
+BUTTON_LINK = 5
+BUTTON_PREMIUM = 6
+BUTTON_STYLES = (1, 2, 3, 4, BUTTON_LINK, BUTTON_PREMIUM)
 INTERACTIVE_TYPES = (2, *SELECT_TYPES)
 V2_TOP_LEVEL_TYPES = (1, 9, 10, 12, 13, 14, 17)
 
@@ -1876,9 +1887,12 @@ class FakeDiscord:
                     "The specified component exceeds the maximum width",
                 )
         if ctype in INTERACTIVE_TYPES:
-            is_link = ctype == COMPONENT_BUTTON and comp.get("style") in (5, 6)
+            takes_custom_id = ctype != COMPONENT_BUTTON or comp.get("style") not in (
+                BUTTON_LINK,
+                BUTTON_PREMIUM,
+            )
             cid = comp.get("custom_id")
-            if not is_link:
+            if takes_custom_id:
                 if not cid:
                     raise _form_error(f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
                 if len(cid) > 100:
@@ -1895,18 +1909,7 @@ class FakeDiscord:
                     )
                 seen.add(cid)
             if ctype == COMPONENT_BUTTON:
-                if len(str(comp.get("label") or "")) > 80:
-                    raise _form_error(
-                        f"{path}.label",
-                        "BASE_TYPE_MAX_LENGTH",
-                        "Must be 80 or fewer in length.",
-                    )
-                if not comp.get("label") and not comp.get("emoji"):
-                    raise _form_error(
-                        f"{path}",
-                        "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
-                        "A label or emoji is required",
-                    )
+                _validate_button(path, comp)
             if ctype == COMPONENT_STRING_SELECT:
                 opts = comp.get("options", [])
                 if not 1 <= len(opts) <= 25:
@@ -2898,6 +2901,47 @@ def _walk_with_paths(components: list[dict[str, Any]], prefix: str) -> Iterator[
         for key in ("accessory", "component"):
             if isinstance(comp.get(key), dict):
                 yield f"{path}.{key}", comp[key]
+
+
+def _not_allowed(path: str, field: str, why: str) -> _HTTPError:
+    """A field the component's kind must not carry (the code is the fake's own)."""
+    return _form_error(f"{path}.{field}", "COMPONENT_FIELD_NOT_ALLOWED", why)
+
+
+def _validate_button(path: str, comp: dict[str, Any]) -> None:
+    """A button's fields by style: developers/components/reference.mdx, "Button Structure" -
+    "Non-link and non-premium buttons **must** have a custom_id, and cannot have a url or a
+    sku_id. Link buttons **must** have a url, and cannot have a custom_id. Premium buttons
+    **must** contain a sku_id, and cannot have a custom_id, label, url, or emoji."; label
+    max 80 characters, url max 512. (custom_id itself is checked with every component's.)"""
+    style = comp.get("style")
+    if style not in BUTTON_STYLES:
+        raise _form_error(f"{path}.style", "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
+    if style == BUTTON_LINK:
+        url = comp.get("url")
+        if not url:
+            raise _form_error(f"{path}.url", "BASE_TYPE_REQUIRED", "This field is required")
+        if len(str(url)) > 512:
+            raise _form_error(f"{path}.url", "BASE_TYPE_MAX_LENGTH", "Must be 512 or fewer in length.")
+        forbidden = {
+            "custom_id": "Link buttons cannot have a custom_id",
+            "sku_id": "Link buttons cannot have a sku_id",
+        }
+    elif style == BUTTON_PREMIUM:
+        if not comp.get("sku_id"):
+            raise _form_error(f"{path}.sku_id", "BASE_TYPE_REQUIRED", "This field is required")
+        forbidden = {
+            key: f"Premium buttons cannot have a {key}" for key in ("custom_id", "label", "url", "emoji")
+        }
+    else:
+        forbidden = {key: f"Non-link buttons cannot have a {key}" for key in ("url", "sku_id")}
+    for key, why in forbidden.items():
+        if comp.get(key) is not None:
+            raise _not_allowed(path, key, why)
+    if len(str(comp.get("label") or "")) > 80:
+        raise _form_error(f"{path}.label", "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length.")
+    if style != BUTTON_PREMIUM and not comp.get("label") and not comp.get("emoji"):
+        raise _form_error(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or emoji is required")
 
 
 def _validate_command_options(options: list[dict[str, Any]], path: str) -> None:
