@@ -707,3 +707,54 @@ async def test_a_premium_button_has_a_sku_id_only(unlimited: FakeDiscord) -> Non
         errors = await refused(unlimited, {"components": [row(button(style=6, **fields))]})
         assert list(errors) == [f"components.0.components.0.{path}"], errors
     await accepted(unlimited, {"components": [row(button(style=6, sku_id="1"))]})
+
+
+def string_select(options: int | list[dict[str, Any]] = 3, **fields: Any) -> dict[str, Any]:
+    opts = (
+        [{"label": f"Seat {i}", "value": str(i)} for i in range(options)]
+        if isinstance(options, int)
+        else options
+    )
+    return {"type": 3, "custom_id": "kz:seat", "options": opts, **fields}
+
+
+async def test_a_string_select_has_1_to_25_options_of_unique_values(unlimited: FakeDiscord) -> None:
+    """Component Reference, String Select: options max 25; Select Option: label and value max
+    100 characters, description max 100; values unique and neither empty."""
+    for select, path in (
+        (string_select(0), "options"),
+        (string_select(26), "options"),
+        (string_select([{"label": "x" * 101, "value": "1"}]), "options.0.label"),
+        (string_select([{"label": "One", "value": "v" * 101}]), "options.0.value"),
+        (string_select([{"label": "One", "value": "1", "description": "d" * 101}]), "options.0.description"),
+        (string_select([{"label": "", "value": "1"}]), "options.0.label"),
+        (string_select([{"label": "One"}]), "options.0.value"),
+        (string_select([{"label": "One", "value": "1"}, {"label": "Uno", "value": "1"}]), "options"),
+    ):
+        errors = await refused(unlimited, {"components": [row(select)]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    longest = {"label": "x" * 100, "value": "v" * 100, "description": "d" * 100}
+    await accepted(unlimited, {"components": [row(string_select(25))]})
+    await accepted(unlimited, {"components": [row(string_select([longest]))]})
+
+
+async def test_a_select_asks_for_0_to_25_values_no_more_than_its_options(unlimited: FakeDiscord) -> None:
+    """Component Reference, String Select: min_values min 0, max 25; max_values max 25;
+    placeholder max 150 characters (user/role/channel selects alike); and a menu can't ask
+    for more values than it has options, or for more at least than at most."""
+    for select, path in (
+        (string_select(3, min_values=-1), "min_values"),
+        (string_select(3, min_values=26, max_values=25), "min_values"),
+        (string_select(3, max_values=0), "max_values"),
+        (string_select(25, max_values=26), "max_values"),
+        (string_select(3, max_values=4), "max_values"),
+        (string_select(3, min_values=3, max_values=2), "min_values"),
+        (string_select(3, placeholder="p" * 151), "placeholder"),
+        ({"type": 5, "custom_id": "kz:who", "max_values": 26}, "max_values"),
+        ({"type": 8, "custom_id": "kz:where", "placeholder": "p" * 151}, "placeholder"),
+    ):
+        errors = await refused(unlimited, {"components": [row(select)]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    await accepted(unlimited, {"components": [row(string_select(3, min_values=0, max_values=3))]})
+    await accepted(unlimited, {"components": [row(string_select(25, max_values=25, placeholder="p" * 150))]})
+    await accepted(unlimited, {"components": [row({"type": 5, "custom_id": "kz:who", "max_values": 25})]})

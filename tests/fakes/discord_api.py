@@ -47,7 +47,9 @@ Payloads Discord refuses get its 400 ``{"code": 50035, "message": "Invalid Form 
 components.1.url``), as the Component Reference (developers/components/reference.mdx in
 discord/discord-api-docs) sets the limits: content <= 2000, embeds, action rows, custom ids
 1-100 and unique, buttons by style (a link button has a ``url`` <= 512 and no ``custom_id``,
-a premium one a ``sku_id`` only, the others a ``custom_id`` and neither), labels <= 80.
+a premium one a ``sku_id`` only, the others a ``custom_id`` and neither), labels <= 80,
+selects (placeholder <= 150, min_values 0-25, max_values 1-25 and at most the options;
+a string select's 1-25 options of unique values, label and value 1-100, description <= 100).
 Error *codes* the docs don't name are the fake's own: match on the path, not on the code.
 
 `start_client` / `stop_client` wrap login + connect + waiting for READY and the guilds.
@@ -1910,21 +1912,8 @@ class FakeDiscord:
                 seen.add(cid)
             if ctype == COMPONENT_BUTTON:
                 _validate_button(path, comp)
-            if ctype == COMPONENT_STRING_SELECT:
-                opts = comp.get("options", [])
-                if not 1 <= len(opts) <= 25:
-                    raise _form_error(
-                        f"{path}.options",
-                        "BASE_TYPE_BAD_LENGTH",
-                        "Must be between 1 and 25 in length.",
-                    )
-                values = [o.get("value") for o in opts]
-                if len(set(values)) != len(values):
-                    raise _form_error(
-                        f"{path}.options",
-                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                        "Select option values must be unique",
-                    )
+            if ctype in SELECT_TYPES:
+                _validate_select(path, comp)
 
     # ================================================================== REST plumbing
     def _route(self, method: str, template: str, handler: _Handler, *, auth: bool = True) -> None:
@@ -2942,6 +2931,61 @@ def _validate_button(path: str, comp: dict[str, Any]) -> None:
         raise _form_error(f"{path}.label", "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length.")
     if style != BUTTON_PREMIUM and not comp.get("label") and not comp.get("emoji"):
         raise _form_error(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or emoji is required")
+
+
+def _max_length(path: str, value: Any, limit: int, *, required: bool = False) -> None:
+    if value is None or value == "":
+        if required:
+            raise _form_error(path, "BASE_TYPE_REQUIRED", "This field is required")
+        return
+    if len(str(value)) > limit:
+        raise _form_error(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+def _number_at_most(path: str, value: int, limit: int) -> None:
+    if value > limit:
+        raise _form_error(path, "NUMBER_TYPE_MAX", f"int value should be less than or equal to {limit}.")
+
+
+def _number_at_least(path: str, value: int, limit: int) -> None:
+    if value < limit:
+        raise _form_error(path, "NUMBER_TYPE_MIN", f"int value should be greater than or equal to {limit}.")
+
+
+def _validate_select(path: str, comp: dict[str, Any]) -> None:
+    """A select menu's limits: developers/components/reference.mdx, "String Select Structure"
+    (and the user, role, mentionable and channel selects alike): placeholder max 150
+    characters, min_values 0-25 (default 1), max_values 1-25 (default 1); a string select's
+    options max 25 ("Specified choices in a select menu"), each "Select Option Structure":
+    label and value max 100 characters, description max 100. Beyond the page: an empty
+    options list, an empty label or value, two options of one value, min_values above
+    max_values and max_values above the number of options are refused too (a menu no one
+    could answer as asked)."""
+    _max_length(f"{path}.placeholder", comp.get("placeholder"), 150)
+    low = int(comp.get("min_values", 1))
+    high = int(comp.get("max_values", 1))
+    _number_at_least(f"{path}.min_values", low, 0)
+    _number_at_most(f"{path}.min_values", low, 25)
+    _number_at_least(f"{path}.max_values", high, 1)
+    _number_at_most(f"{path}.max_values", high, 25)
+    _number_at_most(f"{path}.min_values", low, high)
+    if comp.get("type") != COMPONENT_STRING_SELECT:
+        return
+    opts = comp.get("options") or []
+    if not 1 <= len(opts) <= 25:
+        raise _form_error(f"{path}.options", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+    for i, opt in enumerate(opts):
+        _max_length(f"{path}.options.{i}.label", opt.get("label"), 100, required=True)
+        _max_length(f"{path}.options.{i}.value", opt.get("value"), 100, required=True)
+        _max_length(f"{path}.options.{i}.description", opt.get("description"), 100)
+    values = [opt.get("value") for opt in opts]
+    if len(set(values)) != len(values):
+        raise _form_error(
+            f"{path}.options",
+            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+            "Select option values must be unique",
+        )
+    _number_at_most(f"{path}.max_values", high, len(opts))
 
 
 def _validate_command_options(options: list[dict[str, Any]], path: str) -> None:
