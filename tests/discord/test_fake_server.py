@@ -758,3 +758,88 @@ async def test_a_select_asks_for_0_to_25_values_no_more_than_its_options(unlimit
     await accepted(unlimited, {"components": [row(string_select(3, min_values=0, max_values=3))]})
     await accepted(unlimited, {"components": [row(string_select(25, max_values=25, placeholder="p" * 150))]})
     await accepted(unlimited, {"components": [row({"type": 5, "custom_id": "kz:who", "max_values": 25})]})
+
+
+def text(content: str = "Trump: ♠") -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+def section(*texts: dict[str, Any], accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    comp: dict[str, Any] = {"type": 9, "components": list(texts)}
+    if accessory is not None:
+        comp["accessory"] = accessory
+    return comp
+
+
+def v2(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"flags": FLAG_IS_COMPONENTS_V2, "components": list(components)}
+
+
+THUMBNAIL = {"type": 11, "media": {"url": "https://example.org/card.png"}}
+JOIN = button(style=3, label="Join", custom_id="kz:join")
+
+
+async def test_a_section_holds_1_to_3_texts_and_one_accessory(unlimited: FakeDiscord) -> None:
+    """Component Reference, Section: "One to three child components" (text displays) and an
+    accessory, a button or a thumbnail."""
+    for comp, path in (
+        (section(accessory=JOIN), "components.0.components"),
+        (section(text(), text(), text(), text(), accessory=JOIN), "components.0.components"),
+        (section(text()), "components.0.accessory"),
+        (section(text(), accessory=text()), "components.0.accessory.type"),
+        (section(row(JOIN), accessory=JOIN), "components.0.components.0.type"),
+        (section(text(), accessory={"type": 11, "media": {}}), "components.0.accessory.media"),
+    ):
+        errors = await refused(unlimited, v2(comp))
+        assert list(errors) == [path], errors
+    await accepted(unlimited, v2(section(text(), accessory=JOIN)))
+    await accepted(unlimited, v2(section(text(), text(), text(), accessory=THUMBNAIL)))
+
+
+async def test_text_displays_hold_4000_characters_in_all(unlimited: FakeDiscord) -> None:
+    """A text display's content is required; the message's text displays hold 4,000
+    characters together (Discord enforces it; discord.py and JDA document it)."""
+    errors = await refused(unlimited, v2(text("x" * 4001)))
+    assert list(errors) == ["components.0.content"], errors
+    errors = await refused(unlimited, v2({"type": 10}))
+    assert list(errors) == ["components.0.content"], errors
+    errors = await refused(unlimited, v2(text("x" * 2000), {"type": 17, "components": [text("y" * 2001)]}))
+    assert list(errors) == ["components"], errors
+    await accepted(unlimited, v2(text("x" * 2000), {"type": 17, "components": [text("y" * 2000)]}))
+
+
+async def test_a_message_holds_40_components_nested_ones_counted(unlimited: FakeDiscord) -> None:
+    """Component Reference: "Messages allow up to 40 total components"; a container has no
+    limit of its own (change log 2025-04-29), its children count towards the 40."""
+    errors = await refused(unlimited, v2({"type": 17, "components": [text(str(i)) for i in range(40)]}))
+    assert list(errors) == ["components"], errors  # 41 with the container
+    errors = await refused(unlimited, v2(*[section(text(), accessory=THUMBNAIL) for _ in range(14)]))
+    assert list(errors) == ["components"], errors  # 14 sections of 3 components: 42
+    await accepted(unlimited, v2({"type": 17, "components": [text(str(i)) for i in range(39)]}))
+
+
+async def test_containers_and_rows_hold_only_their_child_types(unlimited: FakeDiscord) -> None:
+    """Container Child Components: action row, text display, section, media gallery,
+    separator, file (no container, no bare button); an action row holds "Up to 5 ...
+    buttons" or "A single select", nothing else - with or without IS_COMPONENTS_V2."""
+    for body, path in (
+        (
+            v2({"type": 17, "components": [{"type": 17, "components": [text()]}]}),
+            "components.0.components.0.type",
+        ),
+        (v2({"type": 17, "components": [JOIN]}), "components.0.components.0.type"),
+        (v2(row(text())), "components.0.components.0.type"),
+        ({"components": [row(JOIN, text())]}, "components.0.components.1.type"),
+        (
+            {"components": [row(*[button(style=1, label=str(i), custom_id=str(i)) for i in range(6)])]},
+            "components.0.components",
+        ),
+        ({"components": [row(JOIN, string_select())]}, "components.0.components"),
+    ):
+        errors = await refused(unlimited, body)
+        assert list(errors) == [path], errors
+    separator = {"type": 14}
+    await accepted(
+        unlimited,
+        v2({"type": 17, "components": [text(), separator, row(JOIN), section(text(), accessory=THUMBNAIL)]}),
+    )

@@ -49,7 +49,11 @@ discord/discord-api-docs) sets the limits: content <= 2000, embeds, action rows,
 1-100 and unique, buttons by style (a link button has a ``url`` <= 512 and no ``custom_id``,
 a premium one a ``sku_id`` only, the others a ``custom_id`` and neither), labels <= 80,
 selects (placeholder <= 150, min_values 0-25, max_values 1-25 and at most the options;
-a string select's 1-25 options of unique values, label and value 1-100, description <= 100).
+a string select's 1-25 options of unique values, label and value 1-100, description <= 100),
+action rows (up to 5 buttons or one select, nothing else), and with IS_COMPONENTS_V2
+(``1 << 15``): sections of 1-3 text displays and one accessory (a button or a thumbnail),
+containers of the child types their page lists, 40 components in all (nested ones counted;
+a container has no limit of its own), text displays of at most 4,000 characters together.
 Error *codes* the docs don't name are the fake's own: match on the path, not on the code.
 
 `start_client` / `stop_client` wrap login + connect + waiting for READY and the guilds.
@@ -201,6 +205,7 @@ COMPONENT_MENTIONABLE_SELECT = 7
 COMPONENT_CHANNEL_SELECT = 8
 COMPONENT_SECTION = 9
 COMPONENT_TEXT_DISPLAY = 10
+COMPONENT_THUMBNAIL = 11
 COMPONENT_CONTAINER = 17
 COMPONENT_LABEL = 18
 SELECT_TYPES = (3, 5, 6, 7, 8)
@@ -209,6 +214,8 @@ BUTTON_PREMIUM = 6
 BUTTON_STYLES = (1, 2, 3, 4, BUTTON_LINK, BUTTON_PREMIUM)
 INTERACTIVE_TYPES = (2, *SELECT_TYPES)
 V2_TOP_LEVEL_TYPES = (1, 9, 10, 12, 13, 14, 17)
+# Container Child Components: action row, text display, section, media gallery, separator, file
+CONTAINER_CHILD_TYPES = (1, 9, 10, 12, 13, 14)
 
 _USER_MENTION_RE = re.compile(r"<@!?(\d+)>")
 _COMMAND_NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
@@ -1845,20 +1852,12 @@ class FakeDiscord:
                         "UNION_TYPE_CHOICES",
                         'Value of field "type" must be one of top-level types.',
                     )
+            # Component Reference: "Messages allow up to 40 total components" - nested ones
+            # (a container's children, a section's texts and accessory) count; a container has
+            # no limit of its own since 2025-04-29 (change log "Raised Component Limits").
             total = sum(1 for _ in walk_components(components))
             if total > 40:
                 raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
-            text_len = sum(
-                len(str(c.get("content", "")))
-                for c in walk_components(components)
-                if c.get("type") == COMPONENT_TEXT_DISPLAY
-            )
-            if text_len > 4000:
-                raise _form_error(
-                    "components",
-                    "MAX_TEXT_LENGTH",
-                    "Total text in components exceeds 4000 characters.",
-                )
         else:
             if len(components) > 5:
                 raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
@@ -1874,13 +1873,32 @@ class FakeDiscord:
         seen: set[str] = set()
         for path, comp in _walk_with_paths(components, "components"):
             self._validate_component(path, comp, seen)
+        if v2:
+            # 4000 characters of text across the message's text displays: not on Discord's
+            # pages but enforced by it, as discord.py documents (ui.TextDisplay "Up to 4000
+            # characters", LayoutView.content_length "a maximum of 4000 display characters
+            # across all its items") and JDA (TextDisplay: "the 4000 total characters, as
+            # imposed by components V2"). The error code is the fake's.
+            text_len = sum(
+                len(str(c.get("content", "")))
+                for c in walk_components(components)
+                if c.get("type") == COMPONENT_TEXT_DISPLAY
+            )
+            if text_len > 4000:
+                raise _form_error(
+                    "components",
+                    "MAX_TEXT_LENGTH",
+                    "Total text in components exceeds 4000 characters.",
+                )
 
     @staticmethod
     def _validate_component(path: str, comp: dict[str, Any], seen: set[str]) -> None:
         """One component's own limits (rows' width, custom ids, labels, options)."""
         ctype = comp.get("type")
         if ctype == COMPONENT_ACTION_ROW:
+            # "Up to 5 contextually grouped buttons" or "A single select component"
             children = comp.get("components", [])
+            _children_of(path, children, INTERACTIVE_TYPES)
             selects = [c for c in children if c.get("type") in SELECT_TYPES]
             if not children or len(children) > 5 or (selects and len(children) > 1):
                 raise _form_error(
@@ -1888,6 +1906,18 @@ class FakeDiscord:
                     "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
                     "The specified component exceeds the maximum width",
                 )
+        elif ctype == COMPONENT_SECTION:
+            _validate_section(path, comp)
+        elif ctype == COMPONENT_CONTAINER:
+            _children_of(path, comp.get("components") or [], CONTAINER_CHILD_TYPES)
+        elif ctype == COMPONENT_TEXT_DISPLAY:
+            # "content: Text that will be displayed similar to a message" (required); at most
+            # 4000 characters, the whole message's text limit (see _validate_components)
+            _max_length(f"{path}.content", comp.get("content"), 4000, required=True)
+        elif ctype == COMPONENT_THUMBNAIL:
+            media = comp.get("media")
+            if not isinstance(media, dict) or not media.get("url"):
+                raise _form_error(f"{path}.media", "BASE_TYPE_REQUIRED", "This field is required")
         if ctype in INTERACTIVE_TYPES:
             takes_custom_id = ctype != COMPONENT_BUTTON or comp.get("style") not in (
                 BUTTON_LINK,
@@ -2950,6 +2980,37 @@ def _number_at_most(path: str, value: int, limit: int) -> None:
 def _number_at_least(path: str, value: int, limit: int) -> None:
     if value < limit:
         raise _form_error(path, "NUMBER_TYPE_MIN", f"int value should be greater than or equal to {limit}.")
+
+
+def _children_of(path: str, children: list[dict[str, Any]], allowed: tuple[int, ...]) -> None:
+    """Every child of a layout component is of a type its page allows there."""
+    for i, child in enumerate(children):
+        if child.get("type") not in allowed:
+            raise _form_error(
+                f"{path}.components.{i}.type",
+                "UNION_TYPE_CHOICES",
+                f'Value of field "type" must be one of {allowed}.',
+            )
+
+
+def _validate_section(path: str, comp: dict[str, Any]) -> None:
+    """developers/components/reference.mdx, "Section Structure": components - "One to three
+    child components" (Section Child Components: Text Display); accessory - "A component
+    that is contextually associated to the content of the section" (required; Section
+    Accessory Components: Button, Thumbnail)."""
+    children = comp.get("components") or []
+    if not 1 <= len(children) <= 3:
+        raise _form_error(f"{path}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length.")
+    _children_of(path, children, (COMPONENT_TEXT_DISPLAY,))
+    accessory = comp.get("accessory")
+    if not isinstance(accessory, dict):
+        raise _form_error(f"{path}.accessory", "BASE_TYPE_REQUIRED", "This field is required")
+    if accessory.get("type") not in (COMPONENT_BUTTON, COMPONENT_THUMBNAIL):
+        raise _form_error(
+            f"{path}.accessory.type",
+            "UNION_TYPE_CHOICES",
+            f'Value of field "type" must be one of {(COMPONENT_BUTTON, COMPONENT_THUMBNAIL)}.',
+        )
 
 
 def _validate_select(path: str, comp: dict[str, Any]) -> None:
