@@ -606,3 +606,240 @@ async def test_invalid_session_reidentifies(fake: FakeDiscord, bot: KozelTestBot
     assert [c.received[1]["op"] for c in fake.connections] == [2, 2]  # IDENTIFY twice
     inter = await fake.interaction_command(fake.alice, fake.channel, "ping")
     assert (await fake.wait_for_original(inter)).content == "pong"
+
+
+# --------------------------------------------------------------------------------------------
+# payloads Discord refuses, sent raw (discord.py refuses some of them itself before sending)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def unlimited() -> AsyncIterator[FakeDiscord]:
+    """A fake without rate limits: these tests post many refused payloads in no time (Discord
+    counts refused requests against the bucket too)."""
+    async with FakeDiscord(rate_limits=False) as server:
+        yield server
+
+
+async def post_message(fake: FakeDiscord, body: dict[str, Any]) -> tuple[int, Any]:
+    url = f"{fake.api_base}/channels/{fake.channel.id}/messages"
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession(headers=headers) as session, session.post(url, json=body) as resp:
+        return resp.status, await resp.json()
+
+
+def error_paths(errors: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    """Discord's nested ``errors`` of a 50035 as {"components.0.components.1.url": code}."""
+    found: dict[str, str] = {}
+    for key, value in errors.items():
+        if key == "_errors":
+            found[prefix] = value[0]["code"]
+        else:
+            found.update(error_paths(value, f"{prefix}.{key}" if prefix else key))
+    return found
+
+
+async def refused(fake: FakeDiscord, body: dict[str, Any]) -> dict[str, str]:
+    """The 400 Invalid Form Body a payload gets, as its error paths; nothing was posted."""
+    before = len(fake.messages_in(fake.channel))
+    status, answer = await post_message(fake, body)
+    assert (status, answer["code"], answer["message"]) == (400, 50035, "Invalid Form Body"), answer
+    assert len(fake.messages_in(fake.channel)) == before
+    return error_paths(answer["errors"])
+
+
+async def accepted(fake: FakeDiscord, body: dict[str, Any]) -> None:
+    status, answer = await post_message(fake, body)
+    assert status == 200, answer
+
+
+def row(*children: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(children)}
+
+
+def button(**fields: Any) -> dict[str, Any]:
+    return {"type": 2, **fields}
+
+
+async def test_a_link_button_has_a_url_and_no_custom_id(unlimited: FakeDiscord) -> None:
+    """Component Reference, Button: "Link buttons **must** have a url, and cannot have a
+    custom_id"; url max 512 characters."""
+    link = {"style": 5, "label": "Rules"}
+    url = "https://example.org/rules"
+    for fields, path in (
+        ({}, "url"),
+        ({"url": url, "custom_id": "kz:rules"}, "custom_id"),
+        ({"url": url, "sku_id": "1"}, "sku_id"),
+        ({"url": "https://example.org/" + "x" * 493}, "url"),
+    ):
+        errors = await refused(unlimited, {"components": [row(button(**link, **fields))]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    await accepted(unlimited, {"components": [row(button(**link, url="https://example.org/" + "x" * 492))]})
+
+
+async def test_other_buttons_have_a_custom_id_and_no_url(unlimited: FakeDiscord) -> None:
+    """Component Reference, Button: "Non-link and non-premium buttons **must** have a
+    custom_id, and cannot have a url or a sku_id"; custom_id 1-100 characters, label max 80;
+    a style is one of 1-6."""
+    for fields, path in (
+        ({"style": 1, "label": "Join"}, "custom_id"),
+        ({"style": 2, "label": "Join", "custom_id": "kz:join", "url": "https://example.org"}, "url"),
+        ({"style": 3, "label": "Join", "custom_id": "kz:join", "sku_id": "1"}, "sku_id"),
+        ({"style": 4, "label": "Join", "custom_id": "k" * 101}, "custom_id"),
+        ({"style": 1, "label": "J" * 81, "custom_id": "kz:join"}, "label"),
+        ({"style": 7, "label": "Join", "custom_id": "kz:join"}, "style"),
+    ):
+        errors = await refused(unlimited, {"components": [row(button(**fields))]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    await accepted(unlimited, {"components": [row(button(style=4, label="J" * 80, custom_id="k" * 100))]})
+
+
+async def test_a_premium_button_has_a_sku_id_only(unlimited: FakeDiscord) -> None:
+    """Component Reference, Button: "Premium buttons **must** contain a sku_id, and cannot
+    have a custom_id, label, url, or emoji"."""
+    for fields, path in (
+        ({}, "sku_id"),
+        ({"sku_id": "1", "custom_id": "kz:buy"}, "custom_id"),
+        ({"sku_id": "1", "label": "Buy"}, "label"),
+        ({"sku_id": "1", "url": "https://example.org"}, "url"),
+        ({"sku_id": "1", "emoji": {"name": "💎"}}, "emoji"),
+    ):
+        errors = await refused(unlimited, {"components": [row(button(style=6, **fields))]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    await accepted(unlimited, {"components": [row(button(style=6, sku_id="1"))]})
+
+
+def string_select(options: int | list[dict[str, Any]] = 3, **fields: Any) -> dict[str, Any]:
+    opts = (
+        [{"label": f"Seat {i}", "value": str(i)} for i in range(options)]
+        if isinstance(options, int)
+        else options
+    )
+    return {"type": 3, "custom_id": "kz:seat", "options": opts, **fields}
+
+
+async def test_a_string_select_has_1_to_25_options_of_unique_values(unlimited: FakeDiscord) -> None:
+    """Component Reference, String Select: options max 25; Select Option: label and value max
+    100 characters, description max 100; values unique and neither empty."""
+    for select, path in (
+        (string_select(0), "options"),
+        (string_select(26), "options"),
+        (string_select([{"label": "x" * 101, "value": "1"}]), "options.0.label"),
+        (string_select([{"label": "One", "value": "v" * 101}]), "options.0.value"),
+        (string_select([{"label": "One", "value": "1", "description": "d" * 101}]), "options.0.description"),
+        (string_select([{"label": "", "value": "1"}]), "options.0.label"),
+        (string_select([{"label": "One"}]), "options.0.value"),
+        (string_select([{"label": "One", "value": "1"}, {"label": "Uno", "value": "1"}]), "options"),
+    ):
+        errors = await refused(unlimited, {"components": [row(select)]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    longest = {"label": "x" * 100, "value": "v" * 100, "description": "d" * 100}
+    await accepted(unlimited, {"components": [row(string_select(25))]})
+    await accepted(unlimited, {"components": [row(string_select([longest]))]})
+
+
+async def test_a_select_asks_for_0_to_25_values_no_more_than_its_options(unlimited: FakeDiscord) -> None:
+    """Component Reference, String Select: min_values min 0, max 25; max_values max 25;
+    placeholder max 150 characters (user/role/channel selects alike); and a menu can't ask
+    for more values than it has options, or for more at least than at most."""
+    for select, path in (
+        (string_select(3, min_values=-1), "min_values"),
+        (string_select(3, min_values=26, max_values=25), "min_values"),
+        (string_select(3, max_values=0), "max_values"),
+        (string_select(25, max_values=26), "max_values"),
+        (string_select(3, max_values=4), "max_values"),
+        (string_select(3, min_values=3, max_values=2), "min_values"),
+        (string_select(3, placeholder="p" * 151), "placeholder"),
+        ({"type": 5, "custom_id": "kz:who", "max_values": 26}, "max_values"),
+        ({"type": 8, "custom_id": "kz:where", "placeholder": "p" * 151}, "placeholder"),
+    ):
+        errors = await refused(unlimited, {"components": [row(select)]})
+        assert list(errors) == [f"components.0.components.0.{path}"], errors
+    await accepted(unlimited, {"components": [row(string_select(3, min_values=0, max_values=3))]})
+    await accepted(unlimited, {"components": [row(string_select(25, max_values=25, placeholder="p" * 150))]})
+    await accepted(unlimited, {"components": [row({"type": 5, "custom_id": "kz:who", "max_values": 25})]})
+
+
+def text(content: str = "Trump: ♠") -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+def section(*texts: dict[str, Any], accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    comp: dict[str, Any] = {"type": 9, "components": list(texts)}
+    if accessory is not None:
+        comp["accessory"] = accessory
+    return comp
+
+
+def v2(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"flags": FLAG_IS_COMPONENTS_V2, "components": list(components)}
+
+
+THUMBNAIL = {"type": 11, "media": {"url": "https://example.org/card.png"}}
+JOIN = button(style=3, label="Join", custom_id="kz:join")
+
+
+async def test_a_section_holds_1_to_3_texts_and_one_accessory(unlimited: FakeDiscord) -> None:
+    """Component Reference, Section: "One to three child components" (text displays) and an
+    accessory, a button or a thumbnail."""
+    for comp, path in (
+        (section(accessory=JOIN), "components.0.components"),
+        (section(text(), text(), text(), text(), accessory=JOIN), "components.0.components"),
+        (section(text()), "components.0.accessory"),
+        (section(text(), accessory=text()), "components.0.accessory.type"),
+        (section(row(JOIN), accessory=JOIN), "components.0.components.0.type"),
+        (section(text(), accessory={"type": 11, "media": {}}), "components.0.accessory.media"),
+    ):
+        errors = await refused(unlimited, v2(comp))
+        assert list(errors) == [path], errors
+    await accepted(unlimited, v2(section(text(), accessory=JOIN)))
+    await accepted(unlimited, v2(section(text(), text(), text(), accessory=THUMBNAIL)))
+
+
+async def test_text_displays_hold_4000_characters_in_all(unlimited: FakeDiscord) -> None:
+    """A text display's content is required; the message's text displays hold 4,000
+    characters together (Discord enforces it; discord.py and JDA document it)."""
+    errors = await refused(unlimited, v2(text("x" * 4001)))
+    assert list(errors) == ["components.0.content"], errors
+    errors = await refused(unlimited, v2({"type": 10}))
+    assert list(errors) == ["components.0.content"], errors
+    errors = await refused(unlimited, v2(text("x" * 2000), {"type": 17, "components": [text("y" * 2001)]}))
+    assert list(errors) == ["components"], errors
+    await accepted(unlimited, v2(text("x" * 2000), {"type": 17, "components": [text("y" * 2000)]}))
+
+
+async def test_a_message_holds_40_components_nested_ones_counted(unlimited: FakeDiscord) -> None:
+    """Component Reference: "Messages allow up to 40 total components"; a container has no
+    limit of its own (change log 2025-04-29), its children count towards the 40."""
+    errors = await refused(unlimited, v2({"type": 17, "components": [text(str(i)) for i in range(40)]}))
+    assert list(errors) == ["components"], errors  # 41 with the container
+    errors = await refused(unlimited, v2(*[section(text(), accessory=THUMBNAIL) for _ in range(14)]))
+    assert list(errors) == ["components"], errors  # 14 sections of 3 components: 42
+    await accepted(unlimited, v2({"type": 17, "components": [text(str(i)) for i in range(39)]}))
+
+
+async def test_containers_and_rows_hold_only_their_child_types(unlimited: FakeDiscord) -> None:
+    """Container Child Components: action row, text display, section, media gallery,
+    separator, file (no container, no bare button); an action row holds "Up to 5 ...
+    buttons" or "A single select", nothing else - with or without IS_COMPONENTS_V2."""
+    for body, path in (
+        (
+            v2({"type": 17, "components": [{"type": 17, "components": [text()]}]}),
+            "components.0.components.0.type",
+        ),
+        (v2({"type": 17, "components": [JOIN]}), "components.0.components.0.type"),
+        (v2(row(text())), "components.0.components.0.type"),
+        ({"components": [row(JOIN, text())]}, "components.0.components.1.type"),
+        (
+            {"components": [row(*[button(style=1, label=str(i), custom_id=str(i)) for i in range(6)])]},
+            "components.0.components",
+        ),
+        ({"components": [row(JOIN, string_select())]}, "components.0.components"),
+    ):
+        errors = await refused(unlimited, body)
+        assert list(errors) == [path], errors
+    separator = {"type": 14}
+    await accepted(
+        unlimited,
+        v2({"type": 17, "components": [text(), separator, row(JOIN), section(text(), accessory=THUMBNAIL)]}),
+    )

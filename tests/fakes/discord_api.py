@@ -42,6 +42,20 @@ returning seconds; tests pass their manual clock so nothing waits in real time):
 * an interaction must be answered within 3 s (later: 404 Unknown interaction, 10062) and
   its token works for 15 minutes (later: 401 Invalid Webhook Token, 50027).
 
+Payloads Discord refuses get its 400 ``{"code": 50035, "message": "Invalid Form Body",
+"errors": {...}}``, the errors nested by the refused field's path (``components.0.
+components.1.url``), as the Component Reference (developers/components/reference.mdx in
+discord/discord-api-docs) sets the limits: content <= 2000, embeds, action rows, custom ids
+1-100 and unique, buttons by style (a link button has a ``url`` <= 512 and no ``custom_id``,
+a premium one a ``sku_id`` only, the others a ``custom_id`` and neither), labels <= 80,
+selects (placeholder <= 150, min_values 0-25, max_values 1-25 and at most the options;
+a string select's 1-25 options of unique values, label and value 1-100, description <= 100),
+action rows (up to 5 buttons or one select, nothing else), and with IS_COMPONENTS_V2
+(``1 << 15``): sections of 1-3 text displays and one accessory (a button or a thumbnail),
+containers of the child types their page lists, 40 components in all (nested ones counted;
+a container has no limit of its own), text displays of at most 4,000 characters together.
+Error *codes* the docs don't name are the fake's own: match on the path, not on the code.
+
 `start_client` / `stop_client` wrap login + connect + waiting for READY and the guilds.
 
 Typical use::
@@ -191,11 +205,17 @@ COMPONENT_MENTIONABLE_SELECT = 7
 COMPONENT_CHANNEL_SELECT = 8
 COMPONENT_SECTION = 9
 COMPONENT_TEXT_DISPLAY = 10
+COMPONENT_THUMBNAIL = 11
 COMPONENT_CONTAINER = 17
 COMPONENT_LABEL = 18
 SELECT_TYPES = (3, 5, 6, 7, 8)
+BUTTON_LINK = 5
+BUTTON_PREMIUM = 6
+BUTTON_STYLES = (1, 2, 3, 4, BUTTON_LINK, BUTTON_PREMIUM)
 INTERACTIVE_TYPES = (2, *SELECT_TYPES)
 V2_TOP_LEVEL_TYPES = (1, 9, 10, 12, 13, 14, 17)
+# Container Child Components: action row, text display, section, media gallery, separator, file
+CONTAINER_CHILD_TYPES = (1, 9, 10, 12, 13, 14)
 
 _USER_MENTION_RE = re.compile(r"<@!?(\d+)>")
 _COMMAND_NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
@@ -1832,20 +1852,12 @@ class FakeDiscord:
                         "UNION_TYPE_CHOICES",
                         'Value of field "type" must be one of top-level types.',
                     )
+            # Component Reference: "Messages allow up to 40 total components" - nested ones
+            # (a container's children, a section's texts and accessory) count; a container has
+            # no limit of its own since 2025-04-29 (change log "Raised Component Limits").
             total = sum(1 for _ in walk_components(components))
             if total > 40:
                 raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
-            text_len = sum(
-                len(str(c.get("content", "")))
-                for c in walk_components(components)
-                if c.get("type") == COMPONENT_TEXT_DISPLAY
-            )
-            if text_len > 4000:
-                raise _form_error(
-                    "components",
-                    "MAX_TEXT_LENGTH",
-                    "Total text in components exceeds 4000 characters.",
-                )
         else:
             if len(components) > 5:
                 raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
@@ -1861,13 +1873,32 @@ class FakeDiscord:
         seen: set[str] = set()
         for path, comp in _walk_with_paths(components, "components"):
             self._validate_component(path, comp, seen)
+        if v2:
+            # 4000 characters of text across the message's text displays: not on Discord's
+            # pages but enforced by it, as discord.py documents (ui.TextDisplay "Up to 4000
+            # characters", LayoutView.content_length "a maximum of 4000 display characters
+            # across all its items") and JDA (TextDisplay: "the 4000 total characters, as
+            # imposed by components V2"). The error code is the fake's.
+            text_len = sum(
+                len(str(c.get("content", "")))
+                for c in walk_components(components)
+                if c.get("type") == COMPONENT_TEXT_DISPLAY
+            )
+            if text_len > 4000:
+                raise _form_error(
+                    "components",
+                    "MAX_TEXT_LENGTH",
+                    "Total text in components exceeds 4000 characters.",
+                )
 
     @staticmethod
     def _validate_component(path: str, comp: dict[str, Any], seen: set[str]) -> None:
         """One component's own limits (rows' width, custom ids, labels, options)."""
         ctype = comp.get("type")
         if ctype == COMPONENT_ACTION_ROW:
+            # "Up to 5 contextually grouped buttons" or "A single select component"
             children = comp.get("components", [])
+            _children_of(path, children, INTERACTIVE_TYPES)
             selects = [c for c in children if c.get("type") in SELECT_TYPES]
             if not children or len(children) > 5 or (selects and len(children) > 1):
                 raise _form_error(
@@ -1875,10 +1906,25 @@ class FakeDiscord:
                     "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
                     "The specified component exceeds the maximum width",
                 )
+        elif ctype == COMPONENT_SECTION:
+            _validate_section(path, comp)
+        elif ctype == COMPONENT_CONTAINER:
+            _children_of(path, comp.get("components") or [], CONTAINER_CHILD_TYPES)
+        elif ctype == COMPONENT_TEXT_DISPLAY:
+            # "content: Text that will be displayed similar to a message" (required); at most
+            # 4000 characters, the whole message's text limit (see _validate_components)
+            _max_length(f"{path}.content", comp.get("content"), 4000, required=True)
+        elif ctype == COMPONENT_THUMBNAIL:
+            media = comp.get("media")
+            if not isinstance(media, dict) or not media.get("url"):
+                raise _form_error(f"{path}.media", "BASE_TYPE_REQUIRED", "This field is required")
         if ctype in INTERACTIVE_TYPES:
-            is_link = ctype == COMPONENT_BUTTON and comp.get("style") in (5, 6)
+            takes_custom_id = ctype != COMPONENT_BUTTON or comp.get("style") not in (
+                BUTTON_LINK,
+                BUTTON_PREMIUM,
+            )
             cid = comp.get("custom_id")
-            if not is_link:
+            if takes_custom_id:
                 if not cid:
                     raise _form_error(f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
                 if len(cid) > 100:
@@ -1895,33 +1941,9 @@ class FakeDiscord:
                     )
                 seen.add(cid)
             if ctype == COMPONENT_BUTTON:
-                if len(str(comp.get("label") or "")) > 80:
-                    raise _form_error(
-                        f"{path}.label",
-                        "BASE_TYPE_MAX_LENGTH",
-                        "Must be 80 or fewer in length.",
-                    )
-                if not comp.get("label") and not comp.get("emoji"):
-                    raise _form_error(
-                        f"{path}",
-                        "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
-                        "A label or emoji is required",
-                    )
-            if ctype == COMPONENT_STRING_SELECT:
-                opts = comp.get("options", [])
-                if not 1 <= len(opts) <= 25:
-                    raise _form_error(
-                        f"{path}.options",
-                        "BASE_TYPE_BAD_LENGTH",
-                        "Must be between 1 and 25 in length.",
-                    )
-                values = [o.get("value") for o in opts]
-                if len(set(values)) != len(values):
-                    raise _form_error(
-                        f"{path}.options",
-                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                        "Select option values must be unique",
-                    )
+                _validate_button(path, comp)
+            if ctype in SELECT_TYPES:
+                _validate_select(path, comp)
 
     # ================================================================== REST plumbing
     def _route(self, method: str, template: str, handler: _Handler, *, auth: bool = True) -> None:
@@ -2898,6 +2920,133 @@ def _walk_with_paths(components: list[dict[str, Any]], prefix: str) -> Iterator[
         for key in ("accessory", "component"):
             if isinstance(comp.get(key), dict):
                 yield f"{path}.{key}", comp[key]
+
+
+def _not_allowed(path: str, field: str, why: str) -> _HTTPError:
+    """A field the component's kind must not carry (the code is the fake's own)."""
+    return _form_error(f"{path}.{field}", "COMPONENT_FIELD_NOT_ALLOWED", why)
+
+
+def _validate_button(path: str, comp: dict[str, Any]) -> None:
+    """A button's fields by style: developers/components/reference.mdx, "Button Structure" -
+    "Non-link and non-premium buttons **must** have a custom_id, and cannot have a url or a
+    sku_id. Link buttons **must** have a url, and cannot have a custom_id. Premium buttons
+    **must** contain a sku_id, and cannot have a custom_id, label, url, or emoji."; label
+    max 80 characters, url max 512. (custom_id itself is checked with every component's.)"""
+    style = comp.get("style")
+    if style not in BUTTON_STYLES:
+        raise _form_error(f"{path}.style", "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
+    if style == BUTTON_LINK:
+        url = comp.get("url")
+        if not url:
+            raise _form_error(f"{path}.url", "BASE_TYPE_REQUIRED", "This field is required")
+        if len(str(url)) > 512:
+            raise _form_error(f"{path}.url", "BASE_TYPE_MAX_LENGTH", "Must be 512 or fewer in length.")
+        forbidden = {
+            "custom_id": "Link buttons cannot have a custom_id",
+            "sku_id": "Link buttons cannot have a sku_id",
+        }
+    elif style == BUTTON_PREMIUM:
+        if not comp.get("sku_id"):
+            raise _form_error(f"{path}.sku_id", "BASE_TYPE_REQUIRED", "This field is required")
+        forbidden = {
+            key: f"Premium buttons cannot have a {key}" for key in ("custom_id", "label", "url", "emoji")
+        }
+    else:
+        forbidden = {key: f"Non-link buttons cannot have a {key}" for key in ("url", "sku_id")}
+    for key, why in forbidden.items():
+        if comp.get(key) is not None:
+            raise _not_allowed(path, key, why)
+    if len(str(comp.get("label") or "")) > 80:
+        raise _form_error(f"{path}.label", "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length.")
+    if style != BUTTON_PREMIUM and not comp.get("label") and not comp.get("emoji"):
+        raise _form_error(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or emoji is required")
+
+
+def _max_length(path: str, value: Any, limit: int, *, required: bool = False) -> None:
+    if value is None or value == "":
+        if required:
+            raise _form_error(path, "BASE_TYPE_REQUIRED", "This field is required")
+        return
+    if len(str(value)) > limit:
+        raise _form_error(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+def _number_at_most(path: str, value: int, limit: int) -> None:
+    if value > limit:
+        raise _form_error(path, "NUMBER_TYPE_MAX", f"int value should be less than or equal to {limit}.")
+
+
+def _number_at_least(path: str, value: int, limit: int) -> None:
+    if value < limit:
+        raise _form_error(path, "NUMBER_TYPE_MIN", f"int value should be greater than or equal to {limit}.")
+
+
+def _children_of(path: str, children: list[dict[str, Any]], allowed: tuple[int, ...]) -> None:
+    """Every child of a layout component is of a type its page allows there."""
+    for i, child in enumerate(children):
+        if child.get("type") not in allowed:
+            raise _form_error(
+                f"{path}.components.{i}.type",
+                "UNION_TYPE_CHOICES",
+                f'Value of field "type" must be one of {allowed}.',
+            )
+
+
+def _validate_section(path: str, comp: dict[str, Any]) -> None:
+    """developers/components/reference.mdx, "Section Structure": components - "One to three
+    child components" (Section Child Components: Text Display); accessory - "A component
+    that is contextually associated to the content of the section" (required; Section
+    Accessory Components: Button, Thumbnail)."""
+    children = comp.get("components") or []
+    if not 1 <= len(children) <= 3:
+        raise _form_error(f"{path}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length.")
+    _children_of(path, children, (COMPONENT_TEXT_DISPLAY,))
+    accessory = comp.get("accessory")
+    if not isinstance(accessory, dict):
+        raise _form_error(f"{path}.accessory", "BASE_TYPE_REQUIRED", "This field is required")
+    if accessory.get("type") not in (COMPONENT_BUTTON, COMPONENT_THUMBNAIL):
+        raise _form_error(
+            f"{path}.accessory.type",
+            "UNION_TYPE_CHOICES",
+            f'Value of field "type" must be one of {(COMPONENT_BUTTON, COMPONENT_THUMBNAIL)}.',
+        )
+
+
+def _validate_select(path: str, comp: dict[str, Any]) -> None:
+    """A select menu's limits: developers/components/reference.mdx, "String Select Structure"
+    (and the user, role, mentionable and channel selects alike): placeholder max 150
+    characters, min_values 0-25 (default 1), max_values 1-25 (default 1); a string select's
+    options max 25 ("Specified choices in a select menu"), each "Select Option Structure":
+    label and value max 100 characters, description max 100. Beyond the page: an empty
+    options list, an empty label or value, two options of one value, min_values above
+    max_values and max_values above the number of options are refused too (a menu no one
+    could answer as asked)."""
+    _max_length(f"{path}.placeholder", comp.get("placeholder"), 150)
+    low = int(comp.get("min_values", 1))
+    high = int(comp.get("max_values", 1))
+    _number_at_least(f"{path}.min_values", low, 0)
+    _number_at_most(f"{path}.min_values", low, 25)
+    _number_at_least(f"{path}.max_values", high, 1)
+    _number_at_most(f"{path}.max_values", high, 25)
+    _number_at_most(f"{path}.min_values", low, high)
+    if comp.get("type") != COMPONENT_STRING_SELECT:
+        return
+    opts = comp.get("options") or []
+    if not 1 <= len(opts) <= 25:
+        raise _form_error(f"{path}.options", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+    for i, opt in enumerate(opts):
+        _max_length(f"{path}.options.{i}.label", opt.get("label"), 100, required=True)
+        _max_length(f"{path}.options.{i}.value", opt.get("value"), 100, required=True)
+        _max_length(f"{path}.options.{i}.description", opt.get("description"), 100)
+    values = [opt.get("value") for opt in opts]
+    if len(set(values)) != len(values):
+        raise _form_error(
+            f"{path}.options",
+            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+            "Select option values must be unique",
+        )
+    _number_at_most(f"{path}.max_values", high, len(opts))
 
 
 def _validate_command_options(options: list[dict[str, Any]], path: str) -> None:

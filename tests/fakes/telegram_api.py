@@ -15,13 +15,16 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
 
 * ``/bot{token}/{method}`` with JSON, urlencoded or multipart bodies (aiogram sends
   ``FormData``: strings as-is, everything else JSON-encoded); method names are case-insensitive.
+  A method the fake doesn't implement gets 404 ``Not Found`` (aiogram ``TelegramNotFound``)
+  like on the real server, never a silent success; ``unknown_methods`` records them.
 * A token check (wrong token -> 401 ``Unauthorized`` on every method, including getMe).
 * getUpdates long polling with ``offset`` / ``limit`` / ``timeout`` / ``allowed_updates``
   semantics; a queued update wakes a waiting poll at once, ``stop()`` releases all polls.
 * A chat model: per-chat message ids, texts, reply markups, edit history (``versions``),
   deletions, ephemeral messages (``message_id`` 0 + per-chat ``ephemeral_message_id`` +
   ``receiver_user``) and who may see them, callback queries and their answers, bot commands,
-  member statuses.
+  member statuses (getChatMember: "user not found" for a user the bot never met, "left" for
+  one not in the chat, ``member_lookups`` counts the calls per chat and user).
 * Fault injection (``fail_next`` & co): the next N matching calls fail with 429 + retry_after,
   400, 403, ... exactly in the ``{"ok": false, "error_code", "description", "parameters"}``
   shape aiogram turns into ``TelegramRetryAfter`` / ``TelegramBadRequest`` /
@@ -34,8 +37,12 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
   ``window`` seconds, a write gets 429 with ``retry_after`` until the oldest write leaves the
   window. Time is the fake's ``clock`` (tests pass their manual clock), never the wall.
 * Payloads the real API refuses get 400: callback data longer than 64 bytes or empty, a
-  button without text or action, more than 8 buttons in a row or 100 in a keyboard, an
-  ``answerCallbackQuery`` url that is not a ``t.me`` link.
+  button without text, a button with no action field or more than one (url, callback_data,
+  web_app, ... - the spec says exactly one), a ``web_app`` button outside a private chat, a
+  url button whose link is not http(s):// or tg://, more than 8 buttons in a row or 100 in
+  a keyboard, an ``answerCallbackQuery`` url that is not a ``t.me`` link.
+* setMessageReaction: one emoji from Telegram's list on an existing message, kept in the
+  message's ``reactions`` (an empty list takes it back); not a group write.
 * Redelivery (``redeliver``): an update the bot got but whose effect was lost (a retried
   webhook, a worker that died before confirming) comes again with the same update id.
 
@@ -56,6 +63,7 @@ import math
 import re
 import socket
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -80,6 +88,19 @@ NOT_MODIFIED = (
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 BLOCKED = "Forbidden: bot was blocked by the user"
+
+# The emoji a reaction may be: https://core.telegram.org/bots/api#reactiontypeemoji ("Currently,
+# it can be one of ...", the list as aiogram 3.31's ReactionTypeEmoji copies it).
+# fmt: off
+REACTION_EMOJI = frozenset({
+    "❤", "👍", "👎", "🔥", "🥰", "👏", "😁", "🤔", "🤯", "😱", "🤬", "😢", "🎉", "🤩",
+    "🤮", "💩", "🙏", "👌", "🕊", "🤡", "🥱", "🥴", "😍", "🐳", "❤\u200d🔥", "🌚",
+    "🌭", "💯", "🤣", "⚡", "🍌", "🏆", "💔", "🤨", "😐", "🍓", "🍾", "💋", "🖕", "😈",
+    "😴", "😭", "🤓", "👻", "👨\u200d💻", "👀", "🎃", "🙈", "😇", "😨", "🤝", "✍",
+    "🤗", "🫡", "🎅", "🎄", "☃", "💅", "🤪", "🗿", "🆒", "💘", "🙉", "🦄", "😘", "💊",
+    "🙊", "😎", "👾", "🤷\u200d♂", "🤷", "🤷\u200d♀", "😡",
+})
+# fmt: on
 
 # Update types a bot gets when ``allowed_updates`` is an empty list (Bot API default).
 _NOT_DEFAULT_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
@@ -287,6 +308,8 @@ class FakeMessage:
     seq: int = 0  # order of creation across every chat of the fake
     caption: str | None = None  # a photo's caption
     photo: JsonDict | None = None  # a photo: {"attach": name, "size": n} or {"file_id": ...}
+    reactions: list[JsonDict] = field(default_factory=list)  # the bot's, by setMessageReaction
+    big_reaction: bool = False  # the last setMessageReaction asked for the big animation
 
     @property
     def is_ephemeral(self) -> bool:
@@ -386,6 +409,7 @@ class ChatState:
     members: dict[int, JsonDict] = field(default_factory=dict)  # user id -> status + extras
     next_message_id: int = 1
     next_ephemeral_id: int = 1
+    hidden_members: bool = False  # a supergroup whose member list only its admins see
 
 
 @dataclass(eq=False)
@@ -582,6 +606,7 @@ class FakeTelegram:
         self._delivered_up_to = 0
         self._confirmed_up_to = 0
         self._started_private: set[int] = set()
+        self._seen: set[int] = {self.bot.id}  # users the bot met (an update, a member list)
         self._blocked: set[int] = set()
         self._responders: dict[str, Responder] = {}
         self._canonical: dict[str, str] = {}
@@ -614,6 +639,7 @@ class FakeTelegram:
             "deleteEphemeralMessage": self._delete_ephemeral_message,
             "deleteMessage": self._delete_message,
             "answerCallbackQuery": self._answer_callback_query,
+            "setMessageReaction": self._set_message_reaction,
             "sendChatAction": lambda params: True,
         }
         for name, responder in builtin.items():
@@ -792,8 +818,13 @@ class FakeTelegram:
         forum: bool = False,
         username: str | None = None,
         bot_status: str = "member",
+        hidden_members: bool = False,
     ) -> FakeChat:
-        """Register a (super)group the bot is in; ``bot_status="administrator"`` for admin."""
+        """Register a (super)group the bot is in; ``bot_status="administrator"`` for admin.
+
+        ``hidden_members``: the group hides its member list, so a bot that is not an admin gets
+        400 ``PARTICIPANT_ID_INVALID`` from getChatMember for someone not known to be in it.
+        """
         if chat_id >= 0:
             raise ValueError("group chat ids are negative")
         chat = FakeChat(
@@ -806,6 +837,7 @@ class FakeTelegram:
         state = self.chats.setdefault(chat_id, ChatState(chat))
         state.chat = chat
         state.members[self.bot.id] = {"status": bot_status}
+        state.hidden_members = hidden_members
         return chat
 
     def private_chat(self, user: FakeUser | int) -> FakeChat:
@@ -815,6 +847,7 @@ class FakeTelegram:
         state = self.chats.setdefault(user.id, ChatState(chat))
         state.members.setdefault(user.id, {"status": "member"})
         self._started_private.add(user.id)
+        self._seen.add(user.id)
         return state.chat
 
     def set_member(self, chat: FakeChat | int, user: FakeUser | int, status: str, **extra: Any) -> None:
@@ -823,6 +856,7 @@ class FakeTelegram:
         user_id = self._user(user).id
         self.users.setdefault(user_id, self._user(user))
         state.members[user_id] = {"status": status, **extra}
+        self._seen.add(user_id)
 
     def make_admin(self, chat: FakeChat | int, user: FakeUser | int) -> None:
         self.set_member(chat, user, "administrator")
@@ -832,6 +866,10 @@ class FakeTelegram:
     def push_update(self, kind: str, payload: JsonDict) -> int:
         """Queue a raw update ``{"update_id": n, kind: payload}``; returns its update_id."""
         update = _Update(next(self._update_ids), kind, payload)
+        for key in ("from", "user"):  # the sender of a message or a press, a member update's user
+            who = payload.get(key)
+            if isinstance(who, dict) and isinstance(who.get("id"), int):
+                self._seen.add(who["id"])
         self._pending.append(update)
         self._last_update_id = update.update_id
         self._wake_pollers()
@@ -1106,6 +1144,21 @@ class FakeTelegram:
                 return message
         return None
 
+    @property
+    def member_lookups(self) -> Counter[tuple[int, int]]:
+        """getChatMember requests per (chat id, user id), refused ones too (to assert caching)."""
+        counts: Counter[tuple[int, int]] = Counter()
+        for call in self.calls:
+            if call.method.lower() != "getchatmember":
+                continue
+            chat = call.params.get("chat_id")
+            if isinstance(chat, str) and chat.startswith("@"):
+                chat = next((s.chat.id for s in self.chats.values() if f"@{s.chat.username}" == chat), chat)
+            chat_id, user_id = _optional_int_or_none(chat), _optional_int_or_none(call.params.get("user_id"))
+            if chat_id is not None and user_id is not None:
+                counts[chat_id, user_id] += 1
+        return counts
+
     def pending_update_count(self) -> int:
         return len(self._pending)
 
@@ -1144,18 +1197,20 @@ class FakeTelegram:
                 if fault.matches(method, params):
                     fault.remaining -= 1
                     raise fault.error()
-            _check_payload(method, params)
+            responder = self._responders.get(method.lower())
+            if responder is None:
+                # What api.telegram.org answers to a method it doesn't have (the open-source
+                # server, tdlib/telegram-bot-api Client.cpp, says "Not Found: method not found"):
+                # aiogram raises TelegramNotFound. Every method the bot calls is implemented.
+                self.unknown_methods.append(method)
+                raise ApiError(404, "Not Found")
+            _check_payload(method, params, self._chat_type(params.get("chat_id")))
             flood_chat = self._group_write(method, params)
             if flood_chat is not None and self.flood is not None:
                 self.flood.check(flood_chat, self.clock())
-            responder = self._responders.get(method.lower())
-            if responder is None:
-                self.unknown_methods.append(method)
-                result: Any = True
-            else:
-                result = responder(params)
-                if inspect.isawaitable(result):
-                    result = await result
+            result: Any = responder(params)
+            if inspect.isawaitable(result):
+                result = await result
         except ApiError as error:
             call.error_code = error.error_code
             call.description = error.description
@@ -1262,6 +1317,13 @@ class FakeTelegram:
 
     def _skipped(self, update_id: int) -> bool:
         return any(update.get("update_id") == update_id for update in self.skipped_updates)
+
+    def _chat_type(self, chat_id: Any) -> str | None:
+        """The type of a known chat ("private", "group", "supergroup", ...); None if unknown."""
+        try:
+            return self._chat_for_read(chat_id).chat.type
+        except ApiError:
+            return None
 
     def _chat_for_read(self, chat_id: Any) -> ChatState:
         """Resolve ``chat_id`` (id or ``@username``) to a known chat or 400 chat not found."""
@@ -1457,14 +1519,26 @@ class FakeTelegram:
         return payload
 
     def _get_chat_member(self, params: Params) -> JsonDict:
+        """A user's membership (https://core.telegram.org/bots/api#getchatmember), as the Bot API
+        answers it: a user the bot never met (no update from them, not in a member list it saw)
+        is 400 "user not found" (the server can't resolve them: tdlib/telegram-bot-api#332,
+        "only if the user never contacted the bot"); someone known but not in the chat is
+        "left"; in a group hiding its members from a bot that is not an admin, 400
+        ``PARTICIPANT_ID_INVALID`` (teloxide/teloxide#1349, tdlib/telegram-bot-api#802).
+        ``member_lookups`` counts the calls per (chat, user)."""
         state = self._chat_for_read(params.get("chat_id"))
         user_id = _optional_int_or_none(params.get("user_id"))
         if user_id is None:
             raise _bad_request("invalid user_id specified")
         user = self.users.get(user_id)
-        if user is None:
+        if user is None or user_id not in self._seen:
             raise _bad_request("user not found")
-        entry = state.members.get(user_id, {"status": "left"})
+        entry = state.members.get(user_id)
+        if entry is None:
+            bot_is_admin = state.members.get(self.bot.id, {}).get("status") in _ADMIN_STATUSES
+            if state.hidden_members and not bot_is_admin:
+                raise _bad_request("PARTICIPANT_ID_INVALID")
+            entry = {"status": "left"}
         return self._member_payload(user, entry)
 
     def _get_chat_administrators(self, params: Params) -> list[JsonDict]:
@@ -1732,6 +1806,40 @@ class FakeTelegram:
         message.deleted = True
         return True
 
+    def _set_message_reaction(self, params: Params) -> bool:
+        """The bot's reaction to a message (https://core.telegram.org/bots/api#setmessagereaction):
+        ``reaction`` a list of ReactionTypeEmoji from Telegram's list ("as non-premium users,
+        bots can set up to one reaction per message"), empty or absent to take it back.
+        Error words are the server's (tdlib/telegram-bot-api Client.cpp get_reaction_types,
+        check_message "message to react") or Telegram's (REACTION_INVALID, REACTIONS_TOO_MANY).
+        Not a group write: Telegram's group limit counts messages."""
+        state = self._chat_for_read(params.get("chat_id"))
+        message = self.find_message(state.chat, _optional_int_or_none(params.get("message_id")) or 0)
+        if message is None or message.deleted:
+            raise _bad_request("message to react not found")
+        reaction = params.get("reaction")
+        reaction = [] if reaction is None else reaction
+        if not isinstance(reaction, list):
+            raise _bad_request("expected an Array of ReactionType")
+        for item in reaction:
+            if not isinstance(item, dict):
+                raise _bad_request("can't parse ReactionType: expected an Object")
+            kind = item.get("type")
+            if kind == "emoji":
+                if item.get("emoji") not in REACTION_EMOJI:
+                    raise _bad_request("REACTION_INVALID")
+            elif kind == "custom_emoji":
+                # allowed only if already on the message or allowed by the chat's admins:
+                # the fake models neither
+                raise _bad_request("REACTION_INVALID")
+            else:  # "paid" too: "Paid reactions can't be used by bots"
+                raise _bad_request("can't parse ReactionType: invalid reaction type specified")
+        if len(reaction) > 1:
+            raise _bad_request("REACTIONS_TOO_MANY")
+        message.reactions = [dict(item) for item in reaction]
+        message.big_reaction = bool(params.get("is_big")) and bool(reaction)
+        return True
+
     def _answer_callback_query(self, params: Params) -> bool:
         callback = self.callbacks.get(str(params.get("callback_query_id")))
         if callback is None or callback.answered:
@@ -1771,11 +1879,31 @@ class FloodLimit:
         self.writes.setdefault(chat, []).append(now)
 
 
-_URL_RE = re.compile(r"^(https?://|tg://)\S+$")
+# https://core.telegram.org/bots/api#inlinekeyboardbutton: "Exactly one of the optional fields
+# must be used to specify type of the button" - these are those fields.
+_BUTTON_ACTIONS = (
+    "url",
+    "callback_data",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+)
+# The Bot API server's prefix for a button it can't take (tdlib/telegram-bot-api Client.cpp,
+# get_reply_markup: "Can't parse inline keyboard button: ...", first letter lowered on output).
+_CANT_PARSE_BUTTON = "can't parse inline keyboard button: "
+_URL_SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://\S+$")
 
 
-def _check_payload(method: str, params: Params) -> None:
-    """400 for what the real Bot API refuses in a reply markup or a callback answer."""
+def _check_payload(method: str, params: Params, chat_type: str | None = None) -> None:
+    """400 for what the real Bot API refuses in a reply markup or a callback answer.
+
+    ``chat_type``: the type of the chat written to ("private", "group", ...), None if unknown.
+    """
     markup = params.get("reply_markup")
     if isinstance(markup, dict) and "inline_keyboard" in markup:
         rows = markup["inline_keyboard"]
@@ -1785,35 +1913,46 @@ def _check_payload(method: str, params: Params) -> None:
             if len(row) > 8:
                 raise _bad_request("too many buttons in a row")
             for button in row:
-                _check_button(button)
+                _check_button(button, chat_type)
     url = params.get("url") if method.lower() == "answercallbackquery" else None
     if url and not re.match(r"^https://t\.me/\w+\?start=[\w-]{0,64}$", str(url)):
         raise _bad_request("URL_INVALID")
 
 
-def _check_button(button: Any) -> None:
-    if not isinstance(button, dict) or not str(button.get("text") or "").strip():
+def _check_button(button: Any, chat_type: str | None) -> None:
+    if not isinstance(button, dict):
+        raise _bad_request(_CANT_PARSE_BUTTON + "InlineKeyboardButton must be an Object")
+    if not str(button.get("text") or "").strip():
         raise _bad_request("BUTTON_TEXT_INVALID")
-    if "callback_data" in button:
-        data = str(button["callback_data"]).encode()
-        if not 1 <= len(data) <= 64:
-            raise _bad_request("BUTTON_DATA_INVALID")
-    elif "url" in button:
-        if not _URL_RE.match(str(button["url"])):
-            raise _bad_request("BUTTON_URL_INVALID")
-    elif not any(
-        k in button
-        for k in (
-            "switch_inline_query",
-            "copy_text",
-            "web_app",
-            "login_url",
-            "pay",
-            "callback_game",
-            "switch_inline_query_current_chat",
-            "switch_inline_query_chosen_chat",
+    actions = [key for key in _BUTTON_ACTIONS if button.get(key) is not None]
+    if not actions:
+        # the server's own words for a button with no action (get_inline_keyboard_button_type)
+        raise _bad_request(_CANT_PARSE_BUTTON + "Text buttons are unallowed in the inline keyboard")
+    if len(actions) > 1:
+        # The published spec allows exactly one; the server silently keeps the first it looks
+        # at, so such a button does something else than the bot meant. Wording is the fake's.
+        raise _bad_request(
+            _CANT_PARSE_BUTTON
+            + "exactly one of the optional fields must be used, got "
+            + " and ".join(actions)
         )
-    ):
+    action = actions[0]
+    if action == "callback_data":
+        # "callback_data: Data to be sent in a callback query ..., 1-64 bytes" (same page)
+        if not 1 <= len(str(button["callback_data"]).encode()) <= 64:
+            raise _bad_request("BUTTON_DATA_INVALID")
+    elif action == "url":
+        # "url: HTTP or tg:// URL to be opened when the button is pressed"; refused links get
+        # the server's "inline keyboard button URL '...' is invalid: ..." (as users report it)
+        url = str(button["url"])
+        scheme = _URL_SCHEME_RE.match(url)
+        if scheme is None:
+            raise _bad_request(f"inline keyboard button URL '{url}' is invalid: Wrong HTTP URL")
+        if scheme.group(1).lower() not in ("http", "https", "tg"):
+            raise _bad_request(f"inline keyboard button URL '{url}' is invalid: Unsupported URL protocol")
+    elif action == "web_app" and chat_type is not None and chat_type != "private":
+        # "web_app: ... Available only in private chats between a user and the bot"; in a
+        # group or channel Telegram answers "Bad Request: BUTTON_TYPE_INVALID"
         raise _bad_request("BUTTON_TYPE_INVALID")
 
 

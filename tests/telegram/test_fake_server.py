@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramNotFound,
     TelegramRetryAfter,
     TelegramUnauthorizedError,
 )
@@ -26,13 +28,19 @@ from aiogram.types import (
     BufferedInputFile,
     CallbackQuery,
     ChatMemberAdministrator,
+    ChatMemberBanned,
     ChatMemberLeft,
     ChatMemberMember,
     ChatMemberOwner,
+    CopyTextButton,
     EphemeralMessageParameters,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    ReactionTypeCustomEmoji,
+    ReactionTypeEmoji,
+    ReactionTypePaid,
+    WebAppInfo,
 )
 
 from tests.fakes.telegram_api import (
@@ -248,7 +256,7 @@ async def test_edit_delete_and_not_modified(fake: FakeTelegram, bot: Bot, group:
         await bot.edit_message_text("x", chat_id=group.id, message_id=sent.message_id)
 
 
-async def test_members_commands_chat_and_catch_all(
+async def test_members_commands_and_chat(
     fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser, bob: FakeUser
 ) -> None:
     carol = fake.add_user(1003, "Carol")
@@ -260,8 +268,6 @@ async def test_members_commands_chat_and_catch_all(
     assert isinstance(await bot.get_chat_member(group.id, bob.id), ChatMemberAdministrator)
     assert isinstance(await bot.get_chat_member(group.id, carol.id), ChatMemberMember)
     assert isinstance(await bot.get_chat_member(group.id, fake.bot.id), ChatMemberMember)
-    stranger = fake.add_user(1004, "Dave")
-    assert isinstance(await bot.get_chat_member(group.id, stranger.id), ChatMemberLeft)
 
     chat = await bot.get_chat(group.id)
     assert (chat.id, chat.type, chat.title) == (group.id, "supergroup", "Kozel table")
@@ -282,11 +288,73 @@ async def test_members_commands_chat_and_catch_all(
     assert await bot.delete_webhook(drop_pending_updates=True) is True
     assert fake.pending_update_count() == 0
 
-    # Unknown methods are recorded and answered with ok/True; multipart uploads are parsed.
+
+async def test_get_chat_member_of_a_stranger_left_and_kicked(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
+) -> None:
+    """A user the bot never met is "user not found" (Telegram can't resolve them); once met
+    (here: a private /start) but never in the group, "left"; kicked, "kicked"."""
+    dave = fake.add_user(1004, "Dave")
+    with pytest.raises(TelegramBadRequest, match="user not found"):
+        await bot.get_chat_member(group.id, dave.id)
+    with pytest.raises(TelegramBadRequest, match="user not found"):
+        await bot.get_chat_member(group.id, 999_999)  # no such user at all
+    fake.user_message(dave.id, dave, "/start")
+    assert isinstance(await bot.get_chat_member(group.id, dave.id), ChatMemberLeft)
+
+    fake.user_message(group, alice, "hi")
+    assert isinstance(await bot.get_chat_member(group.id, alice.id), ChatMemberMember)
+    fake.set_member(group, alice, "kicked")
+    assert isinstance(await bot.get_chat_member(group.id, alice.id), ChatMemberBanned)
+    with pytest.raises(TelegramBadRequest, match="chat not found"):
+        await bot.get_chat_member(-1009, alice.id)
+
+
+async def test_get_chat_member_in_a_group_hiding_its_members(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    """A supergroup that hides its members from a bot that is not an admin: someone the bot
+    has not seen in it is PARTICIPANT_ID_INVALID; seen ones (and all, for an admin bot) answer."""
+    hidden = fake.group(-1005, "Hidden", hidden_members=True)
+    fake.user_message(alice.id, alice, "/start")
+    with pytest.raises(TelegramBadRequest, match="PARTICIPANT_ID_INVALID"):
+        await bot.get_chat_member(hidden.id, alice.id)
+    fake.make_admin(hidden, fake.bot)
+    assert isinstance(await bot.get_chat_member(hidden.id, alice.id), ChatMemberLeft)
+
+
+async def test_member_lookups_count_get_chat_member_calls(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser, bob: FakeUser
+) -> None:
+    """``member_lookups`` counts getChatMember calls per (chat, user), refused ones too, so a
+    test can assert a cache spared them."""
+    fake.user_message(group, alice, "hi")
+    for _ in range(2):
+        await bot.get_chat_member(group.id, alice.id)
+    with pytest.raises(TelegramBadRequest):
+        await bot.get_chat_member(group.id, bob.id)  # never met
+    assert fake.member_lookups == {(group.id, alice.id): 2, (group.id, bob.id): 1}
+    assert fake.member_lookups[group.id, 1234] == 0
+
+
+async def test_an_unknown_method_gets_404_not_found(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    """A method the fake doesn't implement answers what api.telegram.org answers (404
+    "Not Found", aiogram's TelegramNotFound), never a silent ok; the call and its multipart
+    upload are still recorded."""
     photo = BufferedInputFile(b"\x89PNG fake", filename="table.png")
-    assert await bot.set_chat_photo(group.id, photo) is True
+    with pytest.raises(TelegramNotFound, match="Not Found"):
+        await bot.set_chat_photo(group.id, photo)
     assert fake.unknown_methods == ["setChatPhoto"]
-    assert fake.find_calls("setChatPhoto")[0].params["photo"]["size"] == 9
+    [call] = fake.find_calls("setChatPhoto")
+    assert (call.error_code, call.description) == (404, "Not Found")
+    assert call.params["photo"]["size"] == 9
+
+    import aiohttp
+
+    url = f"{fake.base_url}/bot{fake.token}/noSuchMethod"
+    async with aiohttp.ClientSession() as http, http.post(url, json={}) as r:
+        assert r.status == 404
+        assert await r.json() == {"ok": False, "error_code": 404, "description": "Not Found"}
 
 
 async def test_get_updates_long_poll_is_woken_by_an_update(
@@ -562,10 +630,117 @@ async def test_payloads_the_real_api_refuses_get_400(fake: FakeTelegram, bot: Bo
     )
     with pytest.raises(TelegramBadRequest, match="too many buttons"):
         await bot.send_message(group.id, "t", reply_markup=wide)
-    bare = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="x")]])
-    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
-        await bot.send_message(group.id, "t", reply_markup=bare)
     assert not fake.messages(group)
+
+
+def one_button(**button: Any) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="x", **button)]])
+
+
+async def test_a_button_needs_exactly_one_action_field(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    """InlineKeyboardButton: "Exactly one of the optional fields must be used to specify type
+    of the button" - none is a text button, refused in the server's words; two would be
+    silently cut to one by the server, so the fake refuses them."""
+    with pytest.raises(TelegramBadRequest, match="can't parse inline keyboard button: Text buttons"):
+        await bot.send_message(group.id, "t", reply_markup=one_button())
+    for two in (
+        {"callback_data": "go", "url": "https://t.me/kozel_test_bot"},
+        {"callback_data": "go", "copy_text": CopyTextButton(text="code")},
+        {"switch_inline_query": "", "switch_inline_query_current_chat": ""},
+    ):
+        with pytest.raises(TelegramBadRequest, match="exactly one of the optional fields"):
+            await bot.send_message(group.id, "t", reply_markup=one_button(**two))
+    assert not fake.messages(group)
+
+    for one in (
+        {"callback_data": "go"},
+        {"url": "https://t.me/kozel_test_bot?startgroup=new"},
+        {"copy_text": CopyTextButton(text="code")},
+        {"switch_inline_query_current_chat": ""},
+    ):
+        await bot.send_message(group.id, "t", reply_markup=one_button(**one))
+    assert len(fake.messages(group)) == 4
+
+
+async def test_url_buttons_need_an_http_or_tg_link(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
+    """url: "HTTP or tg:// URL to be opened when the button is pressed"."""
+    for url, why in (("ftp://example.org/x", "Unsupported URL protocol"), ("kozel table", "Wrong HTTP URL")):
+        with pytest.raises(TelegramBadRequest, match=f"button URL '{url}' is invalid: {why}"):
+            await bot.send_message(group.id, "t", reply_markup=one_button(url=url))
+    for url in ("https://t.me/kozel_test_bot?start=x", "http://example.org", "tg://user?id=1001"):
+        await bot.send_message(group.id, "t", reply_markup=one_button(url=url))
+    assert len(fake.messages(group)) == 3
+
+
+async def test_web_app_buttons_only_in_private_chats(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
+) -> None:
+    """web_app: "Available only in private chats between a user and the bot"; in a group
+    Telegram answers BUTTON_TYPE_INVALID, to a send and to an edit alike."""
+    app = one_button(web_app=WebAppInfo(url="https://example.org/app"))
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.send_message(group.id, "t", reply_markup=app)
+    sent = await bot.send_message(group.id, "t")
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.edit_message_reply_markup(chat_id=group.id, message_id=sent.message_id, reply_markup=app)
+
+    fake.private_chat(alice)
+    await bot.send_message(alice.id, "t", reply_markup=app)
+    assert fake.messages(alice.id)[-1].buttons[0][0]["web_app"] == {"url": "https://example.org/app"}
+
+
+async def test_set_message_reaction_one_listed_emoji_on_an_existing_message(
+    fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
+) -> None:
+    """setMessageReaction: a ReactionTypeEmoji from Telegram's list, at most one for a bot,
+    on a message that exists; the fake keeps it on the message, an empty list takes it back."""
+    said = fake.user_message(group, alice, "I won!")
+    assert await bot.set_message_reaction(
+        group.id, said.message_id, [ReactionTypeEmoji(emoji="🏆")], is_big=True
+    )
+    assert said.reactions == [{"type": "emoji", "emoji": "🏆"}] and said.big_reaction
+
+    with pytest.raises(TelegramBadRequest, match="REACTION_INVALID"):
+        await bot.set_message_reaction(group.id, said.message_id, [ReactionTypeEmoji(emoji="🃏")])
+    with pytest.raises(TelegramBadRequest, match="REACTIONS_TOO_MANY"):
+        await bot.set_message_reaction(
+            group.id, said.message_id, [ReactionTypeEmoji(emoji="👍"), ReactionTypeEmoji(emoji="🔥")]
+        )
+    with pytest.raises(TelegramBadRequest, match="REACTION_INVALID"):
+        await bot.set_message_reaction(
+            group.id, said.message_id, [ReactionTypeCustomEmoji(custom_emoji_id="1")]
+        )
+    with pytest.raises(TelegramBadRequest, match="invalid reaction type specified"):
+        await bot.set_message_reaction(group.id, said.message_id, [ReactionTypePaid()])
+    with pytest.raises(TelegramBadRequest, match="message to react not found"):
+        await bot.set_message_reaction(group.id, said.message_id + 1, [ReactionTypeEmoji(emoji="👍")])
+    with pytest.raises(TelegramBadRequest, match="chat not found"):
+        await bot.set_message_reaction(-1009, said.message_id, [ReactionTypeEmoji(emoji="👍")])
+    assert said.reactions == [{"type": "emoji", "emoji": "🏆"}]
+
+    assert await bot.set_message_reaction(group.id, said.message_id, [])
+    assert said.reactions == [] and not said.big_reaction
+    sent = await bot.send_message(group.id, "table")
+    await bot.delete_message(group.id, sent.message_id)
+    with pytest.raises(TelegramBadRequest, match="message to react not found"):
+        await bot.set_message_reaction(group.id, sent.message_id, [ReactionTypeEmoji(emoji="👍")])
+
+
+async def test_a_reaction_is_not_a_group_write(group: FakeChat, alice: FakeUser) -> None:
+    """Telegram's group limit counts messages: a reaction passes at the limit and is not counted."""
+    async with FakeTelegram(clock=lambda: 0.0) as fake:
+        fake.group(group.id, group.title or "")
+        said = fake.user_message(group.id, alice, "good game")
+        fake.limit_group_writes(1, 60.0)
+        bot = make_bot(fake)
+        try:
+            await bot.send_message(group.id, "table")
+            assert await bot.set_message_reaction(group.id, said.message_id, [ReactionTypeEmoji(emoji="👍")])
+            with pytest.raises(TelegramRetryAfter):
+                await bot.send_message(group.id, "one too many")
+        finally:
+            await close_session_fast(bot)
+        assert len(fake.group_writes[group.id]) == 1
 
 
 async def test_redelivered_update_comes_again_with_its_id(
