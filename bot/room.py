@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 
+from bot.names import clean_name
 from engine.game import Game, match_from_state
 from engine.presets import Rules, make_rules, players_allowed
 
@@ -17,11 +18,15 @@ LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
 
 @dataclass(frozen=True)
 class User:
-    """A platform-qualified user: ``tg:123`` or ``dc:456``, with a display name."""
+    """A platform-qualified user: ``tg:123`` or ``dc:456``, with a display name (cleaned
+    for drawing: ``bot/names.py``; never taken for a computer player's)."""
 
     id: str
     name: str
     lang: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", clean_name(self.name, fallback=self.id.split(":")[-1]))
 
 
 @dataclass
