@@ -86,6 +86,7 @@ class Reason(StrEnum):
     STALE = "stale"
     TABLE_FULL = "table_full"
     TOO_MANY_SEATED = "too_many_seated"
+    TOO_MANY_LOBBIES = "too_many_lobbies"
 
 
 # refusals that never reach a person: a timer loop's own business

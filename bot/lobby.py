@@ -104,13 +104,17 @@ def leave(room: Room | None, user: User) -> Change:
     return change
 
 
-def add_bot(room: Room | None, user: User, level: str | None, names: Sequence[str]) -> Change:
+def add_bot(
+    room: Room | None, user: User, level: str | None, names: Sequence[str], is_admin: bool = False
+) -> Change:
+    """Seat a computer player: the creator or a chat admin (a seated guest filling the
+    table with computers would let anyone start it)."""
     room = lobby_of(room)
     level = level or room.bot_level
     if level not in BOT_LEVELS:
         raise Refused(Reason.BAD_LEVEL, allowed=list(LEVELS))
-    if room.seat_of(user.id) is None and room.creator != user.id:
-        raise Refused(Reason.NOT_SEATED)
+    if room.creator != user.id and not is_admin:
+        raise Refused(Reason.NOT_ALLOWED)
     free = [i for i, s in enumerate(room.seats) if s is None]
     if not free:
         raise Refused(Reason.TABLE_FULL)
@@ -125,10 +129,10 @@ def add_bot(room: Room | None, user: User, level: str | None, names: Sequence[st
     return Change(room, [Line("bot_added", {"level": level, "seat": free[0], "name": name})])
 
 
-def remove_bot(room: Room | None, user: User, seat: int | None) -> Change:
+def remove_bot(room: Room | None, user: User, seat: int | None, is_admin: bool = False) -> Change:
     room = lobby_of(room)
-    if room.seat_of(user.id) is None:
-        raise Refused(Reason.NOT_SEATED)
+    if room.creator != user.id and not is_admin:
+        raise Refused(Reason.NOT_ALLOWED)
     bots = [i for i, s in enumerate(room.seats) if s is not None and s.bot]
     at = seat if seat in bots else (bots[-1] if bots and seat is None else None)
     if at is None:
@@ -156,6 +160,14 @@ def kick(room: Room | None, user: User, target: str | int, is_admin: bool) -> Ch
         room, [Line("kicked", {"name": gone.name})], after=[Unseated(gone.user)] if gone.user else []
     )
     seat_waiting(change)
+    if gone.user is not None and gone.user == room.creator:
+        # an admin removed the creator: his rights pass on, as when he leaves
+        people = [s.user for s in room.seats if s is not None and s.user]
+        if not people:
+            room.state = FINISHED
+            change.lines.append(Line("lobby_closed", {"name": gone.name}))
+            return change
+        room.creator = people[0]
     return change
 
 
@@ -208,13 +220,15 @@ def swap_seats(room: Room | None, user: User, a: int, b: int, is_admin: bool) ->
     return Change(room, [Line("seats_swapped", {"a": a, "b": b})])
 
 
-def start(room: Room | None, user: User, seed: int | str | None, now: Now) -> Change:
+def start(room: Room | None, user: User, seed: int | str | None, now: Now, is_admin: bool = False) -> Change:
+    """Deal: the creator (or an admin) once the seated count is valid; anyone seated once
+    every seat is taken. A passer-by deals nobody's table."""
     room = lobby_of(room)
     n = room.occupied
     allowed = list(players_allowed(room.preset, room.options))
     if n not in allowed:
         raise Refused(Reason.BAD_COUNT, allowed=allowed)
-    if room.creator != user.id and not room.full:
+    if room.creator != user.id and not is_admin and not (room.full and room.seat_of(user.id) is not None):
         raise Refused(Reason.NOT_ALLOWED)
     room.seats = [s for s in room.seats if s is not None]
     room.size = n

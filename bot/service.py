@@ -36,6 +36,7 @@ BOT_LEVELS = lobby.BOT_LEVELS
 RETRIES = 20
 EXPIRY_SLACK = 3600  # a room's key outlives the moment its lobby closes by this much
 MAX_LINES = play.MAX_LINES
+MAX_LOBBIES = 3  # open lobbies one person may have created at once
 
 
 Listener = Callable[[Room, list[Line]], Awaitable[None]]
@@ -199,6 +200,10 @@ class GameService(Timers):
         if size not in spec.players:
             return Outcome(False, Reason.BAD_SIZE, data={"allowed": list(spec.players)})
         rid = room_id_for(platform, chat, thread)
+        waiting = [r for r in await self.rooms_of(user.id) if r.state == LOBBY and r.creator == user.id]
+        if len(waiting) >= MAX_LOBBIES and all(r.id != rid for r in waiting):
+            # one person opening tables in every chat he can reach: each is a message to edit
+            return Outcome(False, Reason.TOO_MANY_LOBBIES, data={"limit": MAX_LOBBIES})
         secret = invites.new_secret()
         lang = await self.store.chat_pref(chat_key(platform, chat), "lang") or self.settings.default_language
         now = self.now()
@@ -225,17 +230,27 @@ class GameService(Timers):
         level: str | None = None,
         names: Sequence[str] = (),
         update_id: str | None = None,
+        is_admin: bool = False,
     ) -> Outcome:
-        """Seat a computer player; ``names``: names in the chat's language, the first one
-        unused at the table is taken (else "Bot N")."""
+        """Seat a computer player (the creator or a chat admin); ``names``: names in the
+        chat's language, the first one unused at the table is taken (else "Bot N")."""
         if level is not None and level not in BOT_LEVELS:
             return Outcome(False, Reason.BAD_LEVEL, data={"allowed": list(lobby.LEVELS)})
-        return await self._mutate(room_id, lambda room: lobby.add_bot(room, user, level, names), update_id)
+        return await self._mutate(
+            room_id, lambda room: lobby.add_bot(room, user, level, names, is_admin), update_id
+        )
 
     async def remove_bot(
-        self, room_id: str, user: User, seat: int | None = None, update_id: str | None = None
+        self,
+        room_id: str,
+        user: User,
+        seat: int | None = None,
+        update_id: str | None = None,
+        is_admin: bool = False,
     ) -> Outcome:
-        return await self._mutate(room_id, lambda room: lobby.remove_bot(room, user, seat), update_id)
+        return await self._mutate(
+            room_id, lambda room: lobby.remove_bot(room, user, seat, is_admin), update_id
+        )
 
     async def kick(
         self, room_id: str, user: User, target: str | int, is_admin: bool, update_id: str | None = None
@@ -269,10 +284,17 @@ class GameService(Timers):
         )
 
     async def start(
-        self, room_id: str, user: User, seed: int | str | None = None, update_id: str | None = None
+        self,
+        room_id: str,
+        user: User,
+        seed: int | str | None = None,
+        update_id: str | None = None,
+        is_admin: bool = False,
     ) -> Outcome:
         now = self.now()
-        return await self._mutate(room_id, lambda room: lobby.start(room, user, seed, now), update_id)
+        return await self._mutate(
+            room_id, lambda room: lobby.start(room, user, seed, now, is_admin), update_id
+        )
 
     async def rematch(
         self, room_id: str, user: User, seed: int | str | None = None, update_id: str | None = None
@@ -448,6 +470,16 @@ class GameService(Timers):
     async def flood_block(self, key: str, seconds: float) -> None:
         """The platform asked us to wait (a 429): every worker waits that long on ``key``."""
         await self.store.flood_block(key, self.clock.now() + seconds, seconds)
+
+    # --- usernames --------------------------------------------------------------------------
+
+    async def remember_username(self, platform: str, chat: str, username: str, user_id: str) -> None:
+        """A person of the chat by his @username (kept for a month after it was last seen):
+        how commands name people, since names are whatever anyone types."""
+        await self.store.remember_username(chat_key(platform, chat), username.lower(), user_id)
+
+    async def user_by_username(self, platform: str, chat: str, username: str) -> str | None:
+        return await self.store.username(chat_key(platform, chat), username.lower().lstrip("@"))
 
     # --- chat settings ----------------------------------------------------------------------
 

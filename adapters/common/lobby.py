@@ -81,14 +81,18 @@ async def press(
     update_id: str | None,
     bot_names: tuple[str, ...] = (),
     level: str | None = None,
+    is_admin: bool = False,
 ) -> Outcome | None:
-    """The service call behind a lobby button (None: the platform answers it itself)."""
+    """The service call behind a lobby button (None: the platform answers it itself);
+    ``is_admin``: the presser is an admin of the chat (the creator's rights)."""
     if action is LobbyAction.JOIN:
         return await service.join(room_id, user, update_id=update_id)
     if action is LobbyAction.LEAVE:
         return await service.leave(room_id, user, update_id=update_id)
     if action is LobbyAction.BOT:
-        return await service.add_bot(room_id, user, level=level, names=bot_names, update_id=update_id)
+        return await service.add_bot(
+            room_id, user, level=level, names=bot_names, update_id=update_id, is_admin=is_admin
+        )
     if action is LobbyAction.START:
-        return await service.start(room_id, user, update_id=update_id)
+        return await service.start(room_id, user, update_id=update_id, is_admin=is_admin)
     return None

@@ -178,6 +178,7 @@ REASONS = {
     "wrong_action": N_("That move is not possible now."),
     "busy": N_("The table is busy, try again."),
     "too_many_seated": N_("Too many players are seated for that size."),
+    "too_many_lobbies": N_("You have opened enough tables for now: play at one or close it first."),
     "ace_rule": N_("You may not throw the ace of a suit not led yet."),
     "bad_cover": N_("Cover with as many non-trumps as were laid."),
     "bad_cut": N_("Cut somewhere inside the deck."),

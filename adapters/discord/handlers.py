@@ -190,7 +190,7 @@ class Handlers:
             "join": lambda: svc.join(rid, user, update_id=upd),
             "leave": lambda: svc.leave(rid, user, update_id=upd),
             "bot": lambda: self.add_bot(interaction, None),
-            "unbot": lambda: svc.remove_bot(rid, user, update_id=upd),
+            "unbot": lambda: svc.remove_bot(rid, user, update_id=upd, is_admin=self.is_admin(interaction)),
             "start": lambda: self.start(interaction),
             "again": lambda: svc.rematch(rid, user, update_id=upd),
             "wait": lambda: svc.wait(rid, user, update_id=upd),
@@ -217,21 +217,14 @@ class Handlers:
             level,
             names,
             update_id=self.update_id(interaction),
+            is_admin=self.is_admin(interaction),
         )
 
     async def start(self, interaction: Interaction) -> Outcome:
-        """Deal. The service gives the creator the right to deal a table that is not full;
-        here a member with Manage Server has the creator's rights (as for /cancel), so his
-        refused start is made in the creator's name."""
+        """Deal. The creator may deal a table that is not full, anyone seated a full one; a
+        member with Manage Server has the creator's rights (as for /cancel)."""
         rid, user, upd = self.room_id(interaction), self.user(interaction), self.update_id(interaction)
-        out = await self.service.start(rid, user, update_id=upd)
-        room = out.room
-        if out.reason == Reason.NOT_ALLOWED and self.is_admin(interaction) and room is not None:
-            seat = room.seat_of(room.creator)
-            creator = room.seats[seat] if seat is not None else None
-            name = creator.name if creator is not None else user.name
-            out = await self.service.start(rid, User(room.creator, name, user.lang), update_id=upd)
-        return out
+        return await self.service.start(rid, user, update_id=upd, is_admin=self.is_admin(interaction))
 
     async def _lobby_for(self, interaction: Interaction, t: Text) -> Room | None:
         """The channel's lobby, or None after saying why there is none."""

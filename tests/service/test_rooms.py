@@ -115,7 +115,7 @@ async def test_join_leave_and_creator_handover(svc: GameService) -> None:
 async def test_computer_players_added_and_removed(svc: GameService) -> None:
     rid = await lobby(svc)
     assert (await svc.add_bot(rid, ANNA, "genius")).reason == "bad_level"
-    assert (await svc.add_bot(rid, STRANGER)).reason == "not_seated"
+    assert (await svc.add_bot(rid, STRANGER)).reason == "not_allowed"
     assert (await svc.remove_bot(rid, ANNA)).reason == "no_bot"
     a = await svc.add_bot(rid, ANNA)
     b = await svc.add_bot(rid, ANNA, "random")
@@ -124,10 +124,12 @@ async def test_computer_players_added_and_removed(svc: GameService) -> None:
     assert seats[1] is not None and seats[1].bot == "normal" and seats[1].user is None
     assert seats[2] is not None and seats[2].bot == "random"
     assert (await svc.join(rid, BORIS)).ok
-    assert (await svc.add_bot(rid, BORIS)).reason == "table_full"
-    assert (await svc.remove_bot(rid, STRANGER)).reason == "not_seated"
-    assert (await svc.remove_bot(rid, BORIS, seat=3)).reason == "no_bot"  # a person there
-    r = await svc.remove_bot(rid, BORIS, seat=1)
+    assert (await svc.add_bot(rid, BORIS)).reason == "not_allowed"  # issue 33.8: the creator's
+    assert (await svc.add_bot(rid, BORIS, is_admin=True)).reason == "table_full"  # or an admin's
+    assert (await svc.remove_bot(rid, STRANGER)).reason == "not_allowed"
+    assert (await svc.remove_bot(rid, BORIS, seat=1)).reason == "not_allowed"
+    assert (await svc.remove_bot(rid, ANNA, seat=3)).reason == "no_bot"  # a person there
+    r = await svc.remove_bot(rid, BORIS, seat=1, is_admin=True)
     assert r.ok and r.room is not None and r.room.seats[1] is None
     r = await svc.remove_bot(rid, ANNA)  # the last computer player
     assert r.ok and r.room is not None and r.room.seats[2] is None
