@@ -174,7 +174,7 @@ def _metrics(settings: Settings) -> Metrics | None:
     from bot.metrics_prometheus import PrometheusMetrics
 
     metrics = PrometheusMetrics()
-    metrics.serve(settings.metrics_port)
+    metrics.serve(settings.metrics_port, settings.metrics_host)
     return metrics
 
 

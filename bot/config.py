@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(
         None, gt=0, lt=65536, description="serve Prometheus metrics on this port"
     )
+    metrics_host: str = Field(
+        "127.0.0.1", description="the address metrics are served on (0.0.0.0: every interface)"
+    )
+    allow_eviction: bool = Field(
+        False, description="start even when Redis may evict keys (rooms would vanish under memory pressure)"
+    )
     heartbeat_file: Path = Field(
         Path("/tmp/kozel-bot.heartbeat"), description="touched by the running bot; read by `health`"
     )

@@ -47,7 +47,9 @@ async def check(settings: object, heartbeat: Path) -> str | None:
         try:
             await asyncio.wait_for(r.ping(), 5)
         except Exception as e:
-            return f"Redis at {url} does not answer: {type(e).__name__}"
+            from bot.logs import mask_url
+
+            return f"Redis at {mask_url(url)} does not answer: {type(e).__name__}"
         finally:
             await r.aclose()
     return None

@@ -98,6 +98,12 @@ def chat_names(chat: str) -> str:
     return f"names:{_tag(chat)}{chat}"
 
 
+def usernames(chat: str) -> str:
+    """A chat's @usernames (lower case) -> user ids, of the people seen at its tables (a
+    hash; it expires when the chat has been quiet for a while)."""
+    return f"unames:{{{chat}}}"
+
+
 def chat_prefs(chat: str) -> str:
     """A chat's settings (language)."""
     return f"chat:{{{chat}}}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import re
 import sys
 from collections.abc import Iterable, Iterator
 
@@ -38,9 +39,30 @@ class Context(logging.Filter):
         return True
 
 
+# the password (and user) in a URL: redis://user:pass@host -> redis://***@host
+_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+# Discord's interaction and webhook tokens ride in request paths that discord.py logs at
+# DEBUG: /interactions/<id>/<token>/callback, /webhooks/<app id>/<token>/messages/...
+_DISCORD_TOKEN = re.compile(r"(/(?:interactions|webhooks)/[0-9]+/)[A-Za-z0-9_\-.]+")
+
+
+def mask_url(url: str) -> str:
+    """A URL fit to print: no user name or password in it."""
+    return _USERINFO.sub("***@", url)
+
+
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` without the given secrets, URL passwords and Discord interaction tokens."""
+    for s in secrets:
+        text = text.replace(s, "***")
+    text = _USERINFO.sub("***@", text)
+    return _DISCORD_TOKEN.sub(r"\1***", text)
+
+
 class Redacting(logging.Formatter):
     """Formats with ``inner``, then replaces secrets (bot tokens: aiogram's request URLs hold
-    the Telegram token) in the whole line, tracebacks included, wherever it comes from."""
+    the Telegram token), passwords in URLs and Discord's interaction tokens in the whole
+    line, tracebacks included, wherever it comes from."""
 
     def __init__(self, inner: logging.Formatter, secrets: Iterable[str]) -> None:
         super().__init__()
@@ -48,10 +70,7 @@ class Redacting(logging.Formatter):
         self.secrets = [s for s in secrets if s and len(s) >= 6]
 
     def format(self, record: logging.LogRecord) -> str:
-        text = self.inner.format(record)
-        for s in self.secrets:
-            text = text.replace(s, "***")
-        return text
+        return redact(self.inner.format(record), self.secrets)
 
 
 def setup(level: str = "WARNING", fmt: str = "text", secrets: Iterable[str] = ()) -> None:

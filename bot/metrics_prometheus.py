@@ -62,6 +62,6 @@ class PrometheusMetrics(Metrics):
     def painter_queue(self, platform: str, depth: int) -> None:
         self.queue.labels(platform).set(depth)
 
-    def serve(self, port: int, host: str = "0.0.0.0") -> None:
+    def serve(self, port: int, host: str = "127.0.0.1") -> None:
         """The ``/metrics`` endpoint in a thread of its own."""
         start_http_server(port, addr=host, registry=self.registry)

@@ -37,6 +37,8 @@ from bot.room import Room
 KEEP_CLAIMS = 48
 # Finished matches kept per chat.
 KEEP_MATCHES = 200
+# A person's list of rooms and a chat's usernames outlive their last use by this much.
+PEOPLE_TTL = 30 * 24 * 3600
 _DELETE = "\0"
 
 
@@ -344,8 +346,13 @@ class Store:
 
     # --- people's rooms -------------------------------------------------------------------
 
-    async def add_user_room(self, user_id: str, room_id: str) -> None:
-        await self.redis.sadd(keys.user_rooms(user_id), room_id)
+    async def add_user_room(self, user_id: str, room_id: str, ttl: int = PEOPLE_TTL) -> None:
+        """The person's rooms expire when he has sat down nowhere for ``ttl`` seconds (a
+        room that is gone is dropped from the set when read)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(keys.user_rooms(user_id), room_id)
+        pipe.expire(keys.user_rooms(user_id), ttl)
+        await pipe.execute()
 
     async def remove_user_room(self, user_id: str, room_id: str) -> None:
         await self.redis.srem(keys.user_rooms(user_id), room_id)
@@ -353,6 +360,18 @@ class Store:
     async def user_rooms(self, user_id: str) -> list[str]:
         ids = await self.redis.smembers(keys.user_rooms(user_id))
         return sorted(_s(i) for i in ids)
+
+    # --- usernames ------------------------------------------------------------------------
+
+    async def remember_username(self, chat: str, username: str, user_id: str, ttl: int = PEOPLE_TTL) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.usernames(chat), username, user_id)
+        pipe.expire(keys.usernames(chat), ttl)
+        await pipe.execute()
+
+    async def username(self, chat: str, username: str) -> str | None:
+        v = await self.redis.hget(keys.usernames(chat), username)
+        return None if v is None else _s(v)
 
     # --- chat settings --------------------------------------------------------------------
 
@@ -432,8 +451,9 @@ async def open_store(settings: Any) -> Store:
     from redis.exceptions import RedisError
 
     from bot.config import ConfigError
+    from bot.logs import mask_url
 
-    where = settings.redis_url or "the embedded Redis"
+    where = mask_url(settings.redis_url) if settings.redis_url else "the embedded Redis"
     try:
         if settings.redis_url and not settings.redis_cluster:
             # once, without the retries a running bot uses to ride out a restart
@@ -444,12 +464,12 @@ async def open_store(settings: Any) -> Store:
                 await probe.aclose()
         store = await Store.connect(settings.redis_url, settings.data_dir, settings.redis_cluster)
     except (RedisError, OSError, RuntimeError, TimeoutError, ValueError) as e:
-        raise ConfigError(f"cannot reach Redis at {where}: {_first_line(e)}") from None
+        raise ConfigError(f"cannot reach Redis at {where}: {mask_url(_first_line(e))}") from None
     try:
         await asyncio.wait_for(store.ping(), 15.0)
     except (RedisError, OSError, TimeoutError) as e:
         await store.close()
-        raise ConfigError(f"cannot reach Redis at {where}: {_first_line(e)}") from None
+        raise ConfigError(f"cannot reach Redis at {where}: {mask_url(_first_line(e))}") from None
     return store
 
 

@@ -182,3 +182,68 @@ async def test_console_mode_does_not_import_aiogram(redis_url: str, redis: Redis
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[] 0", out.stdout[-500:]
+
+
+# --- issue 33.8: what an operator's logs and ports give away ---------------------------------
+
+
+async def test_a_redis_password_is_never_printed(tmp_path: Path) -> None:
+    """A REDIS_URL that does not answer is one line naming the server, not its password;
+    the same for the health command."""
+    from bot.config import ConfigError
+    from bot.store import open_store
+
+    url = f"redis://kozel:hunter2-sekret@127.0.0.1:{_free_port()}/0"
+    with pytest.raises(ConfigError) as e:
+        await open_store(Settings(redis_url=url))
+    assert "hunter2" not in str(e.value) and "***@127.0.0.1" in str(e.value)
+    beat = tmp_path / "beat"
+    beat.touch()
+    done = _health({"REDIS_URL": url, "HEARTBEAT_FILE": str(beat)})
+    assert done.returncode == 1 and "hunter2" not in done.stderr + done.stdout
+    assert logs.mask_url("rediss://:pw@h:6380/1") == "rediss://***@h:6380/1"
+    assert logs.mask_url("redis://h:6379/0") == "redis://h:6379/0"
+
+
+def test_log_lines_hide_url_passwords_and_discord_interaction_tokens() -> None:
+    """discord.py logs request paths at DEBUG: an interaction's token in its path answers
+    (and edits) that interaction for 15 minutes; a webhook's token posts as the bot."""
+    record = logging.LogRecord(
+        "discord.http",
+        logging.DEBUG,
+        __file__,
+        1,
+        "POST https://discord.com/api/v10/interactions/1234567890/aW50ZXJhY3Rpb246MTIz.abc-_x/callback "
+        "then PATCH /webhooks/555/aW50ZXJhY3Rpb246T0tFTg-_.x/messages/@original with redis://u:pw@r:6379",
+        None,
+        None,
+    )
+    text = logs.Redacting(logging.Formatter("%(message)s"), []).format(record)
+    assert "aW50ZXJhY3Rpb24" not in text and ":pw@" not in text
+    assert "/interactions/1234567890/***/callback" in text and "/webhooks/555/***/messages" in text
+
+
+def test_metrics_listen_on_the_loopback_by_default() -> None:
+    """METRICS_HOST is 127.0.0.1 unless the operator says otherwise: the metrics port is not
+    open to the world by default."""
+    assert Settings().metrics_host == "127.0.0.1"
+    metrics = PrometheusMetrics()
+    port = _free_port()
+    metrics.serve(port)
+    with socket.create_connection(("127.0.0.1", port), timeout=5):
+        pass
+    outside = _outside_address()
+    if outside is not None:
+        with pytest.raises(OSError), socket.create_connection((outside, port), timeout=5):
+            pass
+
+
+def _outside_address() -> str | None:
+    """This machine's address on a non-loopback interface, if it has one."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            addr = str(s.getsockname()[0])
+        except OSError:
+            return None
+    return None if addr.startswith("127.") else addr

@@ -27,6 +27,7 @@ from adapters.telegram.painter import Painter
 from adapters.telegram.words import Words
 from bot.clock import Clock
 from bot.config import ConfigError, Settings
+from bot.logs import mask_url
 from bot.service import GameService
 
 log = logging.getLogger(__name__)
@@ -95,7 +96,7 @@ async def build(
     except TelegramUnauthorizedError:
         raise ConfigError("BOT_TOKEN was rejected by Telegram (Unauthorized)") from None
     except TelegramNetworkError as e:
-        where = settings.telegram_api_url or "api.telegram.org"
+        where = mask_url(settings.telegram_api_url) if settings.telegram_api_url else "api.telegram.org"
         raise ConfigError(f"cannot reach the Telegram Bot API at {where}: {e.message}") from None
     words = Words(service, settings.default_language)
     painter = Painter(bot, service, clock or service.clock, words, settings.idle_seconds)

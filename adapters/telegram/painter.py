@@ -42,6 +42,7 @@ from adapters.common.painting import Dirty, drain, paint_loop, take
 from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
+from adapters.telegram.members import Members
 from adapters.telegram.posts import Post
 from adapters.telegram.words import Words
 from bot.clock import Clock
@@ -95,6 +96,7 @@ class Painter:
         self.tails: dict[int, int] = {}  # chat -> the newest message id seen there
         self.lobbies: dict[str, LobbyWatch] = {}
         self.stats = Stats()
+        self.members = Members(bot, clock)  # getChatMember, remembered a few seconds
         self.wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._flushing: set[tuple[int, bool]] = set()  # lanes being written: one flush each

@@ -7,8 +7,6 @@ a reply to it, which waits for the group's budget like every group write.
 
 from __future__ import annotations
 
-from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from adapters.telegram.painter import Painter
@@ -40,12 +38,7 @@ def group(message: Message) -> bool:
     return message.chat.type in ("group", "supergroup")
 
 
-async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
-    """A chat admin (or its creator); a private chat's owner is the admin of it."""
-    if chat_id == user_id:
-        return True
-    try:
-        member = await bot.get_chat_member(chat_id, user_id)
-    except (TelegramBadRequest, TelegramForbiddenError):
-        return False
-    return member.status in ("creator", "administrator")
+async def is_admin(painter: Painter, chat_id: int, user_id: int) -> bool:
+    """A chat admin (or its creator); a private chat's owner is the admin of it. Asked of
+    Telegram at most once every few seconds per person (``adapters/telegram/members.py``)."""
+    return await painter.members.is_admin(chat_id, user_id)

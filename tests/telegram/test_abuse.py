@@ -37,7 +37,9 @@ async def test_two_flushes_at_once_write_every_post_exactly_once(redis: Redis) -
 
         env.fake.on("sendMessage", slow)
         texts = [f"post {i}" for i in range(4)]
-        first = asyncio.create_task(env.painter.post(Post(GROUP_ID, SendMessage(chat_id=GROUP_ID, text=texts[0]))))
+        first = asyncio.create_task(
+            env.painter.post(Post(GROUP_ID, SendMessage(chat_id=GROUP_ID, text=texts[0])))
+        )
         await started.wait()  # the first write is out, not answered yet
         others = [
             asyncio.create_task(env.painter.post(Post(GROUP_ID, SendMessage(chat_id=GROUP_ID, text=text))))
@@ -83,3 +85,78 @@ async def test_a_forged_pick_or_move_on_the_groups_table_changes_nothing(redis: 
         await env.tick(30)  # play goes on: the table is edited as a table, never deleted
         assert not table.deleted and table.callback_data == ["T:hand"]
         assert (table.text or "").startswith("🐐")
+
+
+async def test_an_invitation_seats_members_of_the_group_only_and_dies_with_the_table(redis: Redis) -> None:
+    """Item 4: the link carries the table's secret, not just the group's id. A link made
+    from the id alone, a forged secret, a stranger to the group and the link of a table
+    that was closed: each refused with why, nobody seated."""
+    async with telegram(redis) as env:
+        anna, boris, vera, gleb = env.users
+        await env.say(anna, "/newgame kozel")
+        await env.say(anna, "/invite")
+        invite = env.fake.last_bot_message(env.group)
+        assert invite is not None
+        url = next(b["url"] for row in invite.buttons for b in row if "start=j" in b.get("url", ""))
+        payload = url.split("start=")[1]
+        room = await env.room()
+        assert room.secret in payload and str(GROUP_ID) in payload
+        for forged in (f"j{GROUP_ID}", payload[:-3] + "000", f"j{GROUP_ID}__" + "0" * 20):
+            await env.say(gleb, f"/start {forged}", chat=gleb.id)
+            assert "/invite" in (env.fake.last_bot_message(gleb.id).text or "")
+        await env.say(gleb, f"/start {payload}", chat=gleb.id)  # never joined the group
+        assert "Пятничный покер" in (env.fake.last_bot_message(gleb.id).text or "")
+        env.fake.set_member(env.group, vera, "left")  # she was in it, and left
+        env.clock.advance(10)
+        await env.say(vera, f"/start {payload}", chat=vera.id)
+        room = await env.room()
+        assert room.seat_of(f"tg:{gleb.id}") is None and room.seat_of(f"tg:{vera.id}") is None
+        env.fake.set_member(env.group, boris, "member")
+        await env.say(boris, f"/start {payload}", chat=boris.id)
+        assert (await env.room()).seat_of(f"tg:{boris.id}") is not None
+        # the table closes and another opens: the old link means nothing
+        await env.say(anna, "/cancel")
+        await env.say(anna, "/newgame kozel")
+        env.fake.set_member(env.group, gleb, "member")
+        env.clock.advance(10)
+        await env.say(gleb, f"/start {payload}", chat=gleb.id)
+        assert (await env.room()).seat_of(f"tg:{gleb.id}") is None
+        assert "/invite" in (env.fake.last_bot_message(gleb.id).text or "")
+
+
+async def test_a_burst_of_admin_checks_asks_telegram_once(redis: Redis) -> None:
+    """Item 8: getChatMember answers are remembered a few seconds: twenty presses of a
+    setting by a non-creator cost one call, not twenty."""
+    async with telegram(redis) as env:
+        anna, boris = env.users[:2]
+        await env.say(anna, "/newgame kozel")
+        await env.say(boris, "/join")
+        for _ in range(20):
+            await env.say(boris, "/addbot", flush=False)
+        await env.flush()
+        assert env.fake.member_lookups.get((GROUP_ID, boris.id), 0) == 1
+        assert (await env.room()).occupied == 2
+        env.clock.advance(10)
+        await env.say(boris, "/addbot")
+        assert env.fake.member_lookups.get((GROUP_ID, boris.id), 0) == 2
+
+
+async def test_kick_and_stats_name_people_by_id_reply_or_username_never_by_display_name(
+    redis: Redis,
+) -> None:
+    """Item 8: Gleb renames himself "Boris" and asks /kick Boris: nobody is kicked by a
+    display name; @username and a seat number still work."""
+    async with telegram(redis) as env:
+        anna, boris, vera, gleb = env.users
+        await env.say(anna, "/newgame kozel")
+        await env.press(boris, env.table_message(), "L:join")
+        await env.press(vera, env.table_message(), "L:join")
+        await env.say(anna, "/kick Boris")
+        assert (await env.room()).seat_of(f"tg:{boris.id}") is not None
+        await env.say(anna, "/kick @boris")
+        assert (await env.room()).seat_of(f"tg:{boris.id}") is None
+        await env.say(anna, "/kick 3")  # a seat number
+        assert (await env.room()).seat_of(f"tg:{vera.id}") is None
+        await env.say(gleb, "/stats Anna")
+        assert "Anna" in (env.fake.last_bot_message(env.group).text or "")  # "I don't know Anna here"
+        assert "/stats" in (env.fake.last_bot_message(env.group).text or "")

@@ -260,6 +260,7 @@ async def test_invite_link_seats_a_friend_from_the_private_chat(redis: Redis) ->
         assert invite is not None
         url = next(b["url"] for row in invite.buttons for b in row if "start=j" in b.get("url", ""))
         payload = url.split("start=")[1]
+        env.fake.set_member(env.group, boris, "member")
         await env.say(boris, f"/start {payload}", chat=boris.id)
         room = await env.room()
         assert room.seat_of(f"tg:{boris.id}") is not None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from aiogram.types import Message
 from aiogram.types import User as TgUser
 from aiogram.utils.callback_answer import CallbackAnswer
@@ -9,8 +11,9 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from adapters.common.render import Text
 from adapters.telegram import texts
 from adapters.telegram.painter import Painter
-from adapters.telegram.replies import tell
-from bot.room import Room
+from adapters.telegram.replies import is_admin, tell
+from bot.changes import Reason
+from bot.room import Room, User
 from bot.service import GameService, Outcome
 from engine.presets import PRESETS
 
@@ -23,7 +26,21 @@ ALIASES = {
     "petukh25": "petukh-25",
 }
 GROUPS = frozenset({"group", "supergroup"})
-USERNAME = "un:"  # a chat setting: a @username (lower case) -> the user id of a player here
+
+
+async def as_admin(
+    painter: Painter, chat: int, user: User, call: Callable[[bool], Awaitable[Outcome]]
+) -> Outcome:
+    """``call`` in the person's own right, and again with the creator's rights when that was
+    refused and he is an admin of the chat (Telegram is asked only then)."""
+    out = await call(False)
+    if (
+        not out.ok
+        and out.reason == Reason.NOT_ALLOWED
+        and await is_admin(painter, chat, int(user.id.split(":", 1)[1]))
+    ):
+        out = await call(True)
+    return out
 
 
 def game_of(word: str | None) -> str | None:
@@ -61,7 +78,30 @@ def answer_press(answer: CallbackAnswer, t: Text, out: Outcome | None) -> None:
 
 
 async def remember_username(service: GameService, chat: str, tg_user: TgUser | None) -> None:
-    """``/stats @name`` finds a person of the chat by the @username kept when he sat down
-    or asked for numbers (Telegram gives bots no way from a username to a user)."""
+    """``/stats @name`` and ``/kick @name`` find a person of the chat by the @username kept
+    when he sat down or asked for numbers (Telegram gives bots no way from a username to a
+    user)."""
     if tg_user is not None and tg_user.username and not tg_user.is_bot:
-        await service.set_chat_setting("tg", chat, USERNAME + tg_user.username.lower(), f"tg:{tg_user.id}")
+        await service.remember_username("tg", chat, tg_user.username, f"tg:{tg_user.id}")
+
+
+async def person_named(service: GameService, message: Message, arg: str, seats: int = 0) -> str | int | None:
+    """Whom a command names: the author of the message it replies to, a person mentioned
+    by his profile (a text mention carries his id), a @username of someone seen in this
+    chat, a Telegram user id, or (``seats``: a table of that many) a seat number. Never a
+    display name: anyone may take anyone's."""
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return f"tg:{reply.from_user.id}"
+    for ent in message.entities or []:
+        if ent.type == "text_mention" and ent.user is not None:
+            return f"tg:{ent.user.id}"
+    arg = arg.strip()
+    if not arg or " " in arg:
+        return None
+    if arg.isascii() and arg.isdigit():
+        n = int(arg)
+        return n - 1 if 0 < n <= seats else f"tg:{n}"
+    if arg.startswith("@"):
+        return await service.user_by_username("tg", str(message.chat.id), arg)
+    return None

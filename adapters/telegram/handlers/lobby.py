@@ -22,15 +22,25 @@ from adapters.common import lobby as common_lobby
 from adapters.common.render import Text
 from adapters.telegram import callbacks as cb
 from adapters.telegram import keyboards, texts
-from adapters.telegram.handlers.common import GROUPS, answer_outcome, answer_press, game_of
+from adapters.telegram.handlers.common import (
+    GROUPS,
+    answer_outcome,
+    answer_press,
+    as_admin,
+    game_of,
+    person_named,
+)
 from adapters.telegram.handlers.common import remember_username as remember_in_chat
 from adapters.telegram.handlers.private import start_practice
 from adapters.telegram.painter import Painter
 from adapters.telegram.posts import Post
 from adapters.telegram.replies import is_admin, tell
+from bot import invites
 from bot.changes import Reason
-from bot.room import Room, User
+from bot.room import FINISHED, LOBBY, User
 from bot.service import GameService, Outcome
+
+INVITE = "j"  # the start payload of an invitation: "j" and the table's link payload
 
 
 def bot_names(t: Text) -> tuple[str, ...]:
@@ -126,10 +136,9 @@ async def join(
 
 
 async def remember_username(service: GameService, out: Outcome, tg_user: TgUser | None) -> None:
-    """``/kick @name`` finds a seat by the username kept when its person sat down (and
-    ``/stats @name`` the person, in the chat's settings)."""
-    if out.ok and out.room is not None and tg_user is not None and tg_user.username:
-        await service.set_seat_data(out.room.id, f"tg:{tg_user.id}", un=tg_user.username.lower())
+    """``/kick @name`` and ``/stats @name`` find a person by the username kept when he sat
+    down."""
+    if out.ok and out.room is not None:
         await remember_in_chat(service, out.room.chat, tg_user)
 
 
@@ -190,7 +199,14 @@ async def addbot(
     if level is not None and level not in common_lobby.LEVELS:
         await tell(message, painter, texts.refusal(t, Outcome(False, Reason.BAD_LEVEL)))
         return
-    out = await service.add_bot(room_id, user, level=level, names=bot_names(chat_t), update_id=update_key)
+    out = await as_admin(
+        painter,
+        message.chat.id,
+        user,
+        lambda admin: service.add_bot(
+            room_id, user, level=level, names=bot_names(chat_t), update_id=update_key, is_admin=admin
+        ),
+    )
     await answer_outcome(message, painter, t, out)
 
 
@@ -203,13 +219,17 @@ async def startgame(
     t: Text,
     update_key: str | None,
 ) -> None:
-    out = await service.start(room_id, user, update_id=update_key)
+    out = await as_admin(
+        painter,
+        message.chat.id,
+        user,
+        lambda admin: service.start(room_id, user, update_id=update_key, is_admin=admin),
+    )
     await answer_outcome(message, painter, t, out)
 
 
 async def cancel(
     message: Message,
-    bot: Bot,
     service: GameService,
     painter: Painter,
     user: User,
@@ -218,7 +238,7 @@ async def cancel(
     chat_t: Text,
     update_key: str | None,
 ) -> None:
-    admin = await is_admin(bot, message.chat.id, user_tg_id(user))
+    admin = await is_admin(painter, message.chat.id, user_tg_id(user))
     out = await service.cancel(room_id, user, admin, update_id=update_key)
     if out.ok and not out.repeat:
         # one confirmation; the table itself becomes a one-line "cancelled"
@@ -233,7 +253,6 @@ def user_tg_id(user: User) -> int:
 async def kick(
     message: Message,
     command: CommandObject,
-    bot: Bot,
     service: GameService,
     painter: Painter,
     user: User,
@@ -242,7 +261,7 @@ async def kick(
     update_key: str | None,
 ) -> None:
     room = await service.room(room_id)
-    target = kick_target(message, command, room)
+    target = await person_named(service, message, command.args or "", room.size if room else 0)
     if target is None:
         await tell(
             message,
@@ -253,37 +272,16 @@ async def kick(
             ),
         )
         return
-    admin = await is_admin(bot, message.chat.id, user_tg_id(user))
-    out = await service.kick(room_id, user, target, admin, update_id=update_key)
+    out = await as_admin(
+        painter,
+        message.chat.id,
+        user,
+        lambda admin: service.kick(room_id, user, target, admin, update_id=update_key),
+    )
     if not out.ok and out.reason == Reason.NOT_SEATED:  # the one he named, not he himself
         await tell(message, painter, t._("That player is not at this table."))
         return
     await answer_outcome(message, painter, t, out)
-
-
-def kick_target(message: Message, command: CommandObject, room: Room | None) -> str | int | None:
-    """Whom /kick means: the author of the message it replies to, a mentioned person, a
-    seat number, or a @username (kept when they sat down) or a seat's name."""
-    reply = message.reply_to_message
-    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        return f"tg:{reply.from_user.id}"
-    for ent in message.entities or []:
-        if ent.type == "text_mention" and ent.user is not None:
-            return f"tg:{ent.user.id}"
-    arg = (command.args or "").strip()
-    if not arg:
-        return None
-    if arg.isascii() and arg.isdigit():
-        return int(arg) - 1
-    if room is None:
-        return None
-    name = arg.lstrip("@").lower()
-    for i, s in enumerate(room.seats):
-        if s is None:
-            continue
-        if (s.user and room.sdata.get(s.user, {}).get("un") == name) or s.name.lower() == name:
-            return i
-    return None
 
 
 async def settings(message: Message, service: GameService, painter: Painter, room_id: str, t: Text) -> None:
@@ -295,9 +293,17 @@ async def settings(message: Message, service: GameService, painter: Painter, roo
     await tell(message, painter, texts.settings_text(t, table), keyboards.settings_markup(t, table))
 
 
-async def invite(message: Message, bot: Bot, painter: Painter, room_id: str, t: Text) -> None:
-    payload = "j" + room_id.split(":", 1)[1].replace("/", "_")
-    join_url = await create_start_link(bot, payload)
+async def invite(
+    message: Message, bot: Bot, service: GameService, painter: Painter, room_id: str, t: Text
+) -> None:
+    """A link that seats a friend at this table: it carries the table's secret (knowing the
+    group's id is not enough), dies with the table, and seats members of the group only."""
+    room = await service.room(room_id)
+    if room is None or room.state != LOBBY or not room.secret:
+        reason = "no_room" if room is None or room.state == FINISHED else "already_started"
+        await tell(message, painter, t.reason(reason))
+        return
+    join_url = await create_start_link(bot, INVITE + invites.payload_of(room))
     group_url = await create_startgroup_link(bot, "new")
     kb = InlineKeyboardBuilder()
     kb.button(text="🪑 " + t._("Join this table"), url=join_url)
@@ -333,9 +339,14 @@ async def lobby_button(
     if action is common_lobby.LobbyAction.SETTINGS:
         await show_settings(query, msg, service, painter, room_id, t, callback_answer)
         return
-    out = await common_lobby.press(
-        service, action, room_id, user, update_id=update_key, bot_names=bot_names(chat_t)
-    )
+
+    async def pressed(admin: bool) -> Outcome:
+        out = await common_lobby.press(
+            service, action, room_id, user, update_id=update_key, bot_names=bot_names(chat_t), is_admin=admin
+        )
+        return out if out is not None else Outcome(True)
+
+    out = await as_admin(painter, msg.chat.id, user, pressed)
     if out is not None and out.ok and action is common_lobby.LobbyAction.JOIN:
         await remember_username(service, out, query.from_user)
     if out is not None and not out.ok and out.reason == Reason.NO_ROOM:
@@ -387,7 +398,6 @@ async def show_settings(
 async def option_button(
     query: CallbackQuery,
     callback_data: cb.Option,
-    bot: Bot,
     service: GameService,
     painter: Painter,
     user: User,
@@ -416,7 +426,7 @@ async def option_button(
     if value is None:
         answer_press(callback_answer, t, Outcome(False, Reason.BAD_OPTION))
         return
-    admin = await is_admin(bot, msg.chat.id, query.from_user.id)
+    admin = await is_admin(painter, msg.chat.id, query.from_user.id)
     if name == "size":
         out = await service.set_size(room_id, user, int(str(value)), admin, update_id=update_key)
     else:

@@ -16,7 +16,7 @@ from adapters.telegram.handlers.common import answer_outcome, game_of
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from bot.changes import Reason
-from bot.room import PLAYING, User, room_id_for
+from bot.room import LOBBY, PLAYING, User, room_id_for
 from bot.service import GameService, Outcome
 from engine.presets import PRESETS
 
@@ -94,16 +94,12 @@ async def start(
     t: Text,
 ) -> None:
     arg = command.args or ""
-    if arg[:1] in ("j", "h") and len(arg) > 1:
+    if arg[:1] == "j" and len(arg) > 1:
+        await join_by_link(message, service, painter, user, t, arg[1:])
+        return
+    if arg[:1] == "h" and len(arg) > 1:
         chat, _, thread = arg[1:].partition("_")
         rid = room_id_for("tg", chat, thread or None)
-        if arg[0] == "j":
-            out = await service.join(rid, user)
-            if not out.ok and out.reason != Reason.ALREADY_SEATED:
-                await tell(message, painter, texts.refusal(t, out))
-                return
-            await tell(message, painter, t._("You are at the table. Go back to the group to play."))
-            return
         room = await service.room(rid)
         reason = delivery.why_no_hand(room, user.id)
         if reason is not None or room is None:
@@ -126,6 +122,37 @@ async def start(
         ),
         await welcome_markup(bot, t),
     )
+
+
+async def join_by_link(
+    message: Message, service: GameService, painter: Painter, user: User, t: Text, payload: str
+) -> None:
+    """An invitation link: its table's own secret, a table still open, and a person who is a
+    member of its group; each refusal says which it was."""
+    room = await service.room_by_link("tg", payload)
+    if room is None or room.state != LOBBY:
+        await tell(message, painter, t._("This invitation is no longer valid: ask for a new one (/invite)."))
+        return
+    if room.seat_of(user.id) is None and not await painter.members.is_member(
+        int(room.chat), user_tg_id(user)
+    ):
+        await tell(
+            message,
+            painter,
+            t._("Only members of the group {group} may sit at its tables: join the group first.").format(
+                group=room.pdata.get("tg_title") or ""
+            ),
+        )
+        return
+    out = await service.join(room.id, user)
+    if not out.ok and out.reason != Reason.ALREADY_SEATED:
+        await tell(message, painter, texts.refusal(t, out))
+        return
+    await tell(message, painter, t._("You are at the table. Go back to the group to play."))
+
+
+def user_tg_id(user: User) -> int:
+    return int(user.id.split(":", 1)[1])
 
 
 async def practice(

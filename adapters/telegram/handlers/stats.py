@@ -3,14 +3,14 @@ answer with words and change no table."""
 
 from __future__ import annotations
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from adapters.common.i18n import LANGUAGES
 from adapters.common.render import Text
 from adapters.telegram import texts
-from adapters.telegram.handlers.common import GROUPS, USERNAME, game_of, remember_username
+from adapters.telegram.handlers.common import GROUPS, game_of, person_named, remember_username
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import is_admin, tell
 from adapters.telegram.words import Words
@@ -75,31 +75,32 @@ async def stats_target(
     message: Message, command: CommandObject, service: GameService, user: User
 ) -> tuple[str, str] | None:
     """Whose numbers /stats means (user id, name): the author of the message it replies
-    to, a mentioned person, a @username or a name of someone who played in this chat, else
-    the sender's own; None: a name nobody here has."""
-    reply = message.reply_to_message
-    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        return f"tg:{reply.from_user.id}", reply.from_user.full_name
-    for ent in message.entities or []:
-        if ent.type == "text_mention" and ent.user is not None:
-            return f"tg:{ent.user.id}", ent.user.full_name
+    to, a mentioned person, a @username of someone seen here or a user id (never a display
+    name: anyone may take anyone's), else the sender's own; None: nobody known."""
     arg = (command.args or "").strip()
-    if not arg:
+    if not arg and message.reply_to_message is None and not _mentions(message):
         return user.id, user.name
-    chat = str(message.chat.id)
-    rows = await service.leaderboard("tg", chat)
+    who = await person_named(service, message, arg)
+    if not isinstance(who, str):
+        return None
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None and who == f"tg:{reply.from_user.id}":
+        return who, reply.from_user.full_name
+    for ent in message.entities or []:
+        if ent.type == "text_mention" and ent.user is not None and who == f"tg:{ent.user.id}":
+            return who, ent.user.full_name
+    rows = await service.leaderboard("tg", str(message.chat.id))
     names = {r["user"]: r["name"] for r in rows}
-    known = await service.chat_setting("tg", chat, USERNAME + arg.lstrip("@").lower())
-    if known is not None:
-        return known, names.get(known, arg)
-    found = next((r for r in rows if r["name"].lower() == arg.lower()), None)
-    return (found["user"], found["name"]) if found is not None else None
+    return who, names.get(who, arg)
+
+
+def _mentions(message: Message) -> bool:
+    return any(e.type == "text_mention" for e in message.entities or [])
 
 
 async def chart(
     message: Message,
     command: CommandObject,
-    bot: Bot,
     service: GameService,
     painter: Painter,
     user: User,
@@ -117,7 +118,7 @@ async def chart(
             t.chart_setting(on) + "\n" + t._("Turn it on or off: /chart on, /chart off (chat admins)."),
         )
         return
-    if not await is_admin(bot, message.chat.id, int(user.id.split(":", 1)[1])):
+    if not await is_admin(painter, message.chat.id, int(user.id.split(":", 1)[1])):
         await tell(message, painter, t._("Only a chat admin may turn the chart on or off."))
         return
     await service.set_chat_setting("tg", chat, "chart", word)
@@ -153,7 +154,6 @@ async def help_(message: Message, painter: Painter, t: Text) -> None:
 async def lang(
     message: Message,
     command: CommandObject,
-    bot: Bot,
     service: GameService,
     painter: Painter,
     words: Words,
@@ -170,7 +170,7 @@ async def lang(
     tg_user = message.from_user
     if private and tg_user is not None:
         await words.set_person(tg_user, code)
-    elif not await is_admin(bot, message.chat.id, int(user.id.split(":", 1)[1])):
+    elif not await is_admin(painter, message.chat.id, int(user.id.split(":", 1)[1])):
         await tell(message, painter, t._("Only a chat admin may change the chat's language."))
         return
     else:
