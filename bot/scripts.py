@@ -169,6 +169,8 @@ local gap, reserve = tonumber(ARGV[4]), tonumber(ARGV[5])
 local blocked = tonumber(redis.call('GET', KEYS[2]) or '0')
 if blocked > now then return tostring(blocked - now) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+-- the same thing asked again (a redelivered update): counted once, allowed again
+if redis.call('ZSCORE', KEYS[1], ARGV[6]) then return '0' end
 local n = redis.call('ZCARD', KEYS[1])
 local cap = math.max(1, limit - reserve)
 local wait = 0

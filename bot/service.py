@@ -461,11 +461,19 @@ class GameService(Timers):
     # --- flood budgets ----------------------------------------------------------------------
 
     async def flood_take(
-        self, key: str, *, limit: int, window: float, gap: float = 0.0, reserve: int = 0
+        self,
+        key: str,
+        *,
+        limit: int,
+        window: float,
+        gap: float = 0.0,
+        reserve: int = 0,
+        once: str | None = None,
     ) -> float:
         """One write under ``key``'s budget, shared by every worker: 0.0 when allowed now
-        (and counted), else the seconds to wait (nothing counted)."""
-        return await self.store.flood_take(key, self.clock.now(), limit, window, gap, reserve)
+        (and counted), else the seconds to wait (nothing counted). ``once``: what is asked
+        (an update's id): asked again, it is counted once and allowed again."""
+        return await self.store.flood_take(key, self.clock.now(), limit, window, gap, reserve, once)
 
     async def flood_block(self, key: str, seconds: float) -> None:
         """The platform asked us to wait (a 429): every worker waits that long on ``key``."""

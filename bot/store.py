@@ -285,9 +285,16 @@ class Store:
     # --- flood budgets -------------------------------------------------------------------
 
     async def flood_take(
-        self, key: str, now: float, limit: int, window: float, gap: float, reserve: int
+        self,
+        key: str,
+        now: float,
+        limit: int,
+        window: float,
+        gap: float,
+        reserve: int,
+        once: str | None = None,
     ) -> float:
-        member = f"{now!r}:{secrets.token_hex(4)}"
+        member = once or f"{now!r}:{secrets.token_hex(4)}"
         res = await self._flood_take(
             keys=[keys.flood(key), keys.flood_block(key)],
             args=[repr(float(now)), limit, repr(float(window)), repr(float(gap)), reserve, member],

@@ -49,20 +49,28 @@ class Budget(Protocol):
     """A flood budget shared by every worker (``GameService.flood_take`` / ``flood_block``)."""
 
     async def flood_take(
-        self, key: str, *, limit: int, window: float, gap: float = 0.0, reserve: int = 0
+        self,
+        key: str,
+        *,
+        limit: int,
+        window: float,
+        gap: float = 0.0,
+        reserve: int = 0,
+        once: str | None = None,
     ) -> float: ...
 
     async def flood_block(self, key: str, seconds: float) -> None: ...
 
 
-async def take(budget: Budget, key: str, pace: Pace, routine: bool) -> float:
+async def take(budget: Budget, key: str, pace: Pace, routine: bool, once: str | None = None) -> float:
     """Ask the budget for one write: 0.0 = counted, go; else the seconds to wait.
-    ``routine`` writes (table edits) are spread by the gap and leave the reserve alone."""
+    ``routine`` writes (table edits) are spread by the gap and leave the reserve alone.
+    ``once``: the thing asked for (an update's id), counted once however often it comes."""
     if routine:
         return await budget.flood_take(
-            key, limit=pace.limit, window=pace.window, gap=pace.gap, reserve=pace.reserve
+            key, limit=pace.limit, window=pace.window, gap=pace.gap, reserve=pace.reserve, once=once
         )
-    return await budget.flood_take(key, limit=pace.limit, window=pace.window)
+    return await budget.flood_take(key, limit=pace.limit, window=pace.window, once=once)
 
 
 @dataclass

@@ -33,8 +33,9 @@ from bot.service import GameService
 log = logging.getLogger(__name__)
 
 # commands registered with ``is_ephemeral``: the client sends them so that only the bot
-# sees them, and their answers are ephemeral too (nothing in the group, no group budget)
-EPHEMERAL = frozenset({"hand", "score", "settings", "rules", "help", "invite"})
+# sees them, and their answers are ephemeral too (nothing in the group, no group budget).
+# Every group command: what it changes shows on the table, and its answer (a refusal, the
+# leaderboard...) is for its sender alone (issue 33: /top every few seconds froze a table)
 GROUP_COMMANDS = [
     ("newgame", N_("Open a table: a list of games")),
     ("join", N_("Take a seat")),
@@ -57,6 +58,7 @@ GROUP_COMMANDS = [
     ("lang", N_("The chat's language")),
     ("help", N_("What I can do")),
 ]
+EPHEMERAL = frozenset(c for c, _ in GROUP_COMMANDS)
 PRIVATE_COMMANDS = [
     ("newgame", N_("A practice game against computer players")),
     ("hand", N_("Show my cards")),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from adapters.common.painting import Pace
 
 # about 20 messages a minute to a group: a table edit every 5 s at most (12 a minute),
@@ -10,10 +12,31 @@ from adapters.common.painting import Pace
 GROUP_PACE = Pace(limit=20, window=60.0, reserve=2, spare=6)
 # a private chat: about one message a second
 PRIVATE_PACE = Pace(limit=30, window=30.0)
+# answers meant for one person that end up as group writes take at most this many of the
+# group's 20 a minute: the table's edits and results keep the rest whoever spams commands
+INFO_PACE = Pace(limit=3, window=60.0)
+INFO_QUEUED = 3  # info answers waiting per chat at most; a newer one drops the oldest
+
+
+@dataclass(frozen=True)
+class Asking:
+    """What one person (and one chat) may ask of the bot: commands in a group past these
+    are ignored, presses past them get a toast."""
+
+    person_commands: Pace = Pace(limit=5, window=30.0)
+    chat_commands: Pace = Pace(limit=20, window=60.0)
+    person_presses: Pace = Pace(limit=25, window=10.0)  # every chat together
+
+
+ASKING = Asking()
 
 
 def budget_key(chat: int) -> str:
     return f"tg:{chat}"
+
+
+def info_key(chat: int) -> str:
+    return f"tg:{chat}:info"
 
 
 def pace_of(chat: int) -> Pace:

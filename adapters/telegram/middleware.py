@@ -16,6 +16,7 @@ redelivered update) is logged, not raised.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -26,6 +27,8 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update
 from aiogram.types import User as TgUser
 from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
 
+from adapters.common.painting import take
+from adapters.telegram.limits import ASKING, Asking
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from adapters.telegram.words import Words
@@ -41,6 +44,7 @@ class Context(BaseMiddleware):
     def __init__(self, words: Words, painter: Painter) -> None:
         self.words = words
         self.painter = painter
+        self.asking: Asking = ASKING
         self.inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -90,8 +94,6 @@ class Context(BaseMiddleware):
                 data["chat_t"] = await self.words.chat(chat.id)
             if isinstance(event, Message) and event.message_id:
                 self.painter.saw(chat.id, event.message_id)
-                if chat.type != "private":
-                    data["t"] = data["chat_t"]  # a plain command's answer: the group sees it
         update: Update | None = data.get("event_update")
         data["update_key"] = (
             f"cb{event.id}"
@@ -99,6 +101,8 @@ class Context(BaseMiddleware):
             else (f"u{update.update_id}" if update is not None else None)
         )
         with logs.context(data["room_id"], data["update_key"]):
+            if not await self._allowed(event, tg_user.id, chat, data):
+                return None
             try:
                 return await handler(event, data)
             except Exception:
@@ -106,6 +110,33 @@ class Context(BaseMiddleware):
                 if isinstance(event, Message):
                     await _sorry(event, data)
                 return None
+
+    async def _allowed(
+        self, event: TelegramObject, user: int, chat: Chat | None, data: dict[str, Any]
+    ) -> bool:
+        """What one person (and one chat) may ask of the bot: a command in a group past his
+        limit or the chat's is ignored (its answer would cost the group's budget or his
+        private chat's, and the bot's time); a flood of presses gets a toast."""
+        service = self.painter.service
+        update = data.get("update_key")
+        if isinstance(event, Message) and chat is not None and chat.type != "private":
+            if not (event.text or "").startswith("/"):
+                return True
+            asking = self.asking
+            if await take(service, f"tgcmd:{chat.id}:{user}", asking.person_commands, False, update) or (
+                await take(service, f"tgcmd:{chat.id}", asking.chat_commands, False, update)
+            ):
+                log.info("ignored a command of %s in %s: over the limit", user, chat.id)
+                return False
+            return True
+        if (
+            isinstance(event, CallbackQuery)
+            and await take(service, f"tgpress:{user}", self.asking.person_presses, False, update) > 0
+        ):
+            with contextlib.suppress(TelegramAPIError):
+                await event.answer(data["t"]._("Too many presses: wait a moment."))
+            return False
+        return True
 
 
 async def _sorry(message: Message, data: dict[str, Any]) -> None:

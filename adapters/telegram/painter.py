@@ -41,7 +41,7 @@ from adapters.common.hands import hand_signature
 from adapters.common.painting import Dirty, drain, paint_loop, take
 from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
-from adapters.telegram.limits import budget_key, chat_of, pace_of
+from adapters.telegram.limits import INFO_PACE, INFO_QUEUED, budget_key, chat_of, info_key, pace_of
 from adapters.telegram.members import Members
 from adapters.telegram.posts import Post
 from adapters.telegram.words import Words
@@ -205,14 +205,20 @@ class Painter:
     async def post(self, post: Post) -> None:
         """Queue a write for its chat's budget and write what the budget allows now."""
         lane = (post.chat, post.budget)
-        self.outbox.setdefault(lane, deque()).append(post)
+        queue = self.outbox.setdefault(lane, deque())
+        if post.info and post.chat < 0:
+            self._make_room_for_info(queue)
+        queue.append(post)
         await self._flush_posts(lane, self.clock.now())
         self.wake.set()  # the paint loop learns when what is left is due
 
     def hold(self, post: Post) -> None:
         """Queue a write for later (its ``not_before``) without writing anything now: safe
         from within a write's own ``on_sent``."""
-        self.outbox.setdefault((post.chat, post.budget), deque()).append(post)
+        queue = self.outbox.setdefault((post.chat, post.budget), deque())
+        if post.info and post.chat < 0:
+            self._make_room_for_info(queue)
+        queue.append(post)
         self.wake.set()
 
     async def say(
@@ -226,8 +232,10 @@ class Painter:
         room: str | None = None,
         gen: int | None = None,
         on_sent: Callable[[Any], Awaitable[None]] | None = None,
+        info: bool = False,
     ) -> None:
-        """A message to the chat (a reply to a command when ``reply_to``)."""
+        """A message to the chat (a reply to a command when ``reply_to``); ``info``: an
+        answer for one person (``Post.info``)."""
         method = SendMessage(
             chat_id=chat,
             text=text,
@@ -237,7 +245,17 @@ class Painter:
             if reply_to
             else None,
         )
-        await self.post(Post(chat, method, room=room, gen=gen, on_sent=on_sent))
+        await self.post(Post(chat, method, room=room, gen=gen, on_sent=on_sent, info=info))
+
+    def _make_room_for_info(self, queue: deque[Post]) -> None:
+        """At most ``INFO_QUEUED`` info answers wait in a group's lane: the oldest goes (a
+        result, a table's edit, a hand never does). A private chat's answers are bounded by
+        its person's own command limit."""
+        infos = [p for p in queue if p.info]
+        for old in infos[: max(0, len(infos) - INFO_QUEUED + 1)]:
+            queue.remove(old)
+            self.stats.dropped.append(f"info {type(old.method).__name__} {old.chat}")
+            log.warning("dropped a waiting answer to %s: too many queued", old.chat)
 
     def _drop_posts(self, room_id: str, gen: int) -> None:
         for queue in self.outbox.values():
@@ -266,6 +284,12 @@ class Painter:
             post = queue[0]
             if post.not_before > now:
                 return post.not_before
+            if post.budget and post.info and chat < 0:
+                # an answer for one person in the group: its own small share, first
+                wait = await take(self.service, info_key(chat), INFO_PACE, routine=False)
+                if wait > 0:
+                    post.not_before = now + wait
+                    return post.not_before
             if post.budget:
                 wait = await take(self.service, budget_key(chat), pace_of(chat), routine=False)
                 if wait > 0:
@@ -295,10 +319,15 @@ class Painter:
             if "not modified" in str(e):
                 return True
             post.tries += 1
-            if post.tries >= MAX_TRIES or isinstance(e, TelegramForbiddenError) or "not found" in str(e):
+            final = isinstance(e, TelegramForbiddenError) or "not found" in str(e) or post.info
+            if post.tries >= MAX_TRIES or final:
                 self.stats.dropped.append(f"{type(post.method).__name__} {post.chat}: {e}")
-                log.warning("dropped a write to %s: %s", post.chat, e)
-                if post.fallback is not None:  # said another way (a photo's words alone)
+                log.log(
+                    logging.INFO if post.info else logging.WARNING, "dropped a write to %s: %s", post.chat, e
+                )
+                if isinstance(post.fallback, Post):  # another write, in its own lane
+                    self.hold(post.fallback)
+                elif post.fallback is not None:  # said another way (a photo's words alone)
                     self.outbox.setdefault((post.chat, post.budget), deque()).append(
                         Post(post.chat, post.fallback, room=post.room, gen=post.gen, budget=post.budget)
                     )

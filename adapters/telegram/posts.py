@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
 
 from aiogram.methods import TelegramMethod
 
@@ -21,4 +21,11 @@ class Post:
     on_sent: Callable[[Any], Awaitable[None]] | None = None
     not_before: float = 0.0
     tries: int = 0
-    fallback: TelegramMethod[Any] | None = None  # written instead if this one is refused
+    # written instead if this one is refused: said another way in the same lane (a photo's
+    # words alone), or another post altogether (a reaction in the group, when a private
+    # answer cannot be delivered)
+    fallback: Union[TelegramMethod[Any], Post, None] = None  # noqa: UP007 (a forward ref)
+    # an answer to one person (a command's, a refusal) that had to be written where others
+    # see it, or to his private chat: it never takes the table's share of the budget, waits
+    # in a short queue, and is the first dropped when too many pile up
+    info: bool = False

@@ -23,9 +23,11 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from adapters.common.painting import Pace
 from adapters.common.render import Text
 from adapters.telegram.app import TelegramApp, build, make_bot
 from adapters.telegram.keyboards import moment
+from adapters.telegram.limits import Asking
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import Room
@@ -38,6 +40,8 @@ from engine.petukh_view import PetukhExtras
 from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 
 GROUP_ID = -1001000000001
+# the bot's own limits on asking, for tests that press at once on a still clock
+WIDE = Asking(Pace(10_000, 1.0), Pace(10_000, 1.0), Pace(10_000, 1.0))
 # real seconds a test waits for a signal (an update confirmed) before it calls it lost: a
 # bound for a broken bot, never a pause (a loaded 2-core machine may be slow to get there)
 SIGNAL_LIMIT = 60.0
@@ -98,12 +102,31 @@ class Env:
     async def say(
         self, user: FakeUser, text: str, chat: FakeChat | int | None = None, flush: bool = True, **kw: Any
     ) -> FakeMessage:
-        """A person writes; returns once the bot's handler has finished with it."""
-        msg = self.fake.user_message(chat if chat is not None else self.group, user, text, **kw)
+        """A person writes; returns once the bot's handler has finished with it. A command
+        the bot registered as ephemeral in groups is sent as one, as Telegram's clients do
+        (``ephemeral=False``: an old client, or one typed past the menu)."""
+        where = chat if chat is not None else self.group
+        if "ephemeral" not in kw:
+            kw["ephemeral"] = self.client_sends_ephemeral(where, user, text)
+        msg = self.fake.user_message(where, user, text, **kw)
         await self.fake.wait_confirmed(self.fake._last_update_id, timeout=SIGNAL_LIMIT)
         if flush:
             await self.flush()
         return msg
+
+    def client_sends_ephemeral(self, chat: FakeChat | int, user: FakeUser, text: str) -> bool:
+        """Whether a client sends ``text`` as an ephemeral command: a group command the bot
+        registered with ``is_ephemeral`` for groups (in the user's language, else the
+        default list)."""
+        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        if chat_id > 0 or not text.startswith("/"):
+            return False
+        name = text[1:].split()[0].split("@")[0].lower() if len(text) > 1 else ""
+        scope = json.dumps({"type": "all_group_chats"}, sort_keys=True)
+        listed = self.fake.commands.get((scope, user.language_code or "")) or self.fake.commands.get(
+            (scope, ""), []
+        )
+        return any(c.get("command") == name and c.get("is_ephemeral") for c in listed)
 
     async def press(
         self, user: FakeUser, message: FakeMessage, data: str, check_button: bool = True, flush: bool = True
@@ -293,10 +316,17 @@ class Env:
 
 @asynccontextmanager
 async def telegram(
-    redis: Redis, fake: FakeTelegram | None = None, clock: ManualClock | None = None, **settings: Any
+    redis: Redis,
+    fake: FakeTelegram | None = None,
+    clock: ManualClock | None = None,
+    real_limits: bool = False,
+    **settings: Any,
 ) -> AsyncIterator[Env]:
     """A bot process: its own service, dispatcher and painter. Pass ``fake`` (and its
-    ``clock``) to start a new process against the same Telegram (a restart)."""
+    ``clock``) to start a new process against the same Telegram (a restart).
+    ``real_limits``: the bot's own limits on commands and presses as they ship; without it
+    they are wide, since tests press at once on a clock that stands still (the platform's
+    own limits, the fake's, are real either way)."""
     clock = clock or ManualClock()
     async with contextlib.AsyncExitStack() as stack:
         if fake is None:
@@ -321,6 +351,8 @@ async def telegram(
         service = GameService(Store(redis), conf, clock)
         bot = make_bot(conf)
         app = await build(bot, service, conf, clock)
+        if not real_limits:
+            app.context.asking = WIDE
         env = Env(fake, group, users, service, clock, app, conf, redis)
         env.install_leak_check()
         async with run_polling(app.dispatcher, bot, fake, handle_as_tasks=False):

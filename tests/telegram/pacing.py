@@ -9,10 +9,11 @@ takes a few seconds of real time and the figures are the same on any machine.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 
-from tests.fakes.telegram_api import FakeMessage
+from tests.fakes.telegram_api import FakeMessage, FakeUser
 from tests.telegram.harness import Env, pick
 
 THINK = (1.0, 6.0)
@@ -52,10 +53,24 @@ class Figures:
         return max(b - a for a, b in zip(marks, marks[1:], strict=False))
 
 
-async def play_paced(env: Env, seed: int, max_events: int = 20000) -> Figures:
+@dataclass
+class Spam:
+    """A member who is not playing sends ``command`` every ``every`` seconds, typed past
+    the menu (a plain message, not an ephemeral command): the worst case of issue 33."""
+
+    user: FakeUser
+    every: float
+    command: str = "/top"
+    next_at: float = 0.0
+    sent: int = 0
+
+
+async def play_paced(env: Env, seed: int, max_events: int = 20000, spam: Spam | None = None) -> Figures:
     """Play the open table to its end; return what was measured."""
     rng = random.Random(seed)
     figures = Figures()
+    if spam is not None:
+        spam.next_at = env.clock.now()
     table = env.table_message()
     ready: dict[int, float] = {}  # person -> when he will have decided
     humans = [u for u in env.users if (await env.room()).seat_of(f"tg:{u.id}") is not None]
@@ -72,6 +87,11 @@ async def play_paced(env: Env, seed: int, max_events: int = 20000) -> Figures:
         if room.state != "playing":
             break
         now = env.clock.now()
+        if spam is not None and spam.next_at <= now:
+            await env.say(spam.user, spam.command, ephemeral=False)
+            spam.sent += 1
+            spam.next_at = now + spam.every
+            continue
         for user in humans:
             hand = env.service.hand_of(room, f"tg:{user.id}")
             moves = [c for c in hand.choices if c.kind != "declare"] if hand else []
@@ -86,7 +106,7 @@ async def play_paced(env: Env, seed: int, max_events: int = 20000) -> Figures:
                 ready.pop(user.id, None)
                 break
         else:
-            await _advance(env, ready)
+            await _advance(env, ready, spam.next_at if spam is not None else None)
     await _finish(env, figures, table)
     return figures
 
@@ -115,12 +135,15 @@ MOVE_KEYS = frozenset(
 )
 
 
-async def _advance(env: Env, ready: dict[int, float]) -> None:
-    """Jump to the next event: a person's decision, a computer's move, a painter's write."""
+async def _advance(env: Env, ready: dict[int, float], spam_at: float | None = None) -> None:
+    """Jump to the next event: a person's decision, a computer's move, a painter's write,
+    a spammer's command."""
     now = env.clock.now()
     room = await env.room()
     due = await env.app.painter.flush()
     times = list(ready.values())
+    if spam_at is not None:
+        times.append(spam_at)
     if room.deadline is not None:
         times.append(room.deadline)
     if due is not None:
@@ -132,9 +155,11 @@ async def _advance(env: Env, ready: dict[int, float]) -> None:
 
 
 async def _finish(env: Env, figures: Figures, table: FakeMessage) -> None:
-    """Let the painter write what it holds; read the table's writes from the fake."""
+    """Let the painter write what it holds; read the table's writes from the fake. A table
+    the chat scrolled far away from is posted again below: its new message is the table
+    from then on (a write of the table too)."""
     for _ in range(40):
-        if "🏁" in (table.text or ""):
+        if "🏁" in (env.table_message().text or ""):
             break
         env.clock.advance(0.25)
         await env.flush()
@@ -146,9 +171,14 @@ async def _finish(env: Env, figures: Figures, table: FakeMessage) -> None:
         and int(c.params.get("chat_id") or 0) == env.group.id
         and not c.params.get("ephemeral_message_parameters")
     ]
-    ours = [
-        c for c in calls if c.method == "editMessageText" and c.params.get("message_id") == table.message_id
-    ]
+    tables = {table.message_id}
+    ours = []
+    for c in calls:
+        if c.method == "sendMessage" and "T:" in json.dumps(c.params.get("reply_markup") or {}):
+            tables.add(int(c.result["message_id"]))
+            ours.append(c)
+        elif c.method == "editMessageText" and c.params.get("message_id") in tables:
+            ours.append(c)
     figures.edits = [c.at for c in ours]
     figures.result_at = next((c.at for c in ours if "🏁" in str(c.params.get("text"))), None)
     figures.refused = len(env.fake.flood.refused) if env.fake.flood else 0

@@ -11,9 +11,11 @@ import asyncio
 import inspect
 from typing import Any
 
+import pytest
 from aiogram.methods import SendMessage
 from redis.asyncio import Redis
 
+from adapters.telegram.limits import ASKING, INFO_QUEUED
 from adapters.telegram.posts import Post
 from tests.telegram.harness import GROUP_ID, telegram
 from tests.telegram.test_hands import open_table
@@ -132,12 +134,12 @@ async def test_a_burst_of_admin_checks_asks_telegram_once(redis: Redis) -> None:
         await env.say(anna, "/newgame kozel")
         await env.say(boris, "/join")
         for _ in range(20):
-            await env.say(boris, "/addbot", flush=False)
+            await env.press(boris, env.table_message(), "L:bot", flush=False)
         await env.flush()
         assert env.fake.member_lookups.get((GROUP_ID, boris.id), 0) == 1
         assert (await env.room()).occupied == 2
         env.clock.advance(10)
-        await env.say(boris, "/addbot")
+        await env.press(boris, env.table_message(), "L:bot")
         assert env.fake.member_lookups.get((GROUP_ID, boris.id), 0) == 2
 
 
@@ -160,3 +162,52 @@ async def test_kick_and_stats_name_people_by_id_reply_or_username_never_by_displ
         await env.say(gleb, "/stats Anna")
         assert "Anna" in (env.fake.last_bot_message(env.group).text or "")  # "I don't know Anna here"
         assert "/stats" in (env.fake.last_bot_message(env.group).text or "")
+
+
+async def test_the_outbox_keeps_a_few_answers_and_never_drops_a_result(
+    redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Item 1: while the group waits out a 429, answers for one person that had to go to
+    the group pile up: only the newest few wait (the oldest dropped, with a log line); the
+    match's result posted meanwhile is never dropped."""
+    async with telegram(redis) as env:
+        env.fake.limit_group_writes(20, 60.0)
+        env.fake.fail_retry_after("sendMessage", 30, when=lambda p: int(p["chat_id"]) < 0)
+        await env.painter.say(GROUP_ID, "first", info=True)  # refused: the chat waits 30 s
+        for i in range(10):
+            await env.painter.say(GROUP_ID, f"answer {i}", info=True)
+        await env.painter.say(GROUP_ID, "🏁 result")
+        queued = [p for q in env.painter.outbox.values() for p in q]
+        assert sum(p.info for p in queued) <= INFO_QUEUED
+        assert any(not p.info for p in queued)
+        await env.drain()
+        texts = [m.text for m in env.fake.messages(env.group, from_bot=True)]
+        assert "🏁 result" in texts
+        assert [t for t in texts if t and t.startswith("answer")] == [
+            f"answer {i}" for i in range(10 - INFO_QUEUED, 10)
+        ]
+        assert any("too many queued" in r.getMessage() for r in caplog.records)
+
+
+async def test_commands_past_a_persons_limit_are_ignored(redis: Redis) -> None:
+    """Item 1: one person's commands in a group are limited (5 in 30 s), and a chat's (20 in
+    a minute); past that the bot neither answers nor works. A redelivered command is not
+    counted twice."""
+    async with telegram(redis, real_limits=True) as env:
+        gleb = env.users[3]
+        env.fake.private_chat(gleb)
+        for _ in range(12):
+            await env.say(gleb, "/top", ephemeral=False)
+        answers = [m for m in env.fake.messages(gleb.id, from_bot=True)]
+        assert len(answers) == ASKING.person_commands.limit
+        env.clock.advance(31)
+        await env.say(gleb, "/top", ephemeral=False)
+        assert len(env.fake.messages(gleb.id, from_bot=True)) == ASKING.person_commands.limit + 1
+        # the chat as a whole: four people, six commands each, in one minute
+        env.clock.advance(61)
+        for user in env.users:
+            env.fake.private_chat(user)
+            for _ in range(ASKING.person_commands.limit):
+                await env.say(user, "/series", ephemeral=False)
+        answered = sum(len(env.fake.messages(u.id, from_bot=True)) for u in env.users)
+        assert answered - (ASKING.person_commands.limit + 1) == ASKING.chat_commands.limit

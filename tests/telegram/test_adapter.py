@@ -247,8 +247,10 @@ async def test_commands_registered_per_language_and_help(redis: Redis) -> None:
         await env.say(env.users[0], "/lang en")
         await env.say(env.users[0], "/newgame")
         picker = env.fake.last_bot_message(env.group)
-        assert picker is not None
-        assert "Kozel · classic" in [b["text"] for row in picker.buttons for b in row]
+        assert picker is not None and picker.is_ephemeral  # for her alone: in her own words
+        assert "Козёл · классический" in [b["text"] for row in picker.buttons for b in row]
+        await env.press(env.users[0], picker, "G:kozel")
+        assert "Seats" in (env.table_message().text or "")  # the table: in the chat's
 
 
 async def test_invite_link_seats_a_friend_from_the_private_chat(redis: Redis) -> None:
@@ -390,34 +392,29 @@ async def test_petukh_elimination_queue_by_command_and_button(redis: Redis) -> N
 async def test_replies_wait_for_the_budget_under_429_and_none_is_lost(
     redis: Redis, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Answers typed past the menu (plain commands, not ephemeral ones) go to the sender's
+    private chat (issue 33); a 429 there holds them for Telegram's time, and none is lost."""
     async with telegram(redis) as env:
         env.fake.limit_group_writes(20, 60.0)
         await open_table(env, people=1, bots=3)
         anna = env.users[0]
-        # someone else's bot (or this one's burst) has spent the group's minute
-        env.fake.fail_retry_after(
-            "sendMessage",
-            30,
-            times=1,
-            when=lambda p: int(p["chat_id"]) < 0 and "ephemeral_message_parameters" not in p,
-        )
+        env.fake.private_chat(anna)
+        group_writes = len(env.fake.find_calls("sendMessage", ok=True))
+        env.fake.fail_retry_after("sendMessage", 30, times=1, when=lambda p: int(p["chat_id"]) == anna.id)
         for command in ("/invite", "/series", "/score", "/top"):
-            await env.say(anna, command)
-        answered = [
-            c for c in env.fake.find_calls("sendMessage", ok=True) if int(c.params["chat_id"]) == env.group.id
-        ]
-        before = len(answered)
+            await env.say(anna, command, ephemeral=False)
         await env.drain()
         after = [
-            c for c in env.fake.find_calls("sendMessage", ok=True) if int(c.params["chat_id"]) == env.group.id
+            c for c in env.fake.find_calls("sendMessage", ok=True) if int(c.params["chat_id"]) == anna.id
         ]
-        replies = [c for c in after if c.params.get("reply_parameters")]
-        assert len(replies) == 4, [c.params["text"][:20] for c in after]
-        assert len(after) > before
+        assert len(after) == 4, [c.params["text"][:20] for c in after]
+        assert all("Пятничный покер" in c.params["text"] for c in after)  # which group's
         refused = [c for c in env.fake.api_calls() if c.error_code == 429]
         assert len(refused) == 1
         # the retry came after Telegram's 30 s, not before
-        assert min(c.at for c in replies) >= refused[0].at + 30
+        assert min(c.at for c in after) >= refused[0].at + 30
+        sent = env.fake.find_calls("sendMessage", ok=True)
+        assert not [c for c in sent[group_writes:] if int(c.params["chat_id"]) == env.group.id]
         assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 

@@ -27,8 +27,8 @@ async def test_lang_uk_for_the_group_and_a_croatian_app_for_herself(redis: Redis
         env.fake.make_admin(env.group, anna)
         await env.say(anna, "/lang uk")
         assert env.fake.last_bot_message(env.group).text == "Мова: українська"  # type: ignore[union-attr]
-        await env.say(anna, "/lang xx")
-        assert "/lang uk або /lang hr" in (env.fake.last_bot_message(env.group).text or "")  # type: ignore[union-attr]
+        await env.say(anna, "/lang xx")  # an answer for her alone: in her own language
+        assert "/lang uk или /lang hr" in (env.fake.last_bot_message(env.group).text or "")  # type: ignore[union-attr]
         await env.say(anna, "/newgame kozel")
         table = env.table_message().text or ""
         assert "Козел · класичний · 4 гравці" in table and "Місця:" in table

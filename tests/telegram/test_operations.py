@@ -37,7 +37,7 @@ async def test_429s_their_waits_and_the_painter_queue_are_counted(redis: Redis) 
         env.fake.fail_retry_after(
             "sendMessage", 7, when=lambda p: int(p["chat_id"]) < 0 and "ephemeral_message_parameters" not in p
         )
-        await env.say(anna, "/score")
+        await env.say(anna, "/cancel")  # its confirmation: a group write
         depth = metrics.registry.get_sample_value("kozel_painter_queue", {"platform": "tg"})
         assert depth is not None and depth >= 1  # the refused writes wait their turn
         await env.drain()

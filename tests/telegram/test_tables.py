@@ -90,7 +90,7 @@ async def test_cancel_rewrites_strips_hands_and_confirms_once(redis: Redis) -> N
             20,
             when=lambda p: int(p["chat_id"]) < 0 and "ephemeral_message_parameters" not in p,
         )
-        await env.say(boris, "/score")
+        await env.say(boris, "/score", ephemeral=False)  # typed: he never opened the bot
         await env.say(anna, "/cancel")
         await env.drain()
         for _ in range(5):  # time passes: nothing of that match comes any more
@@ -98,7 +98,7 @@ async def test_cancel_rewrites_strips_hands_and_confirms_once(redis: Redis) -> N
         sent = [
             c
             for c in env.fake.find_calls("sendMessage", after=mark, ok=True)
-            if int(c.params["chat_id"]) == env.group.id
+            if int(c.params["chat_id"]) == env.group.id and not c.params.get("ephemeral_message_parameters")
         ]
         assert len(sent) == 1 and "❌" in sent[0].params["text"]  # confirmed once
         assert not [c for c in sent if "Счёт" in c.params["text"]]  # the queued score: dropped

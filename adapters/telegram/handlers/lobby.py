@@ -3,14 +3,18 @@ players, settings, start, kick, cancel, the queue, invitations, another match.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.methods import (
+    DeleteEphemeralMessage,
     DeleteMessage,
     EditEphemeralMessageText,
     EditMessageReplyMarkup,
     EditMessageText,
     SendMessage,
+    TelegramMethod,
 )
 from aiogram.types import CallbackQuery, EphemeralMessageParameters, InlineKeyboardMarkup, Message
 from aiogram.types import User as TgUser
@@ -34,7 +38,7 @@ from adapters.telegram.handlers.common import remember_username as remember_in_c
 from adapters.telegram.handlers.private import start_practice
 from adapters.telegram.painter import Painter
 from adapters.telegram.posts import Post
-from adapters.telegram.replies import is_admin, tell
+from adapters.telegram.replies import is_admin, offer, tell
 from bot import invites
 from bot.changes import Reason
 from bot.room import FINISHED, LOBBY, User
@@ -82,7 +86,7 @@ async def newgame(
     if preset is None:
         # no game named: the list of games as buttons (or the unknown word refused)
         text = t._("Unknown game: {word}.").format(word=word) + "\n" if word else ""
-        await tell(message, painter, text + t._("Which game?"), keyboards.games_markup(t))
+        await offer(message, painter, text + t._("Which game?"), keyboards.games_markup(t))
         return
     thread = message.message_thread_id if message.is_topic_message else None
     out = await open_table(
@@ -113,11 +117,16 @@ async def picked_game(
         out = await open_table(
             service, painter, msg.chat.id, thread, msg.chat.title, user, preset, update_key
         )
-        if out.ok and not out.repeat and not msg.ephemeral_message_id:
+        if out.ok and not out.repeat:
             # the list has done its work: the lobby is drawn below it, the only buttons
-            await painter.post(
-                Post(msg.chat.id, DeleteMessage(chat_id=msg.chat.id, message_id=msg.message_id), budget=False)
-            )
+            delete: TelegramMethod[Any] = DeleteMessage(chat_id=msg.chat.id, message_id=msg.message_id)
+            if msg.ephemeral_message_id:
+                delete = DeleteEphemeralMessage(
+                    chat_id=msg.chat.id,
+                    receiver_user_id=query.from_user.id,
+                    ephemeral_message_id=msg.ephemeral_message_id,
+                )
+            await painter.post(Post(msg.chat.id, delete, budget=False))
     answer_press(callback_answer, t, out)
 
 
@@ -241,8 +250,10 @@ async def cancel(
     admin = await is_admin(painter, message.chat.id, user_tg_id(user))
     out = await service.cancel(room_id, user, admin, update_id=update_key)
     if out.ok and not out.repeat:
-        # one confirmation; the table itself becomes a one-line "cancelled"
-        await tell(message, painter, "❌ " + chat_t._("The game is cancelled."))
+        # one confirmation for everyone (a result, not an answer to one person); the table
+        # itself becomes a one-line "cancelled"
+        thread = message.message_thread_id if message.is_topic_message else None
+        await painter.say(message.chat.id, "❌ " + chat_t._("The game is cancelled."), thread=thread)
     await answer_outcome(message, painter, t, out)
 
 
@@ -290,7 +301,7 @@ async def settings(message: Message, service: GameService, painter: Painter, roo
         reason = "no_room" if table is None else "already_started"
         await tell(message, painter, t.reason(reason))
         return
-    await tell(message, painter, texts.settings_text(t, table), keyboards.settings_markup(t, table))
+    await offer(message, painter, texts.settings_text(t, table), keyboards.settings_markup(t, table))
 
 
 async def invite(
