@@ -80,7 +80,8 @@ async def main() -> None:
         "20 group writes a minute enforced"
         + (f"; /top every {args.spam:g} s from a member not playing" if args.spam else "")
         + (" (the bot an admin)" if args.admin else "")
-        + "; load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+        + "; load average "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
     )
     print("seed  moves  min   worst wait  longest gap  result after  writes/min  429s  spam")
     try:
