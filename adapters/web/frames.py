@@ -14,9 +14,10 @@ from adapters.common.chart import COLOURS
 from adapters.common.hands import display_order
 from adapters.common.lobby import level_word
 from adapters.common.render import DEAL_END_KEYS, KINDS, SUIT, Text
-from bot.views import Choice, HandView, PlayView, TableView
+from bot.views import Choice, HandView, Line, PlayView, TableView
 
 SHOWN_LINES = 3  # event lines under the table
+DEAL_STARTS = frozenset({"deal_started", "shuffled"})
 
 
 def _plays(table: TableView, plays: list[PlayView]) -> list[dict[str, Any]]:
@@ -100,7 +101,9 @@ def table_frame(
         "trump": table.trump,
         "trumpSymbol": SUIT.get(table.trump or "", ""),
         "trumpLabel": t.trump_label(table.preset, SUIT.get(table.trump or "", "?")) if table.trump else "",
-        "trumpCard": table.trump_card,
+        # as the chat's table shows it: under the stock, or the dealer's shown last card (once
+        # drawn, where it went is its holder's to know: he may have thrown it face down)
+        "trumpCard": table.trump_card if table.stock or table.trump_mode == "last" else None,
         "trumpMode": table.trump_mode,
         "stock": table.stock,
         "dealer": table.dealer,
@@ -123,7 +126,7 @@ def table_frame(
         winner, plays = table.last_trick
         frame["last"] = {"seat": winner, "name": t.seat_name(table, winner), "plays": _plays(table, plays)}
     frame["lines"] = [
-        text for ln in table.lines if ln.key not in DEAL_END_KEYS and (text := t.line(ln, table))
+        text for ln in _this_deal(table.lines) if ln.key not in DEAL_END_KEYS and (text := t.line(ln, table))
     ][-SHOWN_LINES:]
     frame["result"] = _result(table, t)
     if table.finished and progress:
@@ -131,6 +134,13 @@ def table_frame(
     extras = table.extras.to_json() if table.extras is not None else {}
     frame["boys"] = [{"seat": b["seat"], "cards": b["cards"]} for b in extras.get("boys", [])]
     return frame
+
+
+def _this_deal(lines: list[Line]) -> list[Line]:
+    """The lines from the last deal's start on: the plays of the deal before belong to its
+    result (and its cards are in new hands now)."""
+    starts = [i for i, ln in enumerate(lines) if ln.key in DEAL_STARTS]
+    return lines[starts[-1] :] if starts else lines
 
 
 def _result(table: TableView, t: Text) -> dict[str, str] | None:

@@ -95,6 +95,7 @@ function connect() {
   S.ws = ws;
   ws.onopen = () => {
     S.tries = 0;
+    document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
     ws.send(JSON.stringify(S.hello));
   };
   ws.onmessage = (e) => {
@@ -162,6 +163,7 @@ function receive(f) {
       S.sel = 0;
       haptic("move");
     } else {
+      document.body.dataset.refusals = String(Number(document.body.dataset.refusals || 0) + 1);
       toast(f.text);
       haptic("error");
     }
@@ -396,7 +398,7 @@ function renderTrump(t) {
   if (!t.trump || t.state !== "playing") return;
   const pile = document.createElement("div");
   pile.className = "pile";
-  if (t.trumpCard && (t.stock || t.trumpMode === "last")) pile.appendChild(face(t.trumpCard, "small turned"));
+  if (t.trumpCard) pile.appendChild(face(t.trumpCard, "small turned"));
   if (t.stock) pile.appendChild(back("small stock"));
   box.appendChild(pile);
   const label = document.createElement("div");
