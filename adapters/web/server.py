@@ -108,6 +108,10 @@ class WebTable:
         self._sockets: set[Socket] = set()
         self._closing = False
 
+    @property
+    def open_sockets(self) -> int:
+        return len(self._sockets)
+
     # --- life -----------------------------------------------------------------------------
 
     def application(self) -> web.Application:

@@ -338,9 +338,12 @@ async def play_a_deal(
                 assert not await p.page.evaluate("() => document.body.dataset.refusals || ''")
                 assert await p.page.evaluate("() => window.__haptics.length") > 0
             assert await spectator.page.locator("#hand .card").count() == 0
-            # the deal's result was shown on every page (its words, the deal's number)
+            # the deal's result was shown on every page, over the table without stopping play
             for p in pages:
-                shown = await p.page.locator("#panel .result").text_content(timeout=WAIT_MS)
+                await p.page.wait_for_function(
+                    "() => document.body.dataset.result === 'deal'", timeout=WAIT_MS
+                )
+                shown = await p.page.locator("#panel .result").text_content()
                 assert shown and "1" in shown
         finally:
             for p in pages:

@@ -10,6 +10,7 @@ const tg = () => window.Telegram?.WebApp;
 const RETRY_MS = [100, 300, 700, 1500, 3000];
 const NO_RETRY = new Set([4401, 4404, 1008, 1009]);
 const LONG_TIME = 3600; // a turn this long has no timer (local play)
+const PASSIVE_MS = 5000; // how long a deal's result stays over the table
 const ROBOT =
   '<svg class="robot" viewBox="0 0 24 24" aria-hidden="true"><rect x="4" y="7" width="16" height="12" rx="3"/>' +
   '<circle cx="9" cy="13" r="1.6" class="eye"/><circle cx="15" cy="13" r="1.6" class="eye"/>' +
@@ -27,6 +28,7 @@ const S = {
   tries: 0,
   refused: null,
   resultShown: null,
+  panelKind: null,
   prevTrick: [],
   prevLast: null,
   hello: null,
@@ -155,6 +157,11 @@ function receive(f) {
     render();
     if (turned) haptic("turn");
     document.body.dataset.version = String(f.v);
+    // when this state reached the screen (the frame it is painted in): bench/web.py
+    requestAnimationFrame(() => {
+      document.body.dataset.drawnAt = (performance.timeOrigin + performance.now()).toFixed(2);
+      document.body.dataset.drawnVersion = String(f.v);
+    });
     return;
   }
   if (f.type === "answer") {
@@ -529,20 +536,32 @@ function simple(type) {
 
 // --- overlays: the last trick, a deal's and the match's result -----------------------------
 
-function showPanel(build) {
+let panelTimer = null;
+
+// a panel over the table; ``passive``: a glance that lets every tap through to the table
+// and goes by itself (a deal's result never holds up the next move)
+function showPanel(build, passive = false, kind = null) {
+  S.panelKind = kind;
   const panel = $("panel");
   panel.innerHTML = "";
   build(panel);
-  const close = document.createElement("button");
-  close.className = "btn close";
-  close.textContent = S.words.close || "×";
-  close.addEventListener("click", hidePanel);
-  panel.appendChild(close);
+  clearTimeout(panelTimer);
+  $("overlay").classList.toggle("passive", passive);
+  if (passive) {
+    panelTimer = setTimeout(hidePanel, PASSIVE_MS);
+  } else {
+    const close = document.createElement("button");
+    close.className = "btn close";
+    close.textContent = S.words.close || "×";
+    close.addEventListener("click", hidePanel);
+    panel.appendChild(close);
+  }
   $("overlay").hidden = false;
 }
 
 function hidePanel() {
   $("overlay").hidden = true;
+  S.panelKind = null;
 }
 
 function showLastTrick() {
@@ -572,10 +591,15 @@ function showLastTrick() {
 }
 
 function renderResult(t) {
+  // a new match has begun (another match, an elimination): the last one's result goes
+  if (t.state === "playing" && S.panelKind === "match" && (!t.result || t.result.kind !== "match")) {
+    hidePanel();
+  }
   if (!t.result) return;
   const id = `${t.result.kind}:${t.result.text}`;
   if (S.resultShown === id) return;
   S.resultShown = id;
+  document.body.dataset.result = t.result.kind;
   showPanel((panel) => {
     const text = document.createElement("pre");
     text.className = "result txt";
@@ -584,7 +608,7 @@ function renderResult(t) {
     if (t.result.kind === "match" && t.progress && t.progress.length > 1) {
       panel.appendChild(scoreChart(t.progress, t.sides, t.target));
     }
-  });
+  }, t.result.kind === "deal", t.result.kind);
 }
 
 // --- start ---------------------------------------------------------------------------------
