@@ -264,3 +264,34 @@ async def test_local_play_lets_in_the_session_token_only(redis: Redis) -> None:
             assert frame["me"] == anna_seat and frame["hand"]["cards"]
     finally:
         await web.close()
+
+
+async def test_a_practice_game_offers_a_hint_to_its_person(redis: Redis) -> None:
+    """Every other seat a computer player: the hand says a hint may be asked for, and the
+    answer names one of the person's own moves in words."""
+    clock = ManualClock()
+    service = GameService(Store(redis), settings(), clock)
+    out = await service.create("tg", str(GROUP), None, ANNA, "kozel", size=4)
+    assert out.ok and out.room is not None
+    for _ in range(3):
+        assert (await service.add_bot(out.room.id, ANNA)).ok
+    room = (await service.start(out.room.id, ANNA, seed=3)).room
+    assert room is not None
+    while not service.hand_of(room, ANNA.id).on_move:  # type: ignore[union-attr]
+        clock.advance(1.5)
+        await service.run_timers()
+        room = await service.room(room.id)
+        assert room is not None
+    web = WebTable(service, wall=lambda: NOW)
+    port = await web.start("127.0.0.1", 0)
+    try:
+        table = Table(service, web, port, room.id, invites.payload_of(room), clock, [0.0])
+        async with connect(port, table.hello(ANNA)) as anna:
+            hand = (await anna.state())["hand"]
+            assert hand["hint"] is True
+            await anna.send({"type": "hint", "id": "h1"})
+            hint = await anna.next("hint")
+            assert hint["id"] == "h1" and hint["text"]
+            assert hint["token"] in {c["token"] for c in hand["choices"]}
+    finally:
+        await web.close()
