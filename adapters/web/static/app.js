@@ -255,7 +255,8 @@ function renderTop(t) {
     pill.querySelector("b").textContent = side.score;
     box.appendChild(pill);
   }
-  if (t.state !== "lobby" && t.sides.length) {
+  // a target to reach (Petukh's records count down to 0: nothing to say)
+  if (t.state !== "lobby" && t.sides.length && t.target) {
     const target = document.createElement("span");
     target.className = "target txt";
     target.textContent = (S.words.score_to || "{target}").replace("{target}", t.target);
