@@ -34,15 +34,7 @@ from typing import Any
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPhoto
-from aiogram.types import (
-    BufferedInputFile,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    Message,
-    ReplyParameters,
-    WebAppInfo,
-)
-from aiogram.utils.deep_linking import create_startapp_link
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message, ReplyParameters
 
 from adapters.common.chart import worth_a_chart
 from adapters.common.hands import hand_signature
@@ -51,8 +43,8 @@ from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
 from adapters.telegram.posts import Post
+from adapters.telegram.webapp import web_table_button
 from adapters.telegram.words import Words
-from bot import invites
 from bot.clock import Clock
 from bot.room import FINISHED, LOBBY, PLAYING, Room
 from bot.service import GameService
@@ -409,26 +401,6 @@ class Painter:
         else:
             self.tables.later(room_id, now + BAD_RETRY)
 
-    async def _web_table(self, room: Room, t: Text) -> InlineKeyboardButton | None:
-        """The button that opens the web table while a match is on: in a group a link to the
-        Mini App (``web_app`` buttons work in private chats only), in the private chat a
-        ``web_app`` button. Both carry the table's link (``bot/invites.py``), never a card."""
-        settings = self.service.settings
-        if room.state != PLAYING:
-            return None
-        payload = invites.payload_of(room)
-        label = "🎴 " + t._("Open the table")
-        if chat_of(room.id)[0] > 0:  # a practice game in the private chat
-            if not settings.webapp_url:
-                return None
-            return InlineKeyboardButton(
-                text=label, web_app=WebAppInfo(url=f"{settings.webapp_url}?t={payload}")
-            )
-        if not settings.webapp_name:
-            return None
-        link = await create_startapp_link(self.bot, payload, app_name=settings.webapp_name)
-        return InlineKeyboardButton(text=label, url=link)
-
     async def _draw_table(self, room: Room, now: float) -> bool:
         """Edit the room's table message, or post a new one at the bottom (a new lobby or
         match, or the old one scrolled far away). False: try again later."""
@@ -436,7 +408,8 @@ class Painter:
         t = await self.words.chat(chat)
         table = self.service.table_of(room)
         text = self._table_text(t, room, now)
-        markup = None if _closed(room) else keyboards.table_markup(t, table, await self._web_table(room, t))
+        web = await web_table_button(self.bot, self.service.settings, room, t)
+        markup = None if _closed(room) else keyboards.table_markup(t, table, web)
         msg = room.pdata.get("tg_table")
         old_gen = room.pdata.get("tg_table_gen")
         fresh = msg is not None and old_gen == room.gen

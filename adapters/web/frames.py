@@ -47,16 +47,8 @@ def _side_of(table: TableView, seat: int) -> int:
     return next((k for k, seats in enumerate(table.sides) if seat in seats), seat)
 
 
-def table_frame(
-    table: TableView,
-    t: Text,
-    now: float,
-    turn_seconds: float,
-    progress: list[list[int]] | None = None,
-) -> dict[str, Any]:
-    """The public table: seats, the trick, trump and stock, scores, recent lines, and the
-    deal's or match's result when the last change ended one."""
-    seats = []
+def _seats(table: TableView, t: Text) -> list[dict[str, Any]]:
+    seats: list[dict[str, Any]] = []
     for i, s in enumerate(table.seats):
         if s is None:
             seats.append({"i": i, "empty": True, "name": "—"})
@@ -77,6 +69,12 @@ def table_frame(
                 "colour": _colour(_side_of(table, i)) if table.partnership else None,
             }
         )
+    return seats
+
+
+def _sides(table: TableView) -> list[dict[str, Any]]:
+    """Each side's seats, names, colour and score (a side a seat when scores are a seat's:
+    Petukh's records)."""
     sides: list[dict[str, Any]] = [
         {"seats": list(seats_), "name": _names(table, seats_), "colour": _colour(k)}
         for k, seats_ in enumerate(table.sides)
@@ -84,11 +82,24 @@ def table_frame(
     if len(table.scores) == len(sides):
         for side, score in zip(sides, table.scores, strict=True):
             side["score"] = score
-    else:  # a score a seat (Petukh's records)
-        sides = [
-            {"seats": [i], "name": _names(table, [i]), "colour": _colour(i), "score": v}
-            for i, v in enumerate(table.scores)
-        ]
+        return sides
+    return [
+        {"seats": [i], "name": _names(table, [i]), "colour": _colour(i), "score": v}
+        for i, v in enumerate(table.scores)
+    ]
+
+
+def table_frame(
+    table: TableView,
+    t: Text,
+    now: float,
+    turn_seconds: float,
+    progress: list[list[int]] | None = None,
+) -> dict[str, Any]:
+    """The public table: seats, the trick, trump and stock, scores, recent lines, and the
+    deal's or match's result when the last change ended one."""
+    seats = _seats(table, t)
+    sides = _sides(table)
     mover = table.seats[table.to_move] if table.to_move is not None else None
     left = None
     if table.deadline is not None and mover is not None and not mover.computer:
