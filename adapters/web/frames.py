@@ -158,7 +158,10 @@ def _result(table: TableView, t: Text) -> dict[str, str] | None:
     """The words of the deal's or the match's end, when the last change was one."""
     ended = next((ln for ln in table.lines if ln.key == "match_ended"), None)
     if ended is not None:
-        return {"kind": "match", "text": t.match_result(ended, table, table.lines)}
+        text = t.match_result(ended, table, table.lines)
+        # the chat's pointer to /series means nothing on the web table
+        series = "\n" + t._("Series in this chat: /series")
+        return {"kind": "match", "text": text.removesuffix(series)}
     dealt = next((ln for ln in table.lines if ln.key in DEAL_END_KEYS), None)
     if dealt is not None:
         return {"kind": "deal", "text": t.deal_result(dealt, table)}
