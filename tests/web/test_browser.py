@@ -30,11 +30,12 @@ import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
 
+from adapters.common.render import Text
 from adapters.web.server import WebTable
 from bot.room import Room
 from bot.service import GameService
 from bot.store import Store
-from bot.views import Choice
+from bot.views import Choice, HandView
 from tests.conftest import TEST_MARK
 from tests.telegram.harness import Env, telegram
 from tests.telegram.test_tables import open_table
@@ -241,6 +242,40 @@ def pick(choices: list[Choice], rng: random.Random) -> Choice:
     return rng.choice(moves)
 
 
+async def shows_the_last_trick(person: Person, winner: int, room: Room) -> bool:
+    """A tap on the trick shows the last trick taken, with its taker's name."""
+    page = person.page
+    felt = await page.locator("#felt").bounding_box()
+    assert felt is not None
+    await page.mouse.click(felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] * 0.47)
+    head = page.locator("#overlay:not([hidden]) #panel h3")
+    await head.wait_for(timeout=WAIT_MS)
+    seat = room.seats[winner]
+    assert seat is not None and seat.name in (await head.text_content() or "")
+    assert await page.locator("#overlay #panel .card").count() >= 2
+    await page.click("#panel .btn.close", timeout=WAIT_MS)
+    await page.locator("#overlay").wait_for(state="hidden", timeout=WAIT_MS)
+    return True
+
+
+async def says_why_not(person: Person, hand: HandView) -> bool:
+    """The cards that may be played are raised, the others dimmed; a tap on a dimmed one
+    says why, in the table's words, and plays nothing."""
+    page = person.page
+    card, code = next(iter(hand.why_not.items()))
+    dimmed = page.locator(f'#hand .card.dim[data-card="{card}"]')
+    await dimmed.wait_for(timeout=WAIT_MS)
+    legal = {c for choice in hand.choices for c in choice.cards}
+    for c in legal:
+        assert await page.locator(f'#hand .card.legal[data-card="{c}"]').count() == 1, c
+    await dimmed.click(position={"x": 9, "y": 30}, timeout=WAIT_MS)
+    toast = page.locator("#toast:not([hidden])")
+    await toast.wait_for(timeout=WAIT_MS)
+    assert (await toast.text_content() or "") == Text("ru").reason(code)
+    assert await page.locator("#hand .card.selected").count() == 0
+    return True
+
+
 async def check_layout(person: Person, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for size, label in ((PHONE, "390x844"), (DESKTOP, "1280x800")):
@@ -285,6 +320,7 @@ async def play_a_deal(
         room = await env.room()
         seen.record(room, watchers)
         steps = shot = 0
+        last_seen = why_seen = False
         services: list[GameService] = []
         try:
             for p in pages:
@@ -312,7 +348,13 @@ async def play_a_deal(
                 for p in pages:
                     await p.synced(room.version)
                     leaks += p.leaks(seen)
-                if not shot and len(env.service.table_of(room).trick) >= 2:
+                table = env.service.table_of(room)
+                if not last_seen and table.last_trick is not None:
+                    last_seen = await shows_the_last_trick(spectator, table.last_trick[0], room)
+                why = env.service.hand_of(room, f"tg:{anna.id}")
+                if not why_seen and why is not None and why.on_move and why.why_not:
+                    why_seen = await says_why_not(people[f"tg:{anna.id}"], why)
+                if not shot and len(table.trick) >= 2:
                     shot = 1
                     await check_layout(people[f"tg:{anna.id}"], f"{shots}-player")
                     await check_layout(spectator, f"{shots}-spectator")
@@ -332,6 +374,9 @@ async def play_a_deal(
                         await p.synced(room.version)
             assert room.state != "playing" or room.load_match().deal_no == 2, "the first deal is over"
             assert shot, "no trick with two plays was seen"
+            assert last_seen, "the last trick was never looked at"
+            # Petukh's single cards say why not (Kozel's multi-card answers have no one reason)
+            assert why_seen or preset != "petukh", "no card was refused with its reason"
             assert not leaks, "\n".join(leaks[:10])
             assert all(p.checked > 10 for p in pages)
             for p in people.values():

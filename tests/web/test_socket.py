@@ -295,3 +295,33 @@ async def test_a_practice_game_offers_a_hint_to_its_person(redis: Redis) -> None
             assert hint["token"] in {c["token"] for c in hand["choices"]}
     finally:
         await web.close()
+
+
+async def test_a_person_whose_seat_a_computer_took_comes_back(redis: Redis) -> None:
+    """Missed turns hand the seat to a computer player; the hand offers "I'm back", and
+    the frame takes the seat back at once."""
+    clock = ManualClock()
+    service = GameService(Store(redis), settings(missed_turns_to_bot=1), clock)
+    room = await deal(service)
+    while not any(s is not None and s.auto for s in room.seats):  # a person's time runs out
+        clock.advance(61.0)
+        await service.run_timers()
+        room = await service.room(room.id)  # type: ignore[assignment]
+        assert room is not None
+    away = next(s for s in room.seats if s is not None and s.auto)
+    user = ANNA if away.user == ANNA.id else BORIS
+    web = WebTable(service, wall=lambda: NOW)
+    port = await web.start("127.0.0.1", 0)
+    try:
+        table = Table(service, web, port, room.id, invites.payload_of(room), clock, [0.0])
+        async with connect(port, table.hello(user)) as person:
+            frame = await person.state()
+            assert frame["hand"]["back"] is True
+            seat = frame["me"]
+            assert frame["table"]["seats"][seat]["auto"] is True
+            await person.send({"type": "back", "id": "b1"})
+            assert (await person.next("answer"))["ok"] is True
+            back = await person.state(frame["v"] + 1)
+            assert back["hand"]["back"] is False and back["table"]["seats"][seat]["auto"] is False
+    finally:
+        await web.close()
