@@ -42,6 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="normal",
         help="the computer players' level: easy, normal or hard (or one each, comma-separated)",
     )
+    p.add_argument("--web", action="store_true", help="play on the web table in a browser instead")
+    p.add_argument("--port", type=int, default=None, help="the web table's port (default: WEBAPP_PORT)")
     tg = sub.add_parser("telegram", help="run the Telegram bot (BOT_TOKEN)")
     tg.add_argument(
         "--webhook",
@@ -51,6 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub.add_parser("discord", help="run the Discord bot (DISCORD_TOKEN)")
     sub.add_parser("all", help="run both bots in one process")
+    sub.add_parser("web", help="serve only the web table (a worker behind WEBAPP_URL; BOT_TOKEN)")
     sub.add_parser("health", help="exit 0 when the running bot is alive and Redis answers")
     args = parser.parse_args(argv)
     try:
@@ -92,6 +95,8 @@ def _play(settings: Settings, args: argparse.Namespace) -> int:
         print("error: --options must be JSON", file=sys.stderr)
         return 2
     lang = args.lang or settings.default_language
+    if args.web:
+        return _play_web(settings, args, lang, options)
     try:
         return asyncio.run(
             play(
@@ -115,13 +120,43 @@ def _play(settings: Settings, args: argparse.Namespace) -> int:
         return 1
 
 
+def _play_web(
+    settings: Settings, args: argparse.Namespace, lang: str, options: dict[str, object] | None
+) -> int:
+    from adapters.web.local import play
+
+    port = args.port if args.port is not None else settings.webapp_port
+    try:
+        return asyncio.run(
+            play(
+                settings,
+                args.preset,
+                args.players,
+                args.seed,
+                lang,
+                options,
+                port=port,
+                metrics=_metrics(settings),
+                bots=args.bots.split(","),
+            )
+        )
+    except KeyboardInterrupt:
+        return 130
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except (OSError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
 async def _serve(settings: Settings, which: str) -> int:
     """The platform adapters share one service, one store and one timer loop."""
     from bot.service import GameService, thinker_for
     from bot.store import open_store
 
-    if which in ("telegram", "all") and not settings.bot_token:
-        raise ConfigError("BOT_TOKEN is not set: the Telegram adapter needs the bot's token")
+    if which in ("telegram", "all", "web") and not settings.bot_token:
+        raise ConfigError("BOT_TOKEN is not set: the Telegram adapter and the web table need the bot's token")
     if which in ("discord", "all") and not settings.discord_token:
         raise ConfigError("DISCORD_TOKEN is not set: the Discord adapter needs the bot's token")
     store = await open_store(settings)
@@ -141,6 +176,10 @@ async def _serve(settings: Settings, which: str) -> int:
         from adapters.discord.app import run as run_discord
 
         runs.append(asyncio.create_task(run_discord(settings, service, stop), name="discord"))
+    if which == "web" or which in ("telegram", "all") and settings.webapp_url:
+        from adapters.web.app import run as run_web
+
+        runs.append(asyncio.create_task(run_web(settings, service, stop), name="web"))
     timers = asyncio.create_task(service.serve_timers(stop), name="timers")
     # what start-up made (the libraries' modules, the adapters) lives as long as the process:
     # left out of the collector's scans, a full collection no longer stalls moves for tens of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -34,6 +35,15 @@ class Settings(BaseSettings):
     webhook_secret: str | None = Field(None, description="secret token header for webhooks")
     webhook_host: str = "0.0.0.0"
     webhook_port: int = Field(8080, gt=0, lt=65536)
+    webapp_name: str | None = Field(
+        None, description="the Mini App's short name in BotFather; unset: no web table button in groups"
+    )
+    webapp_url: str | None = Field(
+        None, description="the public https URL of the web table (BotFather's Mini App URL)"
+    )
+    webapp_host: str = Field("127.0.0.1", description="where the web table server listens")
+    webapp_port: int = Field(8081, gt=0, lt=65536, description="the web table server's port")
+    webapp_auth_seconds: int = Field(24 * 3600, gt=0, description="how old Telegram's signed initData may be")
     discord_token: str | None = Field(None, description="Discord bot token")
     discord_shard_count: int | None = Field(
         None, gt=0, description="shards in all (several processes split them); unset: Discord's"
@@ -62,6 +72,21 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, v: object) -> object:
         return v.upper() if isinstance(v, str) else v
+
+    @field_validator("webapp_name")
+    @classmethod
+    def _app_name(cls, v: str | None) -> str | None:
+        # BotFather's short names: 3-30 letters, digits and underscores
+        if v is not None and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", v):
+            raise ValueError("must be the Mini App's short name: 3-30 letters, digits or _")
+        return v
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _app_url(cls, v: str | None) -> str | None:
+        if v is not None and not re.fullmatch(r"https?://[^\s?#]+", v):
+            raise ValueError("must be an http(s) URL without a query")
+        return v
 
     @field_validator("default_language")
     @classmethod

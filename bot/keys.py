@@ -126,3 +126,10 @@ def flood(key: str) -> str:
 def flood_block(key: str) -> str:
     """Until when the platform asked us to stop writing under ``key`` (after a 429)."""
     return f"floodb:{{{key}}}"
+
+
+def changes() -> str:
+    """The channel every committed change is published on (``<room id> <version>``): web
+    workers follow it to push a table to its open sockets, whichever worker made the move.
+    One channel, no hash tag: a Cluster's PUBLISH reaches every node's subscribers."""
+    return "changes"

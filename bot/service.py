@@ -22,7 +22,7 @@ from bot.metrics import Metrics
 from bot.ratings import rated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
 from bot.stats import Ratings, leaderboard_rows, match_record, profile_of, series_rows
-from bot.store import MatchRecord, PaintClaim, Store, claim_of, open_store
+from bot.store import ChangeFeed, MatchRecord, PaintClaim, Store, claim_of, open_store
 from bot.thinking import Thinker
 from bot.timers import Timers
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
@@ -147,6 +147,10 @@ class GameService(Timers):
     async def _after_commit(
         self, new: Room, change: Change, record: MatchRecord | None, notify: bool
     ) -> None:
+        try:  # every worker's web sockets follow the room (one PUBLISH a commit)
+            await self.store.publish_change(new.id, new.version)
+        except Exception:  # the move is written: a follower catches up by comparing versions
+            log.exception("publishing the change of %s", new.id)
         for effect in change.after:
             match effect:
                 case Seated(user):
@@ -338,6 +342,16 @@ class GameService(Timers):
 
     async def room(self, room_id: str) -> Room | None:
         return await self.store.room(room_id)
+
+    def follow_changes(self) -> ChangeFeed:
+        """Every committed change, from any worker sharing this Redis: ``(room id, version)``
+        (``ChangeFeed.next``); close it when done."""
+        return self.store.follow_changes()
+
+    async def versions(self, room_ids: Sequence[str]) -> list[int]:
+        """The current version of each room (0: gone): a follower's check for a change it
+        may have missed."""
+        return await self.store.versions(room_ids)
 
     async def room_by_link(self, platform: str, payload: str) -> Room | None:
         """The table an invitation or web-table link names, if its secret is the table's

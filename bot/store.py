@@ -227,6 +227,21 @@ class Store:
         current = _room(stored, version, {}) if stored else None
         return Written(0, current, seen=status == -1)
 
+    async def publish_change(self, room_id: str, version: int) -> None:
+        """Tell every follower of ``keys.changes()`` that ``room_id`` is at ``version``."""
+        await self.redis.publish(keys.changes(), f"{room_id} {version}")
+
+    def follow_changes(self) -> ChangeFeed:
+        """A subscription to every committed change (its own connection; ``close()`` it)."""
+        return ChangeFeed(self.redis)
+
+    async def versions(self, room_ids: Sequence[str]) -> list[int]:
+        """The stored version of each room (0: no such room), one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for rid in room_ids:
+            pipe.hget(keys.room(rid), "v")
+        return [int(v or 0) for v in await pipe.execute()]
+
     async def delete(self, room_id: str) -> None:
         await self.redis.delete(keys.room(room_id), keys.platform_data(room_id))
 
@@ -450,6 +465,35 @@ class Store:
             if mu is not None and sigma is not None:
                 out[name] = (float(mu), float(sigma))
         return out
+
+
+class ChangeFeed:
+    """Committed changes as ``(room id, version)``, from every worker (Redis pub/sub).
+
+    A message published while the connection was down is lost (redis-py subscribes again
+    when it reconnects): a follower that must not miss one also compares versions now and
+    then (``Store.versions``)."""
+
+    def __init__(self, redis: Redis) -> None:
+        self._pubsub = redis.pubsub(ignore_subscribe_messages=True)
+        self._subscribed = False
+
+    async def next(self, timeout: float = 1.0) -> tuple[str, int] | None:
+        """The next change, or None after ``timeout`` seconds without one."""
+        if not self._subscribed:
+            await self._pubsub.subscribe(keys.changes())
+            self._subscribed = True
+        msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+        if msg is None or msg.get("type") != "message":
+            return None
+        room_id, _, version = _s(msg["data"]).rpartition(" ")
+        try:
+            return room_id, int(version)
+        except ValueError:
+            return None
+
+    async def close(self) -> None:
+        await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py: unannotated
 
 
 async def open_store(settings: Any) -> Store:

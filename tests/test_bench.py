@@ -137,3 +137,25 @@ def test_thinking_bench_prints_the_loop_lag() -> None:
             rf" p99 {NUMBER} ms, max {NUMBER} ms; \d+ searches, \d+ playouts each",
             lines[0],
         ), lines[0]
+
+
+# --- bench/web.py: the web table ----------------------------------------------------------
+
+
+def test_web_bench_prints_a_press_to_the_other_screen_and_one_workers_figures() -> None:
+    """Two browsers, three presses timed to the other screen; then one worker holding the
+    sockets of three tables for two seconds: frames out and moves in a second, its CPU, the
+    loop's lag. Chromium is Debian's (.ci/run installs it)."""
+    lines = bench("web.py", "--presses", "3", "--tables", "3", "--seconds", "2")
+    assert len(lines) == 2, lines
+    assert re.fullmatch(
+        rf"press to the other browser's screen: 3 presses, p50 {NUMBER} ms, p95 {NUMBER} ms,"
+        rf" max {NUMBER} ms \(goal p95 <= 150 ms\)",
+        lines[0],
+    ), lines[0]
+    assert re.fullmatch(
+        rf"one worker: \d+-12 sockets on 3 tables for \d+ s \(all open {NUMBER} s after the start\):"
+        rf" \d+ frames out/s, \d+ moves in/s, worker CPU \d+% of a core, loop lag p50 {NUMBER} ms,"
+        rf" p99 {NUMBER} ms, max {NUMBER} ms \(goal p99 < 20 ms\)",
+        lines[1],
+    ), lines[1]

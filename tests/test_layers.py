@@ -48,7 +48,7 @@ def test_the_service_imports_no_adapter_and_no_platform_library() -> None:
 def test_adapters_import_no_other_adapter_and_no_redis() -> None:
     for module, names in imports("adapters").items():
         own = module.split("/")[1]
-        others = [a for a in ("telegram", "discord", "console") if a != own]
+        others = [a for a in ("telegram", "discord", "console", "web") if a != own]
         bad = {n for n in names if _starts(n, *(f"adapters.{a}" for a in others), "redis", "bot.store")}
         if own == "common":
             bad |= {n for n in names if _starts(n, *PLATFORMS)}

@@ -54,6 +54,9 @@ async def test_a_wheel_installs_and_plays_in_both_languages(
         assert f"locales/{lang}/LC_MESSAGES/messages.mo" in names
         assert f"locales/{lang}/LC_MESSAGES/messages.po" in names
     assert not any(n.startswith("tests/") for n in names)
+    # the web table's page ships as it is served: no build step, nothing left out
+    static = sorted(p.name for p in (ROOT / "adapters" / "web" / "static").iterdir())
+    assert static and all(f"adapters/web/static/{name}" in names for name in static), static
 
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=False)

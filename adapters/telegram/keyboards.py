@@ -20,9 +20,12 @@ CARDS_A_ROW = 5  # a phone shows five card buttons a row comfortably
 VALUES_A_ROW = 4
 
 
-def table_markup(t: Text, table: TableView) -> InlineKeyboardMarkup | None:
-    """The table message's buttons: the lobby's, "My cards" while playing, "Another match"
-    after the end; the queue's button at tables played with elimination."""
+def table_markup(
+    t: Text, table: TableView, web: InlineKeyboardButton | None = None
+) -> InlineKeyboardMarkup | None:
+    """The table message's buttons: the lobby's, "My cards" while playing (and ``web``, the
+    web table's button, under it), "Another match" after the end; the queue's button at
+    tables played with elimination."""
     kb = InlineKeyboardBuilder()
     if table.state == "lobby":
         for row in lobby_buttons(table):
@@ -35,6 +38,8 @@ def table_markup(t: Text, table: TableView) -> InlineKeyboardMarkup | None:
     )
     if table.state == "playing":
         kb.row(kb_button("🃏 " + t._("My cards"), cb.Table(action=cb.TableAction.HAND).pack()), *queue)
+        if web is not None:
+            kb.row(web)
         return kb.as_markup()
     if table.finished:
         kb.row(kb_button("🔁 " + t._("Another match"), cb.Table(action=cb.TableAction.AGAIN).pack()), *queue)

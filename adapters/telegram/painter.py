@@ -44,6 +44,7 @@ from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import INFO_PACE, INFO_QUEUED, budget_key, chat_of, info_key, pace_of
 from adapters.telegram.members import Members
 from adapters.telegram.posts import Post
+from adapters.telegram.webapp import web_table_button
 from adapters.telegram.words import Words
 from bot.clock import Clock
 from bot.room import FINISHED, LOBBY, PLAYING, Room
@@ -455,7 +456,8 @@ class Painter:
         t = await self.words.chat(chat)
         table = self.service.table_of(room)
         text = self._table_text(t, room, now)
-        markup = None if _closed(room) else keyboards.table_markup(t, table)
+        web = await web_table_button(self.bot, self.service.settings, room, t)
+        markup = None if _closed(room) else keyboards.table_markup(t, table, web)
         msg = room.pdata.get("tg_table")
         old_gen = room.pdata.get("tg_table_gen")
         fresh = msg is not None and old_gen == room.gen

@@ -1,0 +1,31 @@
+"""Running the web table beside the bots (``python -m bot telegram|all|web``): the server on
+``WEBAPP_HOST:WEBAPP_PORT``, behind the https proxy that ``WEBAPP_URL`` names."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from adapters.web.server import WebTable
+from bot.config import ConfigError, Settings
+from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+
+async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
+    """Serve the web table until ``stop``."""
+    if not settings.bot_token:
+        raise ConfigError("BOT_TOKEN is not set: the web table checks Telegram's signature with it")
+    table = WebTable(service)
+    try:
+        await table.start(settings.webapp_host, settings.webapp_port)
+    except OSError as e:
+        raise ConfigError(
+            f"cannot serve the web table on {settings.webapp_host}:{settings.webapp_port}: {e.strerror}"
+        ) from None
+    log.info("web table on %s:%s", settings.webapp_host, settings.webapp_port)
+    try:
+        await stop.wait()
+    finally:
+        await table.close()
