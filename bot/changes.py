@@ -52,6 +52,7 @@ class Reason(StrEnum):
     every one has words). The engine's own refusals (``must_follow_suit``...) pass through
     as its codes."""
 
+    ALREADY_ASKED = "already_asked"
     ALREADY_SEATED = "already_seated"
     ALREADY_STARTED = "already_started"
     ALREADY_WAITING = "already_waiting"
@@ -71,6 +72,7 @@ class Reason(StrEnum):
     NO_BOT = "no_bot"
     NO_QUEUE = "no_queue"
     NO_ROOM = "no_room"
+    NO_VOTE = "no_vote"
     NOT_ALLOWED = "not_allowed"
     NOT_AWAY = "not_away"
     NOT_DUE = "not_due"
@@ -84,9 +86,11 @@ class Reason(StrEnum):
     ROOM_EXISTS = "room_exists"
     SEAT_FREE = "seat_free"
     STALE = "stale"
+    STORE_FULL = "store_full"
     TABLE_FULL = "table_full"
     TOO_MANY_SEATED = "too_many_seated"
     TOO_MANY_LOBBIES = "too_many_lobbies"
+    TOO_MANY_HINTS = "too_many_hints"
 
 
 # refusals that never reach a person: a timer loop's own business

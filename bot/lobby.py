@@ -14,7 +14,8 @@ from typing import Any
 from bot.changes import Change, Now, Reason, Refused, Seated, Unseated
 from bot.play import begin, eliminate
 from bot.queue import seat_waiting
-from bot.room import FINISHED, LOBBY, Room, Seat, User
+from bot.room import FINISHED, LOBBY, PLAYING, Room, Seat, User
+from bot.stats import record_of
 from bot.views import Line
 from engine.presets import PRESETS, PresetError, players_allowed, validate_options
 
@@ -260,15 +261,100 @@ def rematch(room: Room | None, user: User, seed: int | str | None, now: Now) -> 
     return change
 
 
-def cancel(room: Room | None, user: User, is_admin: bool) -> Change:
+def cancel(room: Room | None, user: User, is_admin: bool, now: Now | None = None) -> Change:
+    """End the game. In the lobby and during the first deal: the creator or an admin. Once
+    a deal has been played, a player who is losing could wipe the match out: so a player's
+    cancel asks the other people at the table to agree (``agree``), unless nobody else plays
+    there but computer players (or people away, whose seats computers play); an admin who
+    does not play may still end it (moderation). Not agreed, a player may ``give_up``."""
     if room is None or room.state == FINISHED:
         raise Refused(Reason.NO_ROOM)
-    if room.creator != user.id and not is_admin:
+    seat = room.seat_of(user.id)
+    if room.state == PLAYING and played_a_deal(room) and seat is not None:
+        others = room.voters(user.id)
+        if others:
+            return ask_to_end(room, user, others, now)
+    elif room.creator != user.id and not is_admin:
         raise Refused(Reason.NOT_ALLOWED)
+    return end_cancelled(room, user.name)
+
+
+def end_cancelled(room: Room, name: str, agreed: bool = False) -> Change:
     room.state = FINISHED
     room.deadline = None
+    room.vote = None
     room.result = {"cancelled": True}
-    return Change(room, [Line("cancelled", {"name": user.name})])
+    return Change(room, [Line("cancelled", {"name": name, "agreed": agreed})])
+
+
+VOTE_SECONDS = 180.0  # how long a request to end the match waits for the others
+
+
+def played_a_deal(room: Room) -> bool:
+    """The match has had a deal played to its end (its score may already say who loses)."""
+    return bool(room.progress) or (room.match is not None and room.load_match().deal_no > 1)
+
+
+def ask_to_end(room: Room, user: User, others: list[str], now: Now | None) -> Change:
+    vote = open_vote(room, now)
+    if vote is not None and vote["by"] != user.id:
+        return agree(room, user, now)  # another asked already: asking too is agreeing
+    if vote is not None:
+        raise Refused(Reason.ALREADY_ASKED)
+    until = (now.t if now is not None else room.updated) + VOTE_SECONDS
+    room.vote = {"by": user.id, "name": user.name, "yes": [], "until": until}
+    return Change(room, [Line("cancel_asked", {"name": user.name, "needed": len(others)})])
+
+
+def open_vote(room: Room, now: Now | None) -> dict[str, Any] | None:
+    vote = room.vote
+    if vote is None or (now is not None and float(vote.get("until", 0)) <= now.t):
+        return None
+    return vote
+
+
+def agree(room: Room | None, user: User, now: Now | None) -> Change:
+    """A player agrees to end the match another asked to end: when everyone asked has, it
+    ends, cancelled (no result is recorded)."""
+    if room is None or room.state != PLAYING:
+        raise Refused(Reason.NO_ROOM if room is None else Reason.GAME_OVER)
+    vote = open_vote(room, now)
+    if vote is None:
+        raise Refused(Reason.NO_VOTE)
+    needed = room.voters(vote["by"])
+    if user.id not in needed:
+        raise Refused(Reason.NOT_YOUR_SEAT if room.seat_of(user.id) is None else Reason.ALREADY_ASKED)
+    yes = [u for u in vote["yes"] if u in needed]
+    if user.id in yes:
+        raise Refused(Reason.ALREADY_ASKED)
+    yes.append(user.id)
+    if set(yes) >= set(needed):
+        change = end_cancelled(room, str(vote["name"]), agreed=True)
+        change.lines.insert(0, Line("cancel_agreed", {"name": user.name}))
+        return change
+    room.vote = {**vote, "yes": yes}
+    return Change(room, [Line("cancel_agreed", {"name": user.name})])
+
+
+def give_up(room: Room | None, user: User) -> Change:
+    """A player concedes: the match ends now, lost for his side (recorded so: the others'
+    sides win, each with the score it had)."""
+    if room is None or room.state != PLAYING or room.match is None:
+        raise Refused(Reason.NO_ROOM if room is None else Reason.GAME_OVER)
+    seat = room.seat_of(user.id)
+    if seat is None:
+        raise Refused(Reason.NOT_YOUR_SEAT)
+    match = room.load_match()
+    rules = room.rules
+    mine = rules.side_of(seat)
+    winners = [s for s in range(room.players or room.size) if rules.side_of(s) != mine]
+    room.state = FINISHED
+    room.deadline = None
+    room.vote = None
+    room.result = {"winners": winners, "score": list(match.scores), "abandoned": user.name}
+    change = Change(room, [Line("abandoned", {"name": user.name})])
+    change.record = record_of(room)
+    return change
 
 
 def expire(room: Room | None, now: Now) -> Change:

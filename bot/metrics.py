@@ -31,3 +31,6 @@ class Metrics:
 
     def painter_queue(self, platform: str, depth: int) -> None:
         """Drawings waiting for their turn (rooms dirty, posts queued)."""
+
+    def store_error(self, kind: str) -> None:
+        """Redis refused a write (``oom``: out of memory under ``noeviction``)."""

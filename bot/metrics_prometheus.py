@@ -1,7 +1,7 @@
 """Prometheus metrics on an optional port (``METRICS_PORT``): what an operator watches.
 
 moves committed, refusals by reason, compare-and-set conflicts, timer lag, platform 429s
-and their waits, painter queue depth, computer players' think time.
+and their waits, painter queue depth, computer players' think time, writes Redis refused.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ class PrometheusMetrics(Metrics):
             registry=r,
         )
         self.queue = Gauge("kozel_painter_queue", "Drawings waiting for their turn", ["platform"], registry=r)
+        self.store_errors = Counter(
+            "kozel_store_errors", "Writes Redis refused (oom: out of memory)", ["kind"], registry=r
+        )
 
     def move_committed(self, platform: str) -> None:
         self.moves.labels(platform).inc()
@@ -61,6 +64,9 @@ class PrometheusMetrics(Metrics):
 
     def painter_queue(self, platform: str, depth: int) -> None:
         self.queue.labels(platform).set(depth)
+
+    def store_error(self, kind: str) -> None:
+        self.store_errors.labels(kind).inc()
 
     def serve(self, port: int, host: str = "127.0.0.1") -> None:
         """The ``/metrics`` endpoint in a thread of its own."""

@@ -39,6 +39,7 @@ def begin(room: Room, seed: int | str | None) -> list[Line]:
     room.result = None
     room.asked = None
     room.turn_key = None
+    room.vote = None
     return event_lines(room, match.start_events)
 
 
@@ -158,6 +159,7 @@ def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
             room.last_progress = []  # the match before's result was told long ago
     if match.finished:
         room.state = FINISHED
+        room.vote = None
         room.result = {"winners": list(match.winners), "score": list(match.scores)}
         change.record = record_of(room)
         if room.options.get("elimination") and room.queue:

@@ -115,6 +115,9 @@ class Room:
     # the table's own secret (``bot/invites.py``): invitation links and the web table carry
     # it, so knowing a chat's id is not enough to sit down or look; a new table, a new one
     secret: str = ""
+    # a player's request to end the match after its first deal (issue 33.7): {"by": user,
+    # "name": his name, "yes": [who agreed], "until": when it lapses}; None: none open
+    vote: dict[str, Any] | None = None
     version: int = 0  # not stored in the document: the store's compare-and-set version
     built: Built = field(default_factory=Built, init=False, repr=False, compare=False)
 
@@ -174,6 +177,11 @@ class Room:
             if s is not None and s.user == user_id:
                 return i
         return None
+
+    def voters(self, asker: str) -> list[str]:
+        """Whose agreement ending the match at ``asker``'s request needs: every other person
+        who plays his own seat (one a computer plays while he is away is not asked)."""
+        return [s.user for s in self.seats if s is not None and s.user and s.user != asker and not s.auto]
 
     @property
     def occupied(self) -> int:

@@ -14,16 +14,19 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from redis.exceptions import OutOfMemoryError
+
 from bot import deadlines, invites, keys, lobby, logs, play, queue
 from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Seated, Transition, Unseated
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.metrics import Metrics
 from bot.ratings import rated
+from bot.records import ChatRecords, chat_key
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
-from bot.stats import Ratings, leaderboard_rows, match_record, profile_of, series_rows
+from bot.stats import Ratings, match_record
 from bot.store import ChangeFeed, MatchRecord, PaintClaim, Store, claim_of, open_store
-from bot.thinking import Thinker
+from bot.thinking import HINT, Busy, Thinker
 from bot.timers import Timers
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
@@ -37,12 +40,14 @@ RETRIES = 20
 EXPIRY_SLACK = 3600  # a room's key outlives the moment its lobby closes by this much
 MAX_LINES = play.MAX_LINES
 MAX_LOBBIES = 3  # open lobbies one person may have created at once
+HINTS_PER_MINUTE = 20  # new hint searches a person may ask for
+KEEP_HINTS = 256  # moments whose hint is remembered
 
 
 Listener = Callable[[Room, list[Line]], Awaitable[None]]
 
 
-class GameService(Timers):
+class GameService(Timers, ChatRecords):
     def __init__(
         self,
         store: Store,
@@ -62,6 +67,8 @@ class GameService(Timers):
         # who paints and who holds timer leases: one id per service (process)
         self.worker_id = secrets.token_hex(6)
         self._in_flight: set[asyncio.Task[Any]] = set()
+        # hints of the last moments: (room, seat, version) -> the one search of that moment
+        self._hints: dict[tuple[str, int, int], asyncio.Future[Hint | None]] = {}
 
     @classmethod
     async def open(
@@ -96,9 +103,22 @@ class GameService(Timers):
     ) -> Outcome:
         """Load, change, compare-and-set (room, update claim, deadline entry and the chat's
         record of an ended match, in one script); on a conflict, again on the room the
-        script answered with. ``transition`` raises ``Refused`` or ``Repeat``."""
+        script answered with. ``transition`` raises ``Refused`` or ``Repeat``. A Redis out of
+        memory (``noeviction``: it refuses writes) refuses the change, and the room stays as
+        it was."""
         logs.ROOM.set(room_id)  # every line logged on the way names the room and update
         logs.UPDATE.set(update_id)
+        try:
+            return await self._mutate_once(room_id, transition, update_id, notify)
+        except OutOfMemoryError:
+            log.error("Redis is out of memory: a change of room %s was refused", room_id)
+            self.metrics.store_error("oom")
+            self.metrics.refused(Reason.STORE_FULL)
+            return Outcome(False, Reason.STORE_FULL)
+
+    async def _mutate_once(
+        self, room_id: str, transition: Transition, update_id: str | None, notify: bool
+    ) -> Outcome:
         claim = claim_of(update_id)
         loaded = await self.store.load(room_id, claim)
         if loaded.seen:
@@ -310,7 +330,19 @@ class GameService(Timers):
     async def cancel(
         self, room_id: str, user: User, is_admin: bool = False, update_id: str | None = None
     ) -> Outcome:
-        return await self._mutate(room_id, lambda room: lobby.cancel(room, user, is_admin), update_id)
+        """End the game; once a deal has been played, a player's cancel asks the other
+        people to agree instead (``Outcome.lines``: ``cancel_asked``; ``bot/lobby.py``)."""
+        now = self.now()
+        return await self._mutate(room_id, lambda room: lobby.cancel(room, user, is_admin, now), update_id)
+
+    async def agree_to_end(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
+        """Agree to end the match another player asked to end (the last agreement ends it)."""
+        now = self.now()
+        return await self._mutate(room_id, lambda room: lobby.agree(room, user, now), update_id)
+
+    async def give_up(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
+        """Concede the match: it ends now, recorded as lost for the player's side."""
+        return await self._mutate(room_id, lambda room: lobby.give_up(room, user), update_id)
 
     async def wait(self, room_id: str, user: User, update_id: str | None = None) -> Outcome:
         """Join the room's queue for a seat (RULES.md 5 ``elimination``)."""
@@ -399,12 +431,36 @@ class GameService(Timers):
 
     async def hint(self, room_id: str, user_id: str) -> Hint | None:
         """What a strong computer player would do in this person's place (a practice game:
-        every other seat is a computer player)."""
+        every other seat is a computer player); None: no hint now. One search a moment of
+        a seat, its answer shared by every press of that moment; ``HINTS_PER_MINUTE`` new
+        searches a person (else ``Refused(too_many_hints)``); a hint waits behind computer
+        players' moves for the pool, and is refused when too many wait (``Refused(busy)``).
+        """
         room = await self.store.room(room_id)
         hand = self.hand_of(room, user_id) if room is not None else None
         if room is None or hand is None or not hand.hint_allowed or not hand.on_move:
             return None
-        idea = await self.idea(room, hand.seat)  # the hard player's move (bot/thinking.py)
+        key = (room.id, hand.seat, room.version)
+        thought = self._hints.get(key)
+        if thought is None:
+            wait = await self.flood_take(f"hint:{user_id}", limit=HINTS_PER_MINUTE, window=60.0)
+            if wait > 0:
+                raise Refused(Reason.TOO_MANY_HINTS, wait=wait)
+            thought = asyncio.ensure_future(self._hint_of(room, hand))
+            self._hints[key] = thought
+            while len(self._hints) > KEEP_HINTS:  # the oldest moments' answers go first
+                self._hints.pop(next(iter(self._hints)))
+        try:
+            return await asyncio.shield(thought)
+        except Busy:
+            self._hints.pop(key, None)
+            raise Refused(Reason.BUSY) from None
+        except Exception:
+            self._hints.pop(key, None)  # not an answer to keep
+            raise
+
+    async def _hint_of(self, room: Room, hand: HandView) -> Hint | None:
+        idea = await self.idea(room, hand.seat, HINT)  # the hard player's move (bot/thinking.py)
         act = idea.move
         for c in hand.choices:
             if c.kind == act.kind and sorted(c.cards) == sorted(_card_texts(act)):
@@ -493,67 +549,6 @@ class GameService(Timers):
         """The platform asked us to wait (a 429): every worker waits that long on ``key``."""
         await self.store.flood_block(key, self.clock.now() + seconds, seconds)
 
-    # --- usernames --------------------------------------------------------------------------
-
-    async def remember_username(self, platform: str, chat: str, username: str, user_id: str) -> None:
-        """A person of the chat by his @username (kept for a month after it was last seen):
-        how commands name people, since names are whatever anyone types."""
-        await self.store.remember_username(chat_key(platform, chat), username.lower(), user_id)
-
-    async def user_by_username(self, platform: str, chat: str, username: str) -> str | None:
-        return await self.store.username(chat_key(platform, chat), username.lower().lstrip("@"))
-
-    # --- chat settings ----------------------------------------------------------------------
-
-    async def set_chat_language(self, platform: str, chat: str, lang: str) -> None:
-        await self.store.set_chat_pref(chat_key(platform, chat), "lang", lang)
-
-    async def chat_language(self, platform: str, chat: str) -> str:
-        return await self.store.chat_pref(chat_key(platform, chat), "lang") or self.settings.default_language
-
-    async def chat_setting(self, platform: str, chat: str, name: str) -> str | None:
-        """A chat's own setting (``chart``: "on"/"off", ...); None: never set."""
-        return await self.store.chat_pref(chat_key(platform, chat), name)
-
-    async def set_chat_setting(self, platform: str, chat: str, name: str, value: str) -> None:
-        await self.store.set_chat_pref(chat_key(platform, chat), name, value)
-
-    async def chat_language_set(self, platform: str, chat: str) -> bool:
-        """Whether the chat has chosen a language (a new one follows its platform locale)."""
-        return await self.store.chat_pref(chat_key(platform, chat), "lang") is not None
-
-    # --- statistics -----------------------------------------------------------------------
-
-    async def series(self, platform: str, chat: str) -> list[dict[str, Any]]:
-        """Matches between the same line-ups in this chat: names and wins per side."""
-        counters = await self.store.series(chat_key(platform, chat))
-        _players, names = await self.store.players(chat_key(platform, chat))
-        return series_rows(counters, names)
-
-    async def leaderboard(self, platform: str, chat: str, computers: bool = False) -> list[dict[str, Any]]:
-        """The chat's people by rating: each with matches, wins, win rate, rating, and
-        ``ranked`` once they played ``MIN_MATCHES``; ``computers``: the computer levels that
-        played here too (``computer``: True, their wins not counted)."""
-        key = chat_key(platform, chat)
-        counters, names = await self.store.players(key)
-        ratings = Ratings.parse(await self.store.chat_ratings(key))
-        return leaderboard_rows(counters, names, ratings, computers)
-
-    async def player_stats(self, user_id: str) -> dict[str, float]:
-        return await self.store.user_stats(user_id)
-
-    async def profile(self, platform: str, chat: str, user_id: str) -> dict[str, Any] | None:
-        """/stats: a person's matches, wins, win rate, overall rating and this chat's,
-        favourite game, best streak. None: no finished match yet."""
-        raw = await self.store.user_stats(user_id)
-        if not raw.get("played"):
-            return None
-        ratings = Ratings.parse(await self.store.chat_ratings(chat_key(platform, chat)))
-        return profile_of(raw, ratings.values.get(user_id))
-
-    async def recent_matches(self, platform: str, chat: str, limit: int = 10) -> list[dict[str, Any]]:
-        return await self.store.matches(chat_key(platform, chat), limit)
-
     # --- life -------------------------------------------------------------------------------
 
     async def close(self) -> None:
@@ -565,10 +560,6 @@ def thinker_for(settings: Settings) -> Thinker:
     """The search pool ``settings`` ask for (``SEARCH_WORKERS``, ``SEARCH_MS``,
     ``SEARCH_ITERATIONS``)."""
     return Thinker(settings.search_workers, settings.search_ms, settings.search_iterations)
-
-
-def chat_key(platform: str, chat: str) -> str:
-    return f"{platform}:{chat}"
 
 
 def _card_texts(action: Action) -> list[str]:

@@ -49,6 +49,8 @@ def record_of(room: Room) -> dict[str, Any] | None:
         "lineup": lineup,
         "people": people,
         "places": places,
+        # a match a player gave up (issue 33.7): his name; the others' sides won it
+        **({"abandoned": room.result["abandoned"]} if room.result.get("abandoned") else {}),
     }
 
 

@@ -32,13 +32,12 @@ from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
 
 from bot import keys, scripts
 from bot.room import Room
+from bot.store_records import PEOPLE_TTL, Records, _s
 
 # Claimed update ids kept per room: redeliveries come within minutes, a few at a time.
 KEEP_CLAIMS = 48
 # Finished matches kept per chat.
 KEEP_MATCHES = 200
-# A person's list of rooms and a chat's usernames outlive their last use by this much.
-PEOPLE_TTL = 30 * 24 * 3600
 _DELETE = "\0"
 
 
@@ -94,7 +93,7 @@ def claim_of(update_id: str | None) -> str | None:
     return b64encode(digest).decode()
 
 
-class Store:
+class Store(Records):
     def __init__(self, redis: Redis, owner: Any = None) -> None:
         self.redis = redis
         self._owner = owner  # an embedded server to stop on close
@@ -137,6 +136,25 @@ class Store:
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
+
+    async def eviction_policy(self) -> str | None:
+        """The server's ``maxmemory-policy`` (CONFIG GET, or INFO where a managed Redis
+        refuses CONFIG; on a Cluster, the first node's); None when neither tells."""
+        from redis.exceptions import ResponseError
+
+        try:
+            found: Any = await self.redis.config_get("maxmemory-policy")
+            while isinstance(found, dict) and found:  # {name: value}, or per node on a Cluster
+                found = found.get("maxmemory-policy", next(iter(found.values())))
+            if isinstance(found, (str, bytes)):
+                return _s(found)
+        except ResponseError:
+            pass  # CONFIG is refused on some managed servers: INFO tells too
+        info: dict[str, Any] = await self.redis.info("memory")
+        policy = info.get("maxmemory_policy")
+        if isinstance(policy, dict):  # a Cluster answers per node
+            policy = next(iter(policy.values()), None)
+        return None if policy is None else str(policy)
 
     # --- rooms ----------------------------------------------------------------------------
 
@@ -383,89 +401,6 @@ class Store:
         ids = await self.redis.smembers(keys.user_rooms(user_id))
         return sorted(_s(i) for i in ids)
 
-    # --- usernames ------------------------------------------------------------------------
-
-    async def remember_username(self, chat: str, username: str, user_id: str, ttl: int = PEOPLE_TTL) -> None:
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(keys.usernames(chat), username, user_id)
-        pipe.expire(keys.usernames(chat), ttl)
-        await pipe.execute()
-
-    async def username(self, chat: str, username: str) -> str | None:
-        v = await self.redis.hget(keys.usernames(chat), username)
-        return None if v is None else _s(v)
-
-    # --- chat settings --------------------------------------------------------------------
-
-    async def chat_pref(self, chat: str, name: str) -> str | None:
-        v = await self.redis.hget(keys.chat_prefs(chat), name)
-        return None if v is None else _s(v)
-
-    async def set_chat_pref(self, chat: str, name: str, value: str) -> None:
-        await self.redis.hset(keys.chat_prefs(chat), name, value)
-
-    # --- statistics -----------------------------------------------------------------------
-
-    async def apply_user_stats(self, item: str, ttl: int = 30 * 24 * 3600) -> None:
-        """Add one finished match to each person's own counters (once each), then drop
-        the to-do entry. A worker that dies half way leaves the entry for the timer loop."""
-        todo = json.loads(item)
-        moved = todo.get("moved", {})
-        for user in sorted(set(todo["people"]) | set(moved)):
-            move = moved.get(user)
-            args: list[Any] = [
-                ttl,
-                int(move is not None),
-                repr(move["mu"]) if move else "0",
-                repr(move["sigma"]) if move else "0",
-                int(bool(move and move["won"])),
-            ]
-            for name, n in todo["people"].get(user, {}).items():
-                args += [name, n]
-            await self._user_stats(
-                keys=[keys.user_stats(user), keys.user_stats_done(user, todo["id"])], args=args
-            )
-
-    async def finish_user_stats(self, shard: int, item: str) -> None:
-        await self.apply_user_stats(item)
-        await self.redis.lrem(keys.user_stats_todo(shard), 1, item)
-
-    async def user_stats_todo(self, shard: int, limit: int = 20) -> list[str]:
-        return [_s(i) for i in await self.redis.lrange(keys.user_stats_todo(shard), 0, limit - 1)]
-
-    async def matches(self, chat: str, limit: int = 20) -> list[dict[str, Any]]:
-        raw = await self.redis.lrange(keys.chat_matches(chat), 0, limit - 1)
-        return [json.loads(r) for r in raw]
-
-    async def series(self, chat: str) -> dict[str, int]:
-        raw = await self.redis.hgetall(keys.chat_series(chat))
-        return {_s(k): int(v) for k, v in raw.items()}
-
-    async def players(self, chat: str) -> tuple[dict[str, int], dict[str, str]]:
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(keys.chat_players(chat))
-        pipe.hgetall(keys.chat_names(chat))
-        raw, names = await pipe.execute()
-        return ({_s(k): int(v) for k, v in raw.items()}, {_s(k): _s(v) for k, v in names.items()})
-
-    async def user_stats(self, user_id: str) -> dict[str, float]:
-        raw = await self.redis.hgetall(keys.user_stats(user_id))
-        return {_s(k): float(v) for k, v in raw.items()}
-
-    async def chat_ratings(self, chat: str) -> dict[str, str]:
-        raw = await self.redis.hgetall(keys.chat_ratings(chat))
-        return {_s(k): _s(v) for k, v in raw.items()}
-
-    async def overall_ratings(self, names: Sequence[str]) -> dict[str, tuple[float, float]]:
-        pipe = self.redis.pipeline(transaction=False)
-        for name in names:
-            pipe.hmget(keys.user_stats(name), ["mu", "sigma"])
-        out = {}
-        for name, (mu, sigma) in zip(names, await pipe.execute(), strict=True):
-            if mu is not None and sigma is not None:
-                out[name] = (float(mu), float(sigma))
-        return out
-
 
 class ChangeFeed:
     """Committed changes as ``(room id, version)``, from every worker (Redis pub/sub).
@@ -518,9 +453,17 @@ async def open_store(settings: Any) -> Store:
         raise ConfigError(f"cannot reach Redis at {where}: {mask_url(_first_line(e))}") from None
     try:
         await asyncio.wait_for(store.ping(), 15.0)
+        policy = await store.eviction_policy()
     except (RedisError, OSError, TimeoutError) as e:
         await store.close()
         raise ConfigError(f"cannot reach Redis at {where}: {mask_url(_first_line(e))}") from None
+    if policy not in (None, "noeviction") and not getattr(settings, "allow_eviction", False):
+        await store.close()
+        raise ConfigError(
+            f"Redis at {where} may evict keys (maxmemory-policy {policy}): playing tables would "
+            "vanish when it runs short of memory; set maxmemory-policy noeviction, or "
+            "ALLOW_EVICTION=1 to start anyway"
+        )
     return store
 
 
@@ -606,7 +549,3 @@ def _room(doc: bytes | str, version: int, data: dict[Any, Any]) -> Room:
             sdata.setdefault(user, {})[field] = json.loads(v)
     room.pdata, room.sdata = pdata, sdata
     return room
-
-
-def _s(v: bytes | str) -> str:
-    return v.decode() if isinstance(v, bytes) else v

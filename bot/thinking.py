@@ -13,8 +13,11 @@ with an iteration budget). ``SEARCH_WORKERS=0`` thinks in a thread of this proce
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import multiprocessing
 import random
+from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -74,14 +77,67 @@ def think_in_worker(
     return Idea(str(thought.action), thought.value, thought.runner_up, thought.playouts, thought.reason)
 
 
+# who waits for the pool: a computer player's due move before anyone's hint
+MOVE, HINT = 0, 1
+MAX_WAITING = {MOVE: 64, HINT: 4}  # searches waiting for the pool at most, per kind
+
+
+class Busy(Exception):
+    """Too many searches wait already: a hint is refused, a move is made without search."""
+
+
 class Thinker:
-    """The pool the searches of one service run in."""
+    """The pool the searches of one service run in.
+
+    The pool thinks ``workers`` searches at once (one in a thread); the rest wait in line,
+    a computer player's due move always before a hint (40 hint presses once made a `hard`
+    player at another table wait 5.9 s instead of 0.3 s), and only so many may wait: past
+    ``MAX_WAITING`` a hint is refused and a move falls back to the rules player."""
 
     def __init__(self, workers: int, ms: float, iterations: int | None) -> None:
         self.workers = workers
         self.ms = ms
         self.iterations = iterations
         self._pool: Executor | None = None
+        self._running = 0
+        self._line: list[tuple[int, int, asyncio.Future[None]]] = []  # (kind, order, turn)
+        self._order = itertools.count()
+        self.started: deque[int] = deque(maxlen=256)  # the kinds, as they got the pool
+
+    @property
+    def slots(self) -> int:
+        return max(1, self.workers)
+
+    def waiting(self, kind: int) -> int:
+        return sum(1 for k, _, _ in self._line if k == kind)
+
+    async def _turn(self, kind: int) -> None:
+        """Wait for a free slot of the pool, in line by kind, then by arrival."""
+        if self._running < self.slots and not self._line:
+            self._running += 1
+            return
+        if self.waiting(kind) >= MAX_WAITING[kind]:
+            raise Busy()
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._line, (kind, next(self._order), turn))
+        try:
+            await turn  # the slot is handed over by _done
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._done()  # handed a slot it will not use: pass it on
+            else:
+                self._line = [w for w in self._line if w[2] is not turn]
+                heapq.heapify(self._line)
+            raise
+
+    def _done(self) -> None:
+        """A search ended: its slot goes to the first in line, or is free."""
+        while self._line:
+            _kind, _order, turn = heapq.heappop(self._line)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._running -= 1
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -94,7 +150,21 @@ class Thinker:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="search")
         return self._pool
 
-    async def think(self, rules: Rules, state: dict[str, Any], log_entry: str, seat: int, seed: str) -> Idea:
+    async def think(
+        self, rules: Rules, state: dict[str, Any], log_entry: str, seat: int, seed: str, kind: int = MOVE
+    ) -> Idea:
+        """One search, off the event loop, when the pool's turn comes (``Busy``: too many
+        wait already)."""
+        await self._turn(kind)
+        self.started.append(kind)
+        try:
+            return await self._search(rules, state, log_entry, seat, seed)
+        finally:
+            self._done()
+
+    async def _search(
+        self, rules: Rules, state: dict[str, Any], log_entry: str, seat: int, seed: str
+    ) -> Idea:
         import json
 
         loop = asyncio.get_running_loop()

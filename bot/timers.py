@@ -23,7 +23,7 @@ from bot.config import Settings
 from bot.metrics import Metrics
 from bot.room import LOBBY, Room
 from bot.store import Store, lease_until
-from bot.thinking import Idea, Thinker
+from bot.thinking import MOVE, Busy, Idea, Thinker
 from engine.actions import Action
 from engine.bots import ALIASES, make_bot
 from engine.game import Game
@@ -168,25 +168,42 @@ class Timers:
                 choices[plan.seat] = self._bot_choice(room, match, plan.seat, on_move=True)
         return choices
 
-    async def idea(self, room: Room, seat: int) -> Idea:
-        """What the search plays for ``seat`` on its move, thought off the event loop."""
+    async def idea(self, room: Room, seat: int, kind: int = MOVE) -> Idea:
+        """What the search plays for ``seat`` on its move, thought off the event loop
+        (``kind``: a due move or a hint, which waits behind moves; ``Busy`` when too many
+        of its kind wait already)."""
         assert room.match is not None
         return await self.thinker.think(
-            room.rules, room.match, room.log[-1] if room.log else "", seat, deadlines.bot_seed(room, seat)
+            room.rules,
+            room.match,
+            room.log[-1] if room.log else "",
+            seat,
+            deadlines.bot_seed(room, seat),
+            kind,
         )
 
     async def _hard_choice(self, room: Room, match: Game, seat: int, level: str) -> Action:
         started = time.perf_counter()
         legal = match.legal_actions(seat)
-        act = (await self.idea(room, seat)).move if len(legal) > 1 else legal[0]
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            act = (await self.idea(room, seat)).move
+        except Busy:
+            # the worker thinks as much as it can: this move is the rules player's
+            log.warning("search pool full: room %s seat %s moves as normal", room.id, seat)
+            fallback = self._bot_choice(room, match, seat, on_move=True, level="normal")
+            return fallback if fallback is not None else legal[0]
         self.metrics.think_time(level, time.perf_counter() - started)
         return act if act in legal else legal[0]
 
-    def _bot_choice(self, room: Room, match: Game, seat: int, on_move: bool) -> Action | None:
+    def _bot_choice(
+        self, room: Room, match: Game, seat: int, on_move: bool, level: str | None = None
+    ) -> Action | None:
         st = room.seats[seat]
         assert st is not None
         started = time.perf_counter()
-        bot = make_bot(engine_level(st.level))
+        bot = make_bot(engine_level(level or st.level))
         legal = match.legal_actions(seat)
         rng = random.Random(deadlines.bot_seed(room, seat))
         obs = observe(match, seat) if bot.needs_observation else None

@@ -90,6 +90,20 @@ class TableView:
     # how the trump is shown: "turn" (the turned card under the stock), "middle" (shown from
     # the middle of the stock), "last" (the dealer's last card, shown), "halves", "fixed"
     trump_mode: str = ""
+    vote: VoteView | None = None  # a player asked to end the match: the others may agree
+    # a match a player gave up: his name (the others' sides won)
+    abandoned: str | None = None
+
+
+@dataclass(frozen=True)
+class VoteView:
+    """A request to end the match: who asked, who agreed so far, who still may, until when."""
+
+    by: str  # the asker's name
+    agreed: int
+    needed: int
+    waiting: list[str]  # user ids whose agreement is still missing
+    until: float
 
 
 @dataclass(frozen=True)
@@ -164,6 +178,8 @@ def table_view(room: Room, match: Game | None, now: float, deadline: float | Non
         "players_allowed": list(players_allowed(room.preset, room.options)),
         "bot_level": room.bot_level,
         "trump_mode": rules.trump_mode,
+        "vote": _vote_view(room, now),
+        "abandoned": (room.result or {}).get("abandoned"),
     }
     if obs is None:
         return TableView(**base)
@@ -188,6 +204,17 @@ def table_view(room: Room, match: Game | None, now: float, deadline: float | Non
         phase=obs.phase,
         extras=obs.extras,
         score_start=0 if obs.extras is None else obs.extras.score_start,
+    )
+
+
+def _vote_view(room: Room, now: float) -> VoteView | None:
+    vote = room.vote
+    if vote is None or room.state != "playing" or float(vote.get("until", 0)) <= now:
+        return None
+    needed = room.voters(vote["by"])
+    yes = [u for u in vote.get("yes", []) if u in needed]
+    return VoteView(
+        str(vote["name"]), len(yes), len(needed), [u for u in needed if u not in yes], vote["until"]
     )
 
 

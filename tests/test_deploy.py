@@ -49,6 +49,9 @@ def test_compose_runs_redis_with_aof_and_health_and_scales_telegram_by_webhook()
     redis = services["redis"]
     assert re.fullmatch(r"redis:\d+\.\d+\.\d+(-\w+)?", redis["image"])  # pinned
     assert "--appendonly" in redis["command"] and "redis-data:/data" in redis["volumes"]
+    # issue 33.6: a Redis short of memory refuses writes, never evicts a room
+    policy = redis["command"][redis["command"].index("--maxmemory-policy") + 1]
+    assert policy == "noeviction" and "--maxmemory" in redis["command"] and redis["mem_limit"]
     assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     bots = [s for name, s in services.items() if name not in ("redis", "proxy")]
     for s in bots:

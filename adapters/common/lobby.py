@@ -55,6 +55,12 @@ def lobby_buttons(table: TableView) -> list[list[LobbyButton]]:
 # with a grammatical gender, so that every template reads right with any of them.
 BOT_NAMES = (N_("Sam"), N_("Max"), N_("Alex"), N_("Kit"), N_("Val"), N_("Lou"))
 
+# a player's cancel once a deal has been played (bot/lobby.py cancel): what he is told
+END_ASKED = N_(
+    "A deal has been played: the others must agree to end the match (a button on the table). "
+    "Or give up there: the match then counts as lost for your side."
+)
+
 LEVELS = ("easy", "normal", "hard")
 LEVEL_TITLES = {
     "easy": N_("beginner"),

@@ -31,7 +31,7 @@ from adapters.common.words import (
     option_values,
     value_title,
 )
-from bot.views import Choice, HandView, Hint, Line, PlayView, SeatView, TableView
+from bot.views import Choice, HandView, Hint, Line, PlayView, SeatView, TableView, VoteView
 from engine.presets import PRESETS
 
 # the words' tables are adapters/common/words.py's, read here too by their old names
@@ -222,12 +222,20 @@ class Text(ResultWords):
             )
         if table.queue:
             rows.append("⏳ " + self._("Waiting for a seat: {names}").format(names=", ".join(table.queue)))
+        if table.vote is not None:
+            rows.append(self.vote(table.vote))
         for ln in table.lines[-3:]:
             text = self.line(ln, table)
             if text:
                 rows.append("• " + text)
         rows.extend(self._table_end(table, now))
         return "\n".join(rows)
+
+    def vote(self, vote: VoteView) -> str:
+        """A request to end the match, and how many of the others agreed."""
+        return "🗳 " + self._("{name} asks to end the match: {agreed} of {needed} agreed").format(
+            name=vote.by, agreed=vote.agreed, needed=vote.needed
+        )
 
     def _table_head(self, table: TableView) -> str:
         """The game, the deal, the trump (and its card, where shown), the stock."""

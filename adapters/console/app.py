@@ -17,7 +17,7 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.metrics import Metrics
 from bot.room import FINISHED, PLAYING, User
-from bot.service import GameService
+from bot.service import GameService, Refused
 from bot.views import Choice, HandView, Line
 from engine.actions import KINDS
 from engine.cards import CardError, parse_card
@@ -174,7 +174,11 @@ class Console:
         if answer is None or answer.lower() in ("q", "quit", "exit"):
             return False
         if answer.lower() in ("?", "h", "hint"):  # every opponent is a computer player
-            found = await self.service.hint(_room_id(), YOU)
+            try:
+                found = await self.service.hint(_room_id(), YOU)
+            except Refused as r:
+                self.say(self.text.reason(r.reason))
+                return True
             self.say(self.text.hint_text(found) if found else "💡 " + self.text._("No hint now."))
             return True
         choice = self.pick(hand, answer)

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range, TranslationContextLocation, locale_str
 
 from adapters.common.i18n import LANGUAGES, N_, translator
+from adapters.common.lobby import END_ASKED
 from adapters.common.render import PRESET_TITLES, Text
 from adapters.discord import panels, texts
 from adapters.discord.handlers import Handlers
@@ -227,6 +228,10 @@ def _table_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
             h.is_admin(interaction),
             update_id=h.update_id(interaction),
         )
+        if out.ok and any(ln.key == "cancel_asked" for ln in out.lines):
+            # a deal has been played: the others agree on the table, or he gives up there
+            await h.say(interaction, "🗳 " + h.user_text(interaction)._(END_ASKED))
+            return
         await h.done(interaction, out)
 
     @tree.command(name="kick", description=N_("Remove a player"))

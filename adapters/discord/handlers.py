@@ -28,7 +28,7 @@ from adapters.discord.painter import Painter
 from bot import logs
 from bot.changes import Reason
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
-from bot.service import GameService, Outcome
+from bot.service import GameService, Outcome, Refused
 from bot.tokens import TokenError, bare, parse_token
 from bot.views import HandView, TableView
 
@@ -194,6 +194,8 @@ class Handlers:
             "start": lambda: self.start(interaction),
             "again": lambda: svc.rematch(rid, user, update_id=upd),
             "wait": lambda: svc.wait(rid, user, update_id=upd),
+            "agree": lambda: svc.agree_to_end(rid, user, update_id=upd),
+            "giveup": lambda: svc.give_up(rid, user, update_id=upd),
         }
         screens: dict[str, Callable[[Interaction], Awaitable[None]]] = {
             "set": self.show_settings,
@@ -457,12 +459,18 @@ class Handlers:
             await self.refuse(interaction, "bad_token", t)
             return
         await interaction.response.defer()
-        found = await self.service.hint(rid, user.id)
+        refused: str | None = None
+        try:
+            found = await self.service.hint(rid, user.id)
+        except Refused as r:  # too many hints, or the pool is full
+            found, refused = None, r.reason
         room = await self.service.room(rid)
         hand = self.service.hand_of(room, user.id) if room is not None else None
         if room is None or hand is None:
             return
         note = t.hint_text(found) if found is not None else "💡 " + t._(NO_HINT)
+        if refused is not None:
+            note = "⚠️ " + reason_text(t, refused)
         await interaction.edit_original_response(view=views.hand_layout(t, hand, note))
         await self.painter.live.remember(room, user.id, interaction, interaction.message.id, hand, t.lang)
 

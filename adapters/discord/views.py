@@ -37,7 +37,20 @@ from bot.views import Choice, HandView, TableView
 AWAY = N_("A computer player plays for you while you are away.")
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
-TABLE_BUTTONS = ("join", "leave", "bot", "unbot", "set", "seats", "start", "hand", "again", "wait")
+TABLE_BUTTONS = (
+    "join",
+    "leave",
+    "bot",
+    "unbot",
+    "set",
+    "seats",
+    "start",
+    "hand",
+    "again",
+    "wait",
+    "agree",
+    "giveup",
+)
 
 TABLE_TEMPLATE = r"kz:t:(?P<what>" + "|".join(TABLE_BUTTONS) + ")"
 MOVE_TEMPLATE = r"kz:a:(?P<token>[!-~]{1,64})"  # printable ASCII: the service's token
@@ -301,6 +314,9 @@ def table_layout(t: Text, table: TableView, deal: str | None = None) -> ui.Layou
         ]
     elif table.state == "playing":
         buttons = [TableButton("hand", "🃏 " + t._("Show my hand"), b)]
+        if table.vote is not None:  # a player asked to end the match
+            buttons.append(TableButton("agree", "✅ " + t._("Agree to end"), g))
+            buttons.append(TableButton("giveup", "🏳 " + t._("Give up"), discord.ButtonStyle.danger))
     elif table.finished:
         buttons = [TableButton("again", "🔁 " + t._("Another match"), g)]
     if table.options.get("elimination") and table.state != "lobby":

@@ -24,6 +24,8 @@ class TableAction(StrEnum):
     HAND = "hand"  # "My cards"
     AGAIN = "again"  # another match with the same seats
     QUEUE = "queue"  # wait for a seat (elimination)
+    AGREE = "agree"  # agree to end the match another player asked to end
+    GIVE_UP = "giveup"  # concede: the match is lost for the presser's side
 
 
 class Table(CallbackData, prefix="T"):

@@ -38,6 +38,11 @@ def table_markup(
     )
     if table.state == "playing":
         kb.row(kb_button("🃏 " + t._("My cards"), cb.Table(action=cb.TableAction.HAND).pack()), *queue)
+        if table.vote is not None:  # a player asked to end the match
+            kb.row(
+                kb_button("✅ " + t._("Agree to end"), cb.Table(action=cb.TableAction.AGREE).pack()),
+                kb_button("🏳 " + t._("Give up"), cb.Table(action=cb.TableAction.GIVE_UP).pack()),
+            )
         if web is not None:
             kb.row(web)
         return kb.as_markup()

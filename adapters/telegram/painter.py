@@ -27,22 +27,22 @@ import dataclasses
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPhoto
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message, ReplyParameters
+from aiogram.types import BufferedInputFile
 
 from adapters.common.chart import worth_a_chart
 from adapters.common.hands import hand_signature
 from adapters.common.painting import Dirty, drain, paint_loop, take
 from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
-from adapters.telegram.limits import INFO_PACE, INFO_QUEUED, budget_key, chat_of, info_key, pace_of
+from adapters.telegram.limits import budget_key, chat_of, pace_of
 from adapters.telegram.members import Members
+from adapters.telegram.outbox import BAD_RETRY, Outbox, Stats
 from adapters.telegram.posts import Post
 from adapters.telegram.webapp import web_table_button
 from adapters.telegram.words import Words
@@ -55,8 +55,6 @@ log = logging.getLogger(__name__)
 
 REPOST_AFTER = 25  # messages since the table: it has scrolled away, post it again below
 LEASE_RETRY = 1.0  # seconds: another worker is drawing this thing now
-BAD_RETRY = 5.0  # seconds: a write failed for a reason of our own; try again later
-MAX_TRIES = 5  # of a post refused with something else than a 429
 CAPTION_LIMIT = 1024  # a photo's caption, in UTF-16 units as Telegram counts
 
 
@@ -70,15 +68,7 @@ class LobbyWatch:
     expires: float
 
 
-@dataclass
-class Stats:
-    """What the painter did (logs, the bench)."""
-
-    dropped: list[str] = field(default_factory=list)
-    retry_after: int = 0
-
-
-class Painter:
+class Painter(Outbox):
     def __init__(
         self, bot: Bot, service: GameService, clock: Clock, words: Words, idle_seconds: float
     ) -> None:
@@ -110,7 +100,7 @@ class Painter:
             return
         await self._remember(room, lines)
         self.tables.mark(room.id, room.version, urgent=not routine(room, lines))
-        if any(ln.key == "cancelled" for ln in lines):
+        if any(ln.key in ("cancelled", "abandoned") for ln in lines):
             self._drop_posts(room.id, room.gen)
         for user in room.sdata:
             if room.sdata[user].get("tg_hand"):
@@ -140,6 +130,8 @@ class Painter:
                     chart = (ln, png)
             elif ln.key == "cancelled":
                 values["tg_end"] = {"gen": room.gen, "cancelled": True, "params": ln.params}
+            elif ln.key == "abandoned":
+                values["tg_end"] = {"gen": room.gen, "abandoned": True, "params": ln.params}
             elif ln.key == "lobby_expired":
                 values["tg_end"] = {"gen": room.gen, "expired": True}
         if values:
@@ -200,153 +192,6 @@ class Painter:
         """The chat has reached this message id (a command, the bot's own send)."""
         if message_id > self.tails.get(chat, 0):
             self.tails[chat] = message_id
-
-    # --- posts -------------------------------------------------------------------------
-
-    async def post(self, post: Post) -> None:
-        """Queue a write for its chat's budget and write what the budget allows now."""
-        lane = (post.chat, post.budget)
-        queue = self.outbox.setdefault(lane, deque())
-        if post.info and post.chat < 0:
-            self._make_room_for_info(queue)
-        queue.append(post)
-        await self._flush_posts(lane, self.clock.now())
-        self.wake.set()  # the paint loop learns when what is left is due
-
-    def hold(self, post: Post) -> None:
-        """Queue a write for later (its ``not_before``) without writing anything now: safe
-        from within a write's own ``on_sent``."""
-        queue = self.outbox.setdefault((post.chat, post.budget), deque())
-        if post.info and post.chat < 0:
-            self._make_room_for_info(queue)
-        queue.append(post)
-        self.wake.set()
-
-    async def say(
-        self,
-        chat: int,
-        text: str,
-        *,
-        thread: int | None = None,
-        markup: InlineKeyboardMarkup | None = None,
-        reply_to: int | None = None,
-        room: str | None = None,
-        gen: int | None = None,
-        on_sent: Callable[[Any], Awaitable[None]] | None = None,
-        info: bool = False,
-    ) -> None:
-        """A message to the chat (a reply to a command when ``reply_to``); ``info``: an
-        answer for one person (``Post.info``)."""
-        method = SendMessage(
-            chat_id=chat,
-            text=text,
-            message_thread_id=thread,
-            reply_markup=markup,
-            reply_parameters=ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
-            if reply_to
-            else None,
-        )
-        await self.post(Post(chat, method, room=room, gen=gen, on_sent=on_sent, info=info))
-
-    def _make_room_for_info(self, queue: deque[Post]) -> None:
-        """At most ``INFO_QUEUED`` info answers wait in a group's lane: the oldest goes (a
-        result, a table's edit, a hand never does). A private chat's answers are bounded by
-        its person's own command limit."""
-        infos = [p for p in queue if p.info]
-        for old in infos[: max(0, len(infos) - INFO_QUEUED + 1)]:
-            queue.remove(old)
-            self.stats.dropped.append(f"info {type(old.method).__name__} {old.chat}")
-            log.warning("dropped a waiting answer to %s: too many queued", old.chat)
-
-    def _drop_posts(self, room_id: str, gen: int) -> None:
-        for queue in self.outbox.values():
-            kept = [p for p in queue if not (p.room == room_id and p.gen == gen)]
-            if len(kept) != len(queue):
-                log.info("dropped %d queued posts of cancelled %s", len(queue) - len(kept), room_id)
-                queue.clear()
-                queue.extend(kept)
-
-    async def _flush_posts(self, lane: tuple[int, bool], now: float) -> float | None:
-        """Write a lane's queued posts, oldest first, while its budget allows; the time
-        the next one is due (None: none held). One flush of a lane at a time: ``post()``
-        and the paint loop both flush, and two at once would both write the head."""
-        if lane in self._flushing:
-            return None  # the flush in progress writes what was queued meanwhile too
-        self._flushing.add(lane)
-        try:
-            return await self._flush_lane(lane, now)
-        finally:
-            self._flushing.discard(lane)
-
-    async def _flush_lane(self, lane: tuple[int, bool], now: float) -> float | None:
-        chat = lane[0]
-        queue = self.outbox.get(lane)
-        while queue:
-            post = queue[0]
-            if post.not_before > now:
-                return post.not_before
-            if post.budget and post.info and chat < 0:
-                # an answer for one person in the group: its own small share, first
-                wait = await take(self.service, info_key(chat), INFO_PACE, routine=False)
-                if wait > 0:
-                    post.not_before = now + wait
-                    return post.not_before
-            if post.budget:
-                wait = await take(self.service, budget_key(chat), pace_of(chat), routine=False)
-                if wait > 0:
-                    post.not_before = now + wait
-                    return post.not_before
-            done = await self._send(post, now)
-            if not done:
-                return post.not_before
-            # the queue may have changed while the write was out (a cancel drops posts)
-            if queue and queue[0] is post:
-                queue.popleft()
-            elif post in queue:
-                queue.remove(post)
-        if not queue:
-            self.outbox.pop(lane, None)
-        return None
-
-    async def _send(self, post: Post, now: float) -> bool:
-        """One write; False when it must be tried again later (``post.not_before``)."""
-        try:
-            result = await self.bot(post.method)
-        except TelegramRetryAfter as e:
-            await self._blocked(post.chat, e.retry_after)
-            post.not_before = now + e.retry_after
-            return False
-        except (TelegramBadRequest, TelegramForbiddenError) as e:
-            if "not modified" in str(e):
-                return True
-            post.tries += 1
-            final = isinstance(e, TelegramForbiddenError) or "not found" in str(e) or post.info
-            if post.tries >= MAX_TRIES or final:
-                self.stats.dropped.append(f"{type(post.method).__name__} {post.chat}: {e}")
-                log.log(
-                    logging.INFO if post.info else logging.WARNING, "dropped a write to %s: %s", post.chat, e
-                )
-                if isinstance(post.fallback, Post):  # another write, in its own lane
-                    self.hold(post.fallback)
-                elif post.fallback is not None:  # said another way (a photo's words alone)
-                    self.outbox.setdefault((post.chat, post.budget), deque()).append(
-                        Post(post.chat, post.fallback, room=post.room, gen=post.gen, budget=post.budget)
-                    )
-                return True
-            post.not_before = now + BAD_RETRY
-            return False
-        if isinstance(result, Message):
-            self.saw(post.chat, result.message_id)
-        if post.on_sent is not None:
-            await post.on_sent(result)
-        return True
-
-    async def _blocked(self, chat: int, seconds: int) -> None:
-        """Telegram said 429: every worker waits that long before writing to the chat."""
-        self.stats.retry_after += 1
-        self.service.metrics.platform_429("tg", float(seconds))
-        log.info("429 in %s: retry after %s s", chat, seconds)
-        await self.service.flood_block(budget_key(chat), float(seconds))
 
     # --- the loop ----------------------------------------------------------------------
 
@@ -630,7 +475,7 @@ def routine(room: Room, lines: list[Line]) -> bool:
     if room.state != PLAYING:
         return False
     return not any(
-        ln.key in ("match_ended", "cancelled", "eliminated")
+        ln.key in ("match_ended", "cancelled", "abandoned", "eliminated")
         or (ln.key in START_KEYS and ln.params.get("deal_no") == 1)
         for ln in lines
     )
@@ -640,7 +485,8 @@ START_KEYS = frozenset({"deal_started", "shuffled"})
 
 
 def _closed(room: Room) -> bool:
-    """A room that ended without a match to show: cancelled, or a lobby closed."""
+    """A room that ended without a match to show: cancelled, given up, or a lobby closed."""
     return room.state == FINISHED and (
-        room.match is None or bool(room.result and room.result.get("cancelled"))
+        room.match is None
+        or bool(room.result and (room.result.get("cancelled") or room.result.get("abandoned")))
     )

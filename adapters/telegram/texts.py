@@ -110,6 +110,8 @@ def one_line_result(t: Text, preset: str, end: dict[str, Any] | None) -> str:
     title = game_title(t, preset)
     if not end:
         return f"🐐 {title} · " + t._("closed")
+    if end.get("abandoned"):
+        return f"🏳 {title} · " + t._("{name} gave up").format(name=(end.get("params") or {}).get("name", "?"))
     if end.get("cancelled"):
         return f"❌ {title} · " + t._("cancelled")
     if end.get("expired"):

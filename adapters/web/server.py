@@ -34,7 +34,7 @@ from adapters.web import frames
 from adapters.web.auth import Person, Refusal, local_person, telegram_person
 from adapters.web.words import error_words, page_words
 from bot.room import Room, User
-from bot.service import GameService
+from bot.service import GameService, Refused
 
 log = logging.getLogger(__name__)
 
@@ -388,7 +388,11 @@ class WebTable:
         elif kind == "again":
             out = await svc.rematch(sock.room_id, sock.user, update_id=update)
         elif kind == "hint":
-            found = await svc.hint(sock.room_id, sock.user.id)
+            try:
+                found = await svc.hint(sock.room_id, sock.user.id)
+            except Refused as r:  # too many hints, or the pool is full
+                await self._send(sock.ws, {"type": "hint", "id": fid, "text": sock.text.reason(r.reason)})
+                return True
             if found is None:
                 await self._send(sock.ws, {"type": "hint", "id": fid, "text": None})
             else:

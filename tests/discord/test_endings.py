@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.room import User
 from engine.cards import CARD_TEXT
 from engine.presets import PRESETS
 from engine.trump import trump_order, trump_suit
 from tests.fakes.discord_api import FakeDiscord
 
-from .harness import Harness, mover, people_and_bots, refusal_text, uid
+from .harness import DELAY, Harness, mover, people_and_bots, refusal_text, uid
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,3 +139,33 @@ def test_the_voice_warnings_are_silenced_for_every_client_of_the_process() -> No
     bare = _client_warnings()
     assert "PyNaCl is not installed" in bare and "davey is not installed" in bare
     assert "voice will NOT be supported" not in _client_warnings("adapters.discord.app")
+
+
+async def test_r33_after_a_deal_cancel_asks_the_others_and_they_agree_on_the_table(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    """Issue 33 item 7: past the first deal Alice's /cancel asks Bob; the table shows the
+    request with its buttons; Bob agrees there and the game ends, unrecorded."""
+    ch = fake.games
+    await people_and_bots(h, fake, ch)
+    for _ in range(3000):  # on to deal 2, people by the service, computers by the timers
+        room = await h.room(ch)
+        if room.load_match().deal_no > 1:
+            break
+        user = mover(room, fake)
+        hand = h.service.hand_of(room, uid(user)) if user is not None else None
+        if user is not None and hand is not None and hand.choices:
+            assert (await h.service.act(hand.choices[0].token, User(uid(user), user.username))).ok
+        else:
+            h.clock.advance(DELAY)
+            await h.service.run_timers()
+    await h.settle()
+    inter = await h.command(fake.alice, ch, "cancel")
+    assert "agree" in h.reply(inter).text() and h.reply(inter).ephemeral
+    table = await h.table(ch)
+    assert "kz:t:agree" in table.custom_ids() and "kz:t:giveup" in table.custom_ids()
+    assert "asks to end the match" in table.text()
+    await h.press(fake.bob, table, "kz:t:agree")
+    room = await h.room(ch)
+    assert room.state == "finished" and room.result == {"cancelled": True}
+    assert await h.service.recent_matches("dc", str(ch.id)) == []

@@ -6,12 +6,14 @@ from __future__ import annotations
 from redis.asyncio import Redis
 
 from bot import invites, keys
+from bot.clock import ManualClock
+from bot.lobby import VOTE_SECONDS
 from bot.names import MAX_NAME, clean_name
 from bot.room import FINISHED, User
 from bot.service import MAX_LOBBIES, GameService
 from bot.store import PEOPLE_TTL
 
-from .conftest import PEOPLE
+from .conftest import DELAY, PEOPLE, people_room, pick
 
 ANNA, BORIS, VERA, GLEB, DASHA = PEOPLE
 STRANGER = User("tg:99", "Stranger")
@@ -125,3 +127,122 @@ async def test_a_persons_rooms_and_a_chats_usernames_expire(svc: GameService, re
     await svc.remember_username("tg", "-100", "Anna_P", ANNA.id)
     assert await svc.user_by_username("tg", "-100", "@anna_p") == ANNA.id
     assert 0 < await redis.ttl(keys.usernames("tg:-100")) <= PEOPLE_TTL
+
+
+# --- item 7: a lost match cannot be wiped out by its loser ----------------------------------
+
+
+async def past_the_first_deal(svc: GameService, clock: ManualClock, rid: str, people: list[User]) -> None:
+    """Play (people by their first choice, computers by the timers) until deal 2 starts."""
+    for _ in range(3000):
+        room = await svc.room(rid)
+        assert room is not None and room.state == "playing"
+        if room.load_match().deal_no > 1:
+            return
+        moved = False
+        for u in people:
+            hv = svc.hand_of(room, u.id)
+            if hv is not None and hv.on_move and hv.choices:
+                assert (await svc.act(pick(hv).token, u)).ok
+                moved = True
+                break
+        if not moved:
+            clock.advance(DELAY)
+            await svc.run_timers()
+    raise AssertionError("deal 2 never began")
+
+
+async def test_r33_after_a_deal_a_players_cancel_needs_the_others(
+    svc: GameService, clock: ManualClock
+) -> None:
+    """Anna, losing after deal 1, cannot end the match alone: her /cancel asks Boris and
+    Vera; it ends (unrecorded) only when both agree; a computer's seat is not asked."""
+    rid = await people_room(svc, [ANNA, BORIS, VERA], seed=2)
+    await past_the_first_deal(svc, clock, rid, [ANNA, BORIS, VERA])
+    out = await svc.cancel(rid, ANNA)
+    assert out.ok and out.room is not None and out.room.state == "playing"
+    assert [ln.key for ln in out.lines] == ["cancel_asked"] and out.lines[0].params["needed"] == 2
+    table = svc.table_of(out.room)
+    assert table.vote is not None and table.vote.by == "Anna" and table.vote.needed == 2
+    assert set(table.vote.waiting) == {BORIS.id, VERA.id}
+    assert (await svc.cancel(rid, ANNA)).reason == "already_asked"
+    assert (await svc.agree_to_end(rid, ANNA)).reason == "already_asked"  # hers is the asking
+    assert (await svc.agree_to_end(rid, STRANGER)).reason == "not_your_seat"
+    first = await svc.agree_to_end(rid, BORIS)
+    assert first.ok and first.room is not None and first.room.state == "playing"
+    assert (await svc.agree_to_end(rid, BORIS)).reason == "already_asked"
+    last = await svc.agree_to_end(rid, VERA)
+    assert last.ok and last.room is not None and last.room.state == FINISHED
+    assert last.room.result == {"cancelled": True}
+    assert await svc.recent_matches("tg", "-100") == []  # agreed: nobody's loss
+
+
+async def test_r33_a_request_nobody_answers_lapses(svc: GameService, clock: ManualClock) -> None:
+    rid = await people_room(svc, [ANNA, BORIS], seed=2)
+    await past_the_first_deal(svc, clock, rid, [ANNA, BORIS])
+    assert (await svc.cancel(rid, ANNA)).ok
+    clock.advance(VOTE_SECONDS + 1)
+    room = await svc.room(rid)
+    assert room is not None and svc.table_of(room).vote is None
+    assert (await svc.agree_to_end(rid, BORIS)).reason == "no_vote"
+    again = await svc.cancel(rid, ANNA)  # she may ask again
+    assert again.ok and [ln.key for ln in again.lines] == ["cancel_asked"]
+    # the other asking too is agreeing
+    both = await svc.cancel(rid, BORIS)
+    assert both.ok and both.room is not None and both.room.state == FINISHED
+
+
+async def test_r33_giving_up_records_the_match_lost_for_the_side_that_asked(
+    svc: GameService, clock: ManualClock
+) -> None:
+    """Four people in two teams: Anna gives up at deal 2; Anna and Vera (seats 0 and 2)
+    lose, Boris and Gleb win, and the chat's records and ratings say so."""
+    four = [ANNA, BORIS, VERA, GLEB]
+    rid = await people_room(svc, four, seed=2)
+    await past_the_first_deal(svc, clock, rid, four)
+    before = await svc.room(rid)
+    assert before is not None
+    out = await svc.give_up(rid, ANNA)
+    assert out.ok and out.room is not None and out.room.state == FINISHED
+    assert [ln.key for ln in out.lines] == ["abandoned"]
+    assert out.room.result is not None and sorted(out.room.result["winners"]) == [1, 3]
+    assert out.room.result["score"] == list(before.load_match().scores)
+    [match] = await svc.recent_matches("tg", "-100")
+    assert match["abandoned"] == "Anna" and sorted(match["winners"]) == sorted([BORIS.id, GLEB.id])
+    rows = {r["user"]: r for r in await svc.leaderboard("tg", "-100")}
+    assert rows[BORIS.id]["won"] == 1 and rows[ANNA.id]["won"] == 0
+    assert svc.table_of(out.room).abandoned == "Anna"
+    assert (await svc.give_up(rid, BORIS)).reason == "game_over"
+
+
+async def test_r33_the_creator_alone_with_computers_or_before_a_deal_ends_cancels_freely(
+    svc: GameService, clock: ManualClock
+) -> None:
+    rid = await lobby(svc, "-300")
+    for _ in range(3):
+        assert (await svc.add_bot(rid, ANNA)).ok
+    assert (await svc.start(rid, ANNA, seed=2)).ok
+    await past_the_first_deal(svc, clock, rid, [ANNA])
+    out = await svc.cancel(rid, ANNA)
+    assert out.ok and out.room is not None and out.room.state == FINISHED
+    # during the first deal: the creator may still cancel
+    rid = await people_room(svc, [ANNA, BORIS], chat="-400", seed=2)
+    out = await svc.cancel(rid, ANNA)
+    assert out.ok and out.room is not None and out.room.state == FINISHED
+    # an admin who does not play may end a match (moderation); a passer-by may not
+    rid = await people_room(svc, [ANNA, BORIS], chat="-500", seed=2)
+    await past_the_first_deal(svc, clock, rid, [ANNA, BORIS])
+    assert (await svc.cancel(rid, STRANGER)).reason == "not_allowed"
+    out = await svc.cancel(rid, STRANGER, is_admin=True)
+    assert out.ok and out.room is not None and out.room.state == FINISHED
+
+
+async def test_r33_away_players_are_not_asked(svc: GameService, clock: ManualClock) -> None:
+    rid = await people_room(svc, [ANNA, BORIS], seed=2)
+    await past_the_first_deal(svc, clock, rid, [ANNA, BORIS])
+    room = await svc.room(rid)
+    assert room is not None
+    seat = room.seat_of(BORIS.id)
+    assert seat is not None and room.seats[seat] is not None
+    room.seats[seat].auto = True  # type: ignore[union-attr]  # his seat handed to a computer
+    assert room.voters(ANNA.id) == []

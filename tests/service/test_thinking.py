@@ -3,15 +3,18 @@ process pool (or a thread: tests), with a budget; the hint of a practice game is
 
 from __future__ import annotations
 
+import asyncio
 import random
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import pytest
 
+import bot.service
 from bot.clock import ManualClock
 from bot.room import Room
-from bot.service import GameService
-from bot.thinking import Thinker, think_in_worker, trail_from_log
+from bot.service import HINTS_PER_MINUTE, GameService, Refused
+from bot.thinking import HINT, MAX_WAITING, MOVE, Busy, Idea, Thinker, think_in_worker, trail_from_log
 from engine.codec import unpack_action
 from engine.search import think
 
@@ -132,3 +135,106 @@ async def test_a_dead_worker_is_replaced(svc: GameService) -> None:
     finally:
         thinker.close()
     assert again == first
+
+
+# --- issue 33.5: hints never starve the table ---------------------------------------------
+
+
+class Held(Thinker):
+    """A pool whose searches wait for the test to let each one finish: the order in which
+    they got the pool is what is checked, never the time."""
+
+    def __init__(self, workers: int = 1) -> None:
+        super().__init__(workers, 300.0, 12)
+        self.gates: list[asyncio.Event] = []
+        self.calls = 0
+
+    async def _search(self, *args: Any) -> Idea:
+        self.calls += 1
+        gate = asyncio.Event()
+        self.gates.append(gate)
+        await gate.wait()
+        return Idea("pass", 0.5, 0.4, 12, "hint_plain")
+
+
+async def started(thinker: Held, n: int) -> None:
+    """Until ``n`` searches have the pool (each step waits for the event loop to run the
+    tasks it woke: an explicit count, not a sleep)."""
+    while len(thinker.gates) < n:
+        await asyncio.sleep(0)
+
+
+async def test_r33_a_due_move_goes_before_waiting_hints_and_the_line_is_bounded() -> None:
+    thinker = Held(workers=1)
+    args = (None, {}, "", 0, "s")
+    first = asyncio.create_task(thinker.think(*args, kind=HINT))  # type: ignore[arg-type]
+    await started(thinker, 1)
+    hints = [asyncio.create_task(thinker.think(*args, kind=HINT)) for _ in range(MAX_WAITING[HINT])]  # type: ignore[arg-type]
+    while thinker.waiting(HINT) < MAX_WAITING[HINT]:
+        await asyncio.sleep(0)
+    with pytest.raises(Busy):  # a fifth hint in line: refused at once
+        await thinker.think(*args, kind=HINT)  # type: ignore[arg-type]
+    move = asyncio.create_task(thinker.think(*args, kind=MOVE))  # type: ignore[arg-type]
+    while thinker.waiting(MOVE) < 1:
+        await asyncio.sleep(0)
+    for n in range(2, 2 + len(hints) + 1):  # let each search end in turn
+        thinker.gates[n - 2].set()
+        await started(thinker, n)
+    thinker.gates[-1].set()
+    await asyncio.gather(first, move, *hints)
+    assert list(thinker.started) == [HINT, MOVE, HINT, HINT, HINT, HINT]
+
+
+async def test_r33_forty_hint_presses_make_one_search_and_a_person_is_limited(
+    svc: GameService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One hint in flight a moment of a seat: forty presses share its answer; new searches
+    are limited per person; a full line of hints is refused, not queued."""
+    held = Held()
+    svc.thinker = held
+    rid = await hard_room(svc, "-61")
+    for _ in range(20):
+        room = await svc.room(rid)
+        assert room is not None
+        hand = svc.hand_of(room, ANNA.id)
+        if hand is not None and hand.on_move:
+            break
+        clock.advance(DELAY)
+        await svc.run_timers()
+    presses = [asyncio.create_task(svc.hint(rid, ANNA.id)) for _ in range(40)]
+    await started(held, 1)
+    held.gates[0].set()
+    answers = await asyncio.gather(*presses)
+    assert held.calls == 1 and len({id(a) for a in answers}) == 1
+    again = await svc.hint(rid, ANNA.id)  # the same moment later: the answer kept
+    assert again is answers[0] and held.calls == 1
+    # new moments (other tables of hers): a few new searches a minute (the limit made
+    # small here, so that the tables are dealt well within the minute)
+    monkeypatch.setattr(bot.service, "HINTS_PER_MINUTE", 3)
+    assert HINTS_PER_MINUTE >= 10  # as it ships: a hint every few seconds of a minute
+    svc.thinker = Thinker(0, 300.0, 4)
+    start = clock.now()
+    try:
+        made = 1
+        with pytest.raises(Refused) as refused:
+            for i in range(4):
+                other = await practice_on_move(svc, clock, f"-7{i}")
+                await svc.hint(other, ANNA.id)
+                made += 1
+        assert refused.value.reason == "too_many_hints" and made == 3
+        assert clock.now() - start < 60
+    finally:
+        svc.thinker.close()
+
+
+async def practice_on_move(svc: GameService, clock: ManualClock, chat: str) -> str:
+    rid = await hard_room(svc, chat)
+    for _ in range(20):
+        room = await svc.room(rid)
+        assert room is not None
+        hand = svc.hand_of(room, ANNA.id)
+        if hand is not None and hand.on_move:
+            return rid
+        clock.advance(DELAY)
+        await svc.run_timers()
+    raise AssertionError("never her move")

@@ -17,7 +17,7 @@ from redis.asyncio import Redis
 
 from adapters.telegram.limits import ASKING, INFO_QUEUED
 from adapters.telegram.posts import Post
-from tests.telegram.harness import GROUP_ID, telegram
+from tests.telegram.harness import GROUP_ID, play_to_end, telegram
 from tests.telegram.test_hands import open_table
 
 
@@ -211,3 +211,31 @@ async def test_commands_past_a_persons_limit_are_ignored(redis: Redis) -> None:
                 await env.say(user, "/series", ephemeral=False)
         answered = sum(len(env.fake.messages(u.id, from_bot=True)) for u in env.users)
         assert answered - (ASKING.person_commands.limit + 1) == ASKING.chat_commands.limit
+
+
+async def test_a_loser_cannot_wipe_out_the_match_past_the_first_deal(redis: Redis) -> None:
+    """Item 7: after deal 1 the creator's /cancel asks Boris (the table shows it, with an
+    Agree and a Give up button); nothing ends until he agrees or she gives up. She gives
+    up: the match is recorded as lost for her side and the table says so."""
+    async with telegram(redis) as env:
+        await open_table(env, seed=2)
+        anna, boris = env.users[:2]
+        await play_to_end(env, [anna, boris], seed=2, until_deal=2)
+        await env.say(anna, "/cancel")
+        reply = env.fake.last_bot_message(env.group)
+        assert reply is not None and reply.is_ephemeral and "согласятся" in (reply.text or "")
+        room = await env.room()
+        assert room.state == "playing" and room.vote is not None
+        await env.drain()  # the table's next paced edit
+        table = env.table_message()
+        assert {"T:agree", "T:giveup"} <= set(table.callback_data)
+        assert "просьба закончить партию" in (table.text or "")
+        answer = await env.press(anna, table, "T:agree")  # she asked: not hers to agree
+        assert answer.get("show_alert")
+        await env.press(anna, table, "T:giveup")
+        await env.drain()
+        room = await env.room()
+        assert room.state == "finished" and room.result is not None and room.result["abandoned"] == "Anna"
+        [match] = await env.service.recent_matches("tg", str(GROUP_ID))
+        assert match["abandoned"] == "Anna" and f"tg:{anna.id}" not in match["winners"]
+        assert (table.text or "").startswith("🏳") and "Anna" in (table.text or "") and not table.buttons

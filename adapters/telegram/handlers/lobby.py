@@ -247,8 +247,17 @@ async def cancel(
     chat_t: Text,
     update_key: str | None,
 ) -> None:
-    admin = await is_admin(painter, message.chat.id, user_tg_id(user))
-    out = await service.cancel(room_id, user, admin, update_id=update_key)
+    """End the game; once a deal is played, a player's /cancel asks the others to agree
+    (the table shows it, with their button, and his own "give up")."""
+    out = await as_admin(
+        painter,
+        message.chat.id,
+        user,
+        lambda admin: service.cancel(room_id, user, admin, update_id=update_key),
+    )
+    if out.ok and any(ln.key == "cancel_asked" for ln in out.lines):
+        await tell(message, painter, t._(common_lobby.END_ASKED))
+        return
     if out.ok and not out.repeat:
         # one confirmation for everyone (a result, not an answer to one person); the table
         # itself becomes a one-line "cancelled"
@@ -508,6 +517,36 @@ async def again(
     answer_press(callback_answer, t, out)
 
 
+async def agree(
+    query: CallbackQuery,
+    service: GameService,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str,
+    callback_answer: CallbackAnswer,
+) -> None:
+    """Agree to end the match another player asked to end."""
+    out = await service.agree_to_end(room_id, user, update_id=update_key)
+    if out.ok and not out.repeat:
+        callback_answer.text = t._("Agreed.")
+    answer_press(callback_answer, t, out)
+
+
+async def give_up(
+    query: CallbackQuery,
+    service: GameService,
+    user: User,
+    room_id: str,
+    t: Text,
+    update_key: str,
+    callback_answer: CallbackAnswer,
+) -> None:
+    """Concede the match (lost for the presser's side)."""
+    out = await service.give_up(room_id, user, update_id=update_key)
+    answer_press(callback_answer, t, out)
+
+
 async def queue(
     query: CallbackQuery,
     service: GameService,
@@ -544,4 +583,6 @@ def router() -> Router:
     r.callback_query.register(option_button, cb.Option.filter())
     r.callback_query.register(again, cb.Table.filter(F.action == cb.TableAction.AGAIN))
     r.callback_query.register(queue, cb.Table.filter(F.action == cb.TableAction.QUEUE))
+    r.callback_query.register(agree, cb.Table.filter(F.action == cb.TableAction.AGREE))
+    r.callback_query.register(give_up, cb.Table.filter(F.action == cb.TableAction.GIVE_UP))
     return r

@@ -19,7 +19,7 @@ from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from adapters.telegram.words import Words
 from bot.room import PLAYING, Room, User
-from bot.service import GameService, Outcome
+from bot.service import GameService, Outcome, Refused
 from bot.views import HandView
 
 
@@ -269,7 +269,11 @@ async def hint(
             True,
         )
         return
-    found = await service.hint(room.id, user.id)
+    try:
+        found = await service.hint(room.id, user.id)
+    except Refused as r:  # too many hints, or the pool is full
+        callback_answer.text, callback_answer.show_alert = t.reason(r.reason), True
+        return
     if found is None:
         callback_answer.text, callback_answer.show_alert = t.reason("not_your_turn"), True
         return
