@@ -140,6 +140,8 @@ def table_frame(
         text for ln in _this_deal(table.lines) if ln.key not in DEAL_END_KEYS and (text := t.line(ln, table))
     ][-SHOWN_LINES:]
     frame["result"] = _result(table, t)
+    # a player asked to end the match: the others agree, or he gives up (seated people's buttons)
+    frame["vote"] = t.vote(table.vote) if table.vote is not None else None
     if table.finished and progress:
         frame["progress"] = progress
     extras = table.extras.to_json() if table.extras is not None else {}

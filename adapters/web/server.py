@@ -230,6 +230,8 @@ class WebTable:
             frame: dict[str, Any] = {"type": "state", "v": room.version, "table": public[lang], "hand": None}
             seat = room.seat_of(sock.user.id)
             frame["me"] = seat
+            # his agreement is asked for (the one who asked may only give up)
+            frame["agree"] = table.vote is not None and sock.user.id in table.vote.waiting
             if seat is not None:
                 hand = self.service.hand_of(room, sock.user.id)
                 if hand is not None:
@@ -402,6 +404,10 @@ class WebTable:
             out = await svc.come_back(sock.room_id, sock.user, update_id=update)
         elif kind == "again":
             out = await svc.rematch(sock.room_id, sock.user, update_id=update)
+        elif kind == "agree":  # to end the match another player asked to end
+            out = await svc.agree_to_end(sock.room_id, sock.user, update_id=update)
+        elif kind == "give_up":
+            out = await svc.give_up(sock.room_id, sock.user, update_id=update)
         elif kind == "hint":
             try:
                 found = await svc.hint(sock.room_id, sock.user.id)

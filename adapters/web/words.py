@@ -18,6 +18,8 @@ PAGE = {
     "hint": N_("Hint"),
     "back": N_("I'm back"),
     "again": N_("Another match"),
+    "agree": N_("Agree to end"),
+    "give_up": N_("Give up"),
     "close": N_("Close"),
     "you": N_("You"),
     "pick": N_("Tap your cards, then the move"),

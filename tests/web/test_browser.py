@@ -32,11 +32,12 @@ from redis.asyncio import Redis
 
 from adapters.common.render import Text
 from adapters.web.server import WebTable
-from bot.room import Room
+from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
 from bot.views import Choice, HandView
 from tests.conftest import TEST_MARK
+from tests.service.test_abuse import past_the_first_deal
 from tests.telegram.harness import Env, telegram
 from tests.telegram.test_tables import open_table
 from tests.web.harness import hidden_from, leaked, sign_init_data
@@ -439,4 +440,44 @@ async def test_a_forged_and_an_expired_init_data_and_a_stranger_are_refused_on_t
                 assert not any('"state"' in f for f in person.frames)
                 await page.context.close()
         finally:
+            await web.close()
+
+
+async def test_r33_a_request_to_end_is_agreed_with_a_tap(rds: Redis, browser: Any) -> None:
+    """Issue 33.7: once a deal was played, Anna's /cancel asks Boris; his page shows the
+    request and "Agree to end"; his tap ends the match, and both pages show it over."""
+    async with telegram(rds, webapp_name="table", webapp_url="https://kozel.example.org/web") as env:
+        await open_table(env, people=2, bots=2)
+        link = web_link(env)
+        anna, boris = env.users[0], env.users[1]
+        people = [User(f"tg:{u.id}", u.first_name) for u in (anna, boris)]
+        room = await env.room()
+        await past_the_first_deal(env.service, env.clock, room.id, people)
+        assert (await env.service.cancel(room.id, people[0])).ok
+        web = WebTable(env.service, member=env.painter.members.is_member)
+        port = await web.start("127.0.0.1", 0)
+        token = env.settings.bot_token or ""
+        now = int(time.time())
+        pages = [
+            await open_page(
+                browser, port, sign_init_data(token, u.id, u.first_name, now, link), link, f"tg:{u.id}"
+            )
+            for u in (anna, boris)
+        ]
+        try:
+            for p in pages:
+                await p.synced((await env.room()).version)
+            assert await pages[0].page.locator('#actions button[data-kind="agree"]').count() == 0
+            assert await pages[0].page.locator('#actions button[data-kind="give_up"]').count() == 1
+            assert "Anna" in (await pages[1].page.locator("#lines").text_content() or "")
+            await check_layout(pages[1], "vote")  # the two buttons fit beside the hand
+            await pages[1].page.click('#actions button[data-kind="agree"]', timeout=WAIT_MS)
+            ended = await env.room()
+            assert ended.state == "finished" and ended.result == {"cancelled": True}
+            for p in pages:
+                await p.synced(ended.version)
+                assert await p.page.locator('#actions button[data-kind="give_up"]').count() == 0
+        finally:
+            for p in pages:
+                await p.page.context.close()
             await web.close()

@@ -17,6 +17,7 @@ from bot.config import Settings
 from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
+from tests.service.test_abuse import past_the_first_deal
 from tests.web.harness import connect, hidden_from, leaked, sign_init_data
 
 TOKEN = "123456:web-table-test-token"
@@ -334,3 +335,47 @@ async def test_a_person_whose_seat_a_computer_took_comes_back(redis: Redis) -> N
             assert back["hand"]["back"] is False and back["table"]["seats"][seat]["auto"] is False
     finally:
         await web.close()
+
+
+async def test_r33_a_request_to_end_is_agreed_or_given_up_on_the_web_table(table: Table) -> None:
+    """Issue 33.7 on the web table: once a deal was played, Anna's /cancel asks Boris; his
+    page shows the request with "Agree to end" (hers only "Give up"); a spectator's cannot
+    agree; Boris agrees and the match ends, unrecorded."""
+    service = table.service
+    await past_the_first_deal(service, table.clock, table.room_id, [ANNA, BORIS])
+    asked = await service.cancel(table.room_id, ANNA)
+    assert asked.ok and asked.room is not None and asked.room.state == "playing"
+    async with (
+        connect(table.port, table.hello(ANNA)) as anna,
+        connect(table.port, table.hello(BORIS)) as boris,
+        connect(table.port, table.hello(VERA)) as vera,
+    ):
+        mine, his, seen = await anna.state(), await boris.state(), await vera.state()
+        assert mine["table"]["vote"] and "Anna" in mine["table"]["vote"]
+        assert his["agree"] is True and mine["agree"] is False and seen["agree"] is False
+        await vera.send({"type": "agree", "id": "v1"})  # not hers to agree
+        refused = await vera.next("answer")
+        assert refused["ok"] is False and refused["text"]
+        await anna.send({"type": "agree", "id": "a1"})  # she asked: agreeing is not hers
+        assert (await anna.next("answer"))["ok"] is False
+        assert (await table.room()).state == "playing"
+        await boris.send({"type": "agree", "id": "b1"})
+        assert (await boris.next("answer"))["ok"] is True
+        room = await table.room()
+        ended = await anna.state(room.version)
+    assert room.state == "finished" and room.result == {"cancelled": True}
+    assert ended["table"]["vote"] is None
+    assert await service.recent_matches("tg", str(GROUP)) == []
+
+
+async def test_r33_giving_up_on_the_web_table_records_the_loss(table: Table) -> None:
+    service = table.service
+    await past_the_first_deal(service, table.clock, table.room_id, [ANNA, BORIS])
+    assert (await service.cancel(table.room_id, ANNA)).ok
+    async with connect(table.port, table.hello(ANNA)) as anna:
+        await anna.state()
+        await anna.send({"type": "give_up", "id": "g1"})
+        assert (await anna.next("answer"))["ok"] is True
+    room = await table.room()
+    assert room.state == "finished" and room.result is not None and room.result["abandoned"] == "Anna"
+    assert len(await service.recent_matches("tg", str(GROUP))) == 1

@@ -23,6 +23,7 @@ const S = {
   table: null,
   hand: null,
   me: null,
+  agree: false, // this person's agreement to end the match is asked for
   sel: 0,
   pending: null,
   tries: 0,
@@ -154,6 +155,7 @@ function receive(f) {
     S.table = f.table;
     S.hand = f.hand;
     S.me = f.me;
+    S.agree = !!f.agree;
     render();
     if (turned) haptic("turn");
     document.body.dataset.version = String(f.v);
@@ -422,7 +424,7 @@ function renderTrump(t) {
 function renderLines(t) {
   const box = $("lines");
   box.innerHTML = "";
-  for (const text of t.lines.slice(-2)) {
+  for (const text of [...(t.vote ? [t.vote] : []), ...t.lines.slice(t.vote ? -1 : -2)]) {
     const d = document.createElement("div");
     d.className = "line txt";
     d.textContent = text;
@@ -516,6 +518,11 @@ function renderHand() {
   }
   if (h.back) addButton(bar, S.words.back, "back", () => simple("back"));
   if (h.hint) addButton(bar, S.words.hint, "hint", () => simple("hint"));
+  if (t.vote) {
+    // a player asked to end the match: the others agree; anyone seated may give up instead
+    if (S.agree) addButton(bar, S.words.agree, "agree", () => simple("agree"));
+    addButton(bar, S.words.give_up, "give_up", () => simple("give_up"));
+  }
   if (t.finished) addButton(bar, S.words.again, "again", () => simple("again"));
 }
 
