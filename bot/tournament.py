@@ -119,13 +119,13 @@ def open_(
     bot_names: list[str],
     now: float,
 ) -> Tournament:
-    if old is not None and old.state in (SIGNUP, PLAYING):
-        raise Refused(Reason.TOURNAMENT_EXISTS)
     if preset not in PRESETS:
         raise Refused(Reason.BAD_PRESET, message=preset)
     rounds = DEFAULT_ROUNDS if rounds is None else rounds
     if not 1 <= rounds <= MAX_ROUNDS:
         raise Refused(Reason.BAD_ROUNDS, allowed=[1, MAX_ROUNDS])
+    if old is not None and old.state in (SIGNUP, PLAYING):
+        raise Refused(Reason.TOURNAMENT_EXISTS)
     platform, chat, thread = where
     return Tournament(
         tid,
