@@ -43,8 +43,9 @@ async def tid_of(env: Env) -> str:
 
 
 async def press_tour(env: Env, user: FakeUser, action: str, tid: str | None = None) -> dict[str, object]:
-    tid = tid or await tid_of(env)
-    return await env.press(user, tour_message(env), f"TR:{action}:{tid}", check_button=tid == await tid_of(env))
+    current = await tid_of(env)
+    tid = tid or current
+    return await env.press(user, tour_message(env), f"TR:{action}:{tid}", check_button=tid == current)
 
 
 async def end_table(env: Env) -> None:
@@ -58,10 +59,8 @@ async def end_table(env: Env) -> None:
         if room.gen != gen or room.state == "finished":
             await env.drain()
             return
-        mover = next(
-            (u for u in env.users if (h := env.service.hand_of(room, f"tg:{u.id}")) and h.on_move and h.choices),
-            None,
-        )
+        hands = {u.id: env.service.hand_of(room, f"tg:{u.id}") for u in env.users}
+        mover = next((u for u in env.users if (h := hands[u.id]) and h.on_move and h.choices), None)
         if mover is None:
             await env.tick(1.5)
             continue
