@@ -10,6 +10,7 @@ the timer loop now and then, so a worker that died half way or a restart loses n
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,8 @@ log = logging.getLogger(__name__)
 
 RETRIES = 20
 PLAYING_TTL = 3 * 24 * 3600  # a tournament on is kept this long after its last change
+# a tournament's id, on its buttons: letters that spell no card ("8d" would read as one)
+TID_LETTERS = "befgimnoprtuvwxyz"
 STEPS = 8  # tables scored / dealt in one call of ``advance_tournament`` at most
 
 TournamentListener = Callable[[Tournament], Awaitable[None]]
@@ -104,11 +107,17 @@ class Tournaments:
         preset: str,
         rounds: int | None = None,
         bot_names: Sequence[str] = (),
+        lang: str | None = None,
     ) -> TOutcome:
-        """A sign-up in this chat (topic), its opener signed up: one at a time a chat."""
+        """A sign-up in this chat (topic), its opener signed up: one at a time a chat.
+        ``lang``: the chat's language as the adapter knows it (else the chat's setting)."""
         rid = room_id_for(platform, chat, thread)
-        lang = await self.store.chat_pref(chat_key(platform, chat), "lang") or self.settings.default_language
-        tid = invites.new_secret()[:8]
+        lang = (
+            lang
+            or await self.store.chat_pref(chat_key(platform, chat), "lang")
+            or self.settings.default_language
+        )
+        tid = "".join(secrets.choice(TID_LETTERS) for _ in range(8))
         now = float(self.clock.now())  # type: ignore[attr-defined]
 
         def opened(old: Tournament | None) -> Tournament:

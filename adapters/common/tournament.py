@@ -13,9 +13,21 @@ from enum import StrEnum
 from adapters.common.i18n import N_
 from adapters.common.lobby import BOT_NAMES
 from adapters.common.render import Text
+from bot.changes import Reason
 from bot.room import User
 from bot.service import GameService
-from bot.tournament import CANCELLED, DONE, MIN_PEOPLE, ON, OVER, PLAYING, SIGNUP, Tournament, rows
+from bot.tournament import (
+    CANCELLED,
+    DONE,
+    MAX_ROUNDS,
+    MIN_PEOPLE,
+    ON,
+    OVER,
+    PLAYING,
+    SIGNUP,
+    Tournament,
+    rows,
+)
 from bot.tournaments import TOutcome
 
 
@@ -64,6 +76,19 @@ async def press(
     if action is TourAction.START:
         return await service.start_tournament(room_id, tid, user, is_admin)
     return await service.cancel_tournament(room_id, tid, user, is_admin)
+
+
+def refusal(t: Text, out: TOutcome) -> str | None:
+    """A refusal's words that are the tournament's own (None: the platform's usual ones)."""
+    if out.reason == Reason.TOO_FEW:
+        return t._("At least {n} people must sign up first ({signed} so far).").format(
+            n=out.data.get("needed", 0), signed=out.data.get("signed", 0)
+        )
+    if out.reason == Reason.BAD_ROUNDS:
+        return t._("From 1 to {n} rounds.").format(n=MAX_ROUNDS)
+    if out.reason == Reason.NOT_ALLOWED:
+        return t._("Only whoever opened the tournament or an admin may do that.")
+    return None
 
 
 def done_words(t: Text, action: TourAction) -> str:

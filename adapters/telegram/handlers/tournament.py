@@ -22,20 +22,14 @@ from adapters.telegram.replies import is_admin, tell
 from bot.changes import Reason
 from bot.room import User
 from bot.service import GameService
-from bot.tournament import MAX_ROUNDS, Tournament
+from bot.tournament import Tournament
 from bot.tournaments import TOutcome
 
 MESSAGE = "tg_msg"  # the tournament's record of its message id
 
 
 def refusal(t: Text, out: TOutcome) -> str:
-    if out.reason == Reason.TOO_FEW:
-        return t._("At least {n} people must sign up first ({signed} so far).").format(
-            n=out.data.get("needed", 0), signed=out.data.get("signed", 0)
-        )
-    if out.reason == Reason.BAD_ROUNDS:
-        return t._("From 1 to {n} rounds.").format(n=MAX_ROUNDS)
-    return t.reason(out.reason)
+    return common.refusal(t, out) or t.reason(out.reason)
 
 
 def usage(t: Text) -> str:
