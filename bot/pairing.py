@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import combinations, islice
 
-SEARCH_BUDGET = 4000  # seatings tried beyond the greedy one, a round at most
+MAX_ORDERINGS = 24  # orders of the tables' sizes the search tries
+SEARCH_BUDGET = 20_000  # steps of the search for a better seating, a round at most
 
 
 @dataclass(frozen=True)
@@ -57,14 +58,24 @@ def pair(standings: Sequence[Standing], size: int) -> list[list[str]]:
         search = _Search(sizes, cost)
         # the bigger tables first, then the other ways round (who sits where the computer
         # players do matters when someone must meet someone again)
-        for ordering in sorted(set(permutations(sizes)), reverse=True):
-            search.sizes = list(ordering)
+        for ordering in orderings(sizes):
+            search.sizes = ordering
             search.run(order, [])
             if search.budget <= 0 or search.best_cost == 0:
                 break
         if search.found is not None:
             best = search.found
     return [[s.user for s in table] for table in best]
+
+
+def orderings(sizes: list[int], most: int = MAX_ORDERINGS) -> list[list[int]]:
+    """Ways to order the tables' sizes (they differ by one at most), the bigger tables
+    first in the first one; at most ``most`` of them."""
+    big, tables = sizes.count(max(sizes)), len(sizes)
+    if big == tables:
+        return [list(sizes)]
+    ways = islice(combinations(range(tables), big), most)
+    return [[max(sizes) if i in at else min(sizes) for i in range(tables)] for at in map(set, ways)]
 
 
 def _greedy(order: list[Standing], sizes: list[int]) -> list[list[Standing]]:
@@ -107,10 +118,10 @@ class _Search:
         cost: int,
         start: int = 0,
     ) -> None:
+        self.budget -= 1  # every step counts: a table of six has many ways to fill
         if self.budget <= 0 or cost + repeats(table) >= self.best_cost:
             return
         if len(table) == n:
-            self.budget -= 1
             self.run(rest, [*done, table])
             return
         # the others in standing order from ``start``: no seating is tried twice
