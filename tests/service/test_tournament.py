@@ -126,7 +126,9 @@ async def end_table(svc: GameService, clock: ManualClock, points: list[int] | No
     for _ in range(50):
         for u in PEOPLE:
             hv = svc.hand_of(room, u.id)
-            if hv is not None and hv.on_move and hv.choices:
+            seat = room.seat_of(u.id)
+            away = seat is not None and room.seats[seat].auto  # type: ignore[union-attr]
+            if hv is not None and hv.on_move and hv.choices and not away:  # away: the timers move
                 out = await svc.act(hv.choices[0].token, u)
                 assert out.ok, out
                 break
