@@ -161,3 +161,28 @@ async def test_i36_hostile_tournament_input_through_telegram(redis: Redis) -> No
         # the sign-up's buttons are stale now
         answer = await env.press(vera, tour_message(env), f"TR:join:{tid}", check_button=False)
         assert answer.get("show_alert")
+
+
+async def test_i36_a_person_who_leaves_mid_tournament_is_replaced_through_telegram(redis: Redis) -> None:
+    async with telegram(redis) as env:
+        anna, boris, vera, _gleb = env.users
+        await env.say(anna, "/tournament kozel 2")
+        await env.drain()
+        for user in (boris, vera):
+            await press_tour(env, user, "join")
+        await press_tour(env, anna, "start")
+        await env.drain()
+        answer = await press_tour(env, vera, "leave")
+        assert answer.get("text") == RU._("You have left the tournament."), answer
+        room = await env.room()
+        seat = room.seat_of(f"tg:{vera.id}")
+        assert seat is not None and room.seats[seat].auto  # type: ignore[union-attr]
+        await env.drain()
+        assert RU._("(left)") in (tour_message(env).text or "")
+        await end_table(env)
+        room = await env.room()
+        assert room.tournament and room.seat_of(f"tg:{vera.id}") is None  # round 2 without her
+        t = await env.service.tournament(env.room_id)
+        gone = t.entrant(f"tg:{vera.id}") if t else None
+        assert gone is not None and gone.out and gone.points == 0
+        assert not env.leaks, env.leaks[:3]
