@@ -187,6 +187,8 @@ async def test_i36_a_swiss_of_two_rounds_names_its_winner(svc: GameService, cloc
     assert sum(e.points for e in t.entrants) > 0
     room = await svc.room(RID)
     assert room is not None and room.state == "finished"  # nothing dealt after the last
+    again = await svc.rematch(RID, PEOPLE[0])  # a tournament's table: no "Another match"
+    assert not again.ok and again.reason == Reason.NOT_ALLOWED
 
 
 async def test_i36_ties_are_broken_by_card_points(svc: GameService, clock: ManualClock) -> None:
@@ -302,3 +304,19 @@ async def test_i36_petukh_tables_score_tricks(svc: GameService, clock: ManualClo
     await end_table(svc, clock)
     t = await svc.tournament(RID)
     assert t is not None and t.state == tmod.OVER and t.winners
+
+
+async def test_i36_a_cancelled_table_scores_nothing_and_the_next_is_dealt(
+    svc: GameService, clock: ManualClock
+) -> None:
+    tid = await signed_up(svc, 3, rounds=2)
+    await svc.start_tournament(RID, tid, PEOPLE[5], is_admin=True)  # an admin may start it
+    room = await svc.room(RID)
+    assert room is not None and room.tournament
+    out = await svc.cancel(RID, PEOPLE[5], is_admin=True)  # a chat admin ends the table
+    assert out.ok
+    t = await svc.tournament(RID)
+    assert t is not None and t.round == 2
+    assert all(e.points == 0 and e.cards == 0 and not e.out for e in t.entrants)
+    room = await svc.room(RID)
+    assert room is not None and room.state == "playing" and room.tournament == t.marker()
