@@ -26,6 +26,7 @@ from bot.tournament import Tournament
 from bot.tournaments import TOutcome
 
 MESSAGE = "tg_msg"  # the tournament's record of its message id
+RESEND_AFTER = 120.0  # seconds: a first send never confirmed (dropped) is made again
 
 
 def refusal(t: Text, out: TOutcome) -> str:
@@ -117,7 +118,7 @@ class TournamentPainter:
     def __init__(self, service: GameService, painter: Painter) -> None:
         self.service = service
         self.painter = painter
-        self.sending: set[str] = set()
+        self.sending: dict[str, float] = {}  # room -> when its first send was queued
         self.again: set[str] = set()
 
     async def changed(self, tour: Tournament) -> None:
@@ -131,17 +132,18 @@ class TournamentPainter:
             edit = EditMessageText(chat_id=chat, message_id=int(known), text=text, reply_markup=markup)
             await self.painter.post(Post(chat, edit))
             return
-        if tour.room in self.sending:
+        queued = self.sending.get(tour.room)
+        if queued is not None and self.painter.clock.now() - queued < RESEND_AFTER:
             self.again.add(tour.room)
             return
-        self.sending.add(tour.room)
+        self.sending[tour.room] = self.painter.clock.now()  # (a send dropped: again later)
         thread = int(tour.thread) if tour.thread else None
         send = SendMessage(chat_id=chat, message_thread_id=thread, text=text, reply_markup=markup)
         await self.painter.post(Post(chat, send, on_sent=self._sent(tour.room, tour.id)))
 
     def _sent(self, room_id: str, tid: str) -> Any:
         async def sent(result: Any) -> None:
-            self.sending.discard(room_id)
+            self.sending.pop(room_id, None)
             message_id = getattr(result, "message_id", None)
             if message_id is None:
                 return
