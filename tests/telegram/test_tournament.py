@@ -186,3 +186,28 @@ async def test_i36_a_person_who_leaves_mid_tournament_is_replaced_through_telegr
         gone = t.entrant(f"tg:{vera.id}") if t else None
         assert gone is not None and gone.out and gone.points == 0
         assert not env.leaks, env.leaks[:3]
+
+
+async def test_i36_a_tournament_in_a_forum_topic_plays_in_that_topic(redis: Redis) -> None:
+    async with FakeTelegram() as fake:
+        forum = fake.group(-1002000000002, "Клуб", forum=True)
+        async with telegram(redis, fake=fake) as env:
+            anna, boris, vera, _gleb = env.users
+            await env.say(anna, "/tournament kozel 1", chat=forum, thread_id=7)
+            await env.drain()
+            rid = "tg:-1002000000002/7"
+            t = await env.service.tournament(rid)
+            assert t is not None
+            msg = next(m for m in fake.messages(forum, from_bot=True) if (m.text or "").startswith("🏆"))
+            assert msg.message_thread_id == 7
+            for user in (boris, vera):
+                await env.press(user, msg, f"TR:join:{t.id}")
+            await env.press(anna, msg, f"TR:start:{t.id}")
+            await env.drain()
+            room = await env.service.room(rid)
+            assert room is not None and room.state == "playing" and room.tournament
+            tables = [
+                m for m in fake.messages(forum, from_bot=True, ephemeral=False) if "T:hand" in m.callback_data
+            ]
+            assert tables and tables[-1].message_thread_id == 7  # the table went to the topic
+            assert await env.service.room("tg:-1002000000002") is None  # not the general chat
