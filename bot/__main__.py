@@ -177,9 +177,13 @@ async def _serve(settings: Settings, which: str) -> int:
 
         runs.append(asyncio.create_task(run_discord(settings, service, stop), name="discord"))
     if which == "web" or which in ("telegram", "all") and settings.webapp_url:
+        from adapters.telegram.app import make_bot
+        from adapters.telegram.members import Members
         from adapters.web.app import run as run_web
 
-        runs.append(asyncio.create_task(run_web(settings, service, stop), name="web"))
+        # who may watch a table: the members of its group, asked of Telegram (getChatMember)
+        members = Members(make_bot(settings), service.clock)
+        runs.append(asyncio.create_task(run_web(settings, service, stop, members), name="web"))
     timers = asyncio.create_task(service.serve_timers(stop), name="timers")
     # what start-up made (the libraries' modules, the adapters) lives as long as the process:
     # left out of the collector's scans, a full collection no longer stalls moves for tens of

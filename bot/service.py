@@ -443,11 +443,8 @@ class GameService(Timers, ChatRecords, Tournaments):
             return None
         key = (room.id, hand.seat, room.version)
         thought = self._hints.get(key)
-        if thought is None:
-            wait = await self.flood_take(f"hint:{user_id}", limit=HINTS_PER_MINUTE, window=60.0)
-            if wait > 0:
-                raise Refused(Reason.TOO_MANY_HINTS, wait=wait)
-            thought = asyncio.ensure_future(self._hint_of(room, hand))
+        if thought is None:  # (set before any await: every press of the moment shares it)
+            thought = asyncio.ensure_future(self._limited_hint(room, hand, user_id))
             self._hints[key] = thought
             while len(self._hints) > KEEP_HINTS:  # the oldest moments' answers go first
                 self._hints.pop(next(iter(self._hints)))
@@ -459,6 +456,12 @@ class GameService(Timers, ChatRecords, Tournaments):
         except Exception:
             self._hints.pop(key, None)  # not an answer to keep
             raise
+
+    async def _limited_hint(self, room: Room, hand: HandView, user_id: str) -> Hint | None:
+        wait = await self.flood_take(f"hint:{user_id}", limit=HINTS_PER_MINUTE, window=60.0)
+        if wait > 0:
+            raise Refused(Reason.TOO_MANY_HINTS, wait=wait)
+        return await self._hint_of(room, hand)
 
     async def _hint_of(self, room: Room, hand: HandView) -> Hint | None:
         idea = await self.idea(room, hand.seat, HINT)  # the hard player's move (bot/thinking.py)

@@ -90,16 +90,17 @@ class Thinker:
     """The pool the searches of one service run in.
 
     The pool thinks ``workers`` searches at once (one in a thread); the rest wait in line,
-    a computer player's due move always before a hint (40 hint presses once made a `hard`
-    player at another table wait 5.9 s instead of 0.3 s), and only so many may wait: past
-    ``MAX_WAITING`` a hint is refused and a move falls back to the rules player."""
+    a computer player's due move always before a hint, and hints never hold every slot: with
+    two workers or more, one is kept for moves (40 hint presses once made a `hard` player at
+    another table wait 5.9 s instead of 0.3 s). Only so many may wait: past ``MAX_WAITING``
+    a hint is refused and a move falls back to the rules player."""
 
     def __init__(self, workers: int, ms: float, iterations: int | None) -> None:
         self.workers = workers
         self.ms = ms
         self.iterations = iterations
         self._pool: Executor | None = None
-        self._running = 0
+        self._running = {MOVE: 0, HINT: 0}
         self._line: list[tuple[int, int, asyncio.Future[None]]] = []  # (kind, order, turn)
         self._order = itertools.count()
         self.started: deque[int] = deque(maxlen=256)  # the kinds, as they got the pool
@@ -111,10 +112,16 @@ class Thinker:
     def waiting(self, kind: int) -> int:
         return sum(1 for k, _, _ in self._line if k == kind)
 
+    def _free(self, kind: int) -> bool:
+        """May a search of ``kind`` take a slot now (hints: all but one of two or more)."""
+        if sum(self._running.values()) >= self.slots:
+            return False
+        return kind == MOVE or self._running[HINT] < max(1, self.slots - 1)
+
     async def _turn(self, kind: int) -> None:
         """Wait for a free slot of the pool, in line by kind, then by arrival."""
-        if self._running < self.slots and not self._line:
-            self._running += 1
+        if self._free(kind) and all(k > kind for k, _, _ in self._line):
+            self._running[kind] += 1
             return
         if self.waiting(kind) >= MAX_WAITING[kind]:
             raise Busy()
@@ -124,20 +131,26 @@ class Thinker:
             await turn  # the slot is handed over by _done
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self._done()  # handed a slot it will not use: pass it on
+                self._done(kind)  # handed a slot it will not use: pass it on
             else:
                 self._line = [w for w in self._line if w[2] is not turn]
                 heapq.heapify(self._line)
             raise
 
-    def _done(self) -> None:
-        """A search ended: its slot goes to the first in line, or is free."""
-        while self._line:
-            _kind, _order, turn = heapq.heappop(self._line)
-            if not turn.done():
+    def _done(self, kind: int) -> None:
+        """A search ended: its slot goes to the first in line that may take it."""
+        self._running[kind] -= 1
+        for entry in sorted(self._line):
+            waiter, _order, turn = entry
+            if turn.done():
+                self._line.remove(entry)
+            elif self._free(waiter):
+                self._line.remove(entry)
+                heapq.heapify(self._line)
+                self._running[waiter] += 1
                 turn.set_result(None)
                 return
-        self._running -= 1
+        heapq.heapify(self._line)
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -160,7 +173,7 @@ class Thinker:
         try:
             return await self._search(rules, state, log_entry, seat, seed)
         finally:
-            self._done()
+            self._done(kind)
 
     async def _search(
         self, rules: Rules, state: dict[str, Any], log_entry: str, seat: int, seed: str

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from typing import Any
 
 from adapters.web.server import WebTable
 from bot.config import ConfigError, Settings
@@ -13,11 +15,13 @@ from bot.service import GameService
 log = logging.getLogger(__name__)
 
 
-async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
-    """Serve the web table until ``stop``."""
+async def run(settings: Settings, service: GameService, stop: asyncio.Event, members: Any = None) -> None:
+    """Serve the web table until ``stop``. ``members``: what tells whether a Telegram user is
+    a member of a group (``is_member(chat, user)``, its ``bot`` closed at the end); without
+    it nobody watches a table he does not play at."""
     if not settings.bot_token:
         raise ConfigError("BOT_TOKEN is not set: the web table checks Telegram's signature with it")
-    table = WebTable(service)
+    table = WebTable(service, member=members.is_member if members is not None else None)
     try:
         await table.start(settings.webapp_host, settings.webapp_port)
     except OSError as e:
@@ -29,3 +33,6 @@ async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> 
         await stop.wait()
     finally:
         await table.close()
+        if members is not None:
+            with contextlib.suppress(Exception):
+                await members.bot.session.close()

@@ -21,7 +21,7 @@ import logging
 import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,8 +95,11 @@ class WebTable:
         local: Local | None = None,
         wall: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
+        member: Callable[[int, int], Awaitable[bool]] | None = None,
     ) -> None:
         self.service = service
+        # is a Telegram user a member of a group (getChatMember): who may watch a table
+        self.member = member
         self.settings = service.settings
         self.local = local
         self.wall = wall  # initData's auth_date is wall-clock time
@@ -315,7 +318,19 @@ class WebTable:
         room = await self.service.room_by_link("tg", link) if isinstance(link, str) else None
         if room is None:
             raise Refusal("no_table")
+        if room.seat_of(person.user.id) is None and not await self._may_watch(room, person.user):
+            raise Refusal("not_member")
         return person, room.id, await self.service.chat_language("tg", room.chat)
+
+    async def _may_watch(self, room: Room, user: User) -> bool:
+        """A spectator is a member of the table's group: a link carried out of the group
+        shows its table to nobody else (without a way to ask Telegram, nobody watches)."""
+        if self.member is None:
+            return False
+        try:
+            return await self.member(int(room.chat), int(user.id.removeprefix("tg:")))
+        except ValueError:
+            return False
 
     def _drop(self, sock: Socket) -> None:
         self._sockets.discard(sock)

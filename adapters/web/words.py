@@ -38,6 +38,7 @@ ERRORS = {
     "too_big": N_("That message is too long."),
     "flood": N_("Too many actions at once: wait a moment."),
     "not_seated": N_("You are not playing at this table."),
+    "not_member": N_("Only members of the table's group may watch it."),
 }
 
 

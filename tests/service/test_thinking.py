@@ -185,6 +185,30 @@ async def test_r33_a_due_move_goes_before_waiting_hints_and_the_line_is_bounded(
     assert list(thinker.started) == [HINT, MOVE, HINT, HINT, HINT, HINT]
 
 
+async def test_r33_hints_never_hold_every_worker_a_move_starts_at_once() -> None:
+    """With two workers, hints think in one at most: a due move finds the other free even
+    while hints wait (bench/hints.py: the hard move 0.3 s, not behind a running hint)."""
+    thinker = Held(workers=2)
+    args = (None, {}, "", 0, "s")
+    hints = [asyncio.create_task(thinker.think(*args, kind=HINT)) for _ in range(3)]  # type: ignore[arg-type]
+    await started(thinker, 1)
+    while thinker.waiting(HINT) < 2:
+        await asyncio.sleep(0)
+    move = asyncio.create_task(thinker.think(*args, kind=MOVE))  # type: ignore[arg-type]
+    await started(thinker, 2)  # the move has the second worker, the hints still wait
+    assert list(thinker.started) == [HINT, MOVE] and thinker.waiting(HINT) == 2
+    thinker.gates[1].set()
+    await move
+    assert thinker.waiting(HINT) == 2  # the move's worker is not the hints'
+    thinker.gates[0].set()  # the first hint ends: the second gets its worker
+    await started(thinker, 3)
+    thinker.gates[2].set()
+    await started(thinker, 4)
+    thinker.gates[3].set()
+    await asyncio.gather(*hints)
+    assert list(thinker.started) == [HINT, MOVE, HINT, HINT]
+
+
 async def test_r33_forty_hint_presses_make_one_search_and_a_person_is_limited(
     svc: GameService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -201,8 +225,22 @@ async def test_r33_forty_hint_presses_make_one_search_and_a_person_is_limited(
             break
         clock.advance(DELAY)
         await svc.run_timers()
+    # the forty presses load the room together and go on together (the last to arrive
+    # opens the gate): none may see the moment without its search
+    load, arrived, gate = svc.store.room, [0], asyncio.Event()
+
+    async def together(room_id: str) -> Room | None:
+        room = await load(room_id)
+        arrived[0] += 1
+        if arrived[0] == 40:
+            gate.set()
+        await gate.wait()
+        return room
+
+    monkeypatch.setattr(svc.store, "room", together)
     presses = [asyncio.create_task(svc.hint(rid, ANNA.id)) for _ in range(40)]
     await started(held, 1)
+    monkeypatch.setattr(svc.store, "room", load)
     held.gates[0].set()
     answers = await asyncio.gather(*presses)
     assert held.calls == 1 and len({id(a) for a in answers}) == 1

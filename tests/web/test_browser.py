@@ -293,12 +293,14 @@ async def play_a_deal(
     async with telegram(rds, webapp_name="table", webapp_url="https://kozel.example.org/web") as env:
         await open_table(env, people=2, bots=2, game=preset)
         link = web_link(env)
-        web = WebTable(env.service)
+        # who may watch: the group's members, asked of the fake Bot API (getChatMember)
+        web = WebTable(env.service, member=env.painter.members.is_member)
         port = await web.start("127.0.0.1", 0)
         token = env.settings.bot_token or ""
         now = int(time.time())
         anna, boris = env.users[0], env.users[1]
         vera = env.fake.add_user(1010, "Vera", language_code="ru")
+        env.fake.set_member(env.group, vera, "member")
         people = {
             f"tg:{u.id}": await open_page(
                 browser,
@@ -363,7 +365,7 @@ async def play_a_deal(
                     await web.close()
                     fresh = GameService(Store(Redis.from_url(redis_url)), env.settings, env.clock)
                     services.append(fresh)
-                    web = WebTable(fresh)
+                    web = WebTable(fresh, member=env.painter.members.is_member)
                     await web.start("127.0.0.1", port)
                     for p in pages:
                         await p.page.wait_for_function(
@@ -408,19 +410,23 @@ async def test_two_people_play_a_deal_of_petukh(rds: Redis, redis_url: str, brow
     await play_a_deal(rds, redis_url, browser, "petukh", restart=False, shots="petukh")
 
 
-async def test_a_forged_and_an_expired_init_data_are_refused_on_the_page(rds: Redis, browser: Any) -> None:
+async def test_a_forged_and_an_expired_init_data_and_a_stranger_are_refused_on_the_page(
+    rds: Redis, browser: Any
+) -> None:
     async with telegram(rds, webapp_name="table", webapp_url="https://kozel.example.org/web") as env:
         await open_table(env, people=2, bots=2)
         link = web_link(env)
-        web = WebTable(env.service)
+        web = WebTable(env.service, member=env.painter.members.is_member)
         port = await web.start("127.0.0.1", 0)
         anna = env.users[0]
+        stranger = env.fake.add_user(2020, "Mallory")  # holds the link, is not in the group
         try:
             for init in (
                 sign_init_data("999:not-our-bot", anna.id, "Anna", int(time.time()), start_param=link),
                 sign_init_data(
                     env.settings.bot_token or "", anna.id, "Anna", int(time.time()) - 3 * 86400, link
                 ),
+                sign_init_data(env.settings.bot_token or "", stranger.id, "Mallory", int(time.time()), link),
             ):
                 person = await open_page(browser, port, init, link, None)
                 page = person.page

@@ -64,13 +64,19 @@ async def deal(service: GameService, preset: str = "kozel") -> Room:
     return started.room
 
 
+async def in_group(chat: int, user: int) -> bool:
+    """Telegram's getChatMember, as these tests' group answers it (the real check against
+    the fake Bot API: tests/web/test_browser.py): Anna, Boris and Vera are its members."""
+    return chat == GROUP and f"tg:{user}" in {ANNA.id, BORIS.id, VERA.id}
+
+
 @pytest.fixture
 async def table(redis: Redis) -> AsyncIterator[Table]:
     clock = ManualClock()
     service = GameService(Store(redis), settings(), clock)
     room = await deal(service)
     times = [0.0]
-    web = WebTable(service, wall=lambda: NOW, monotonic=lambda: times[0])
+    web = WebTable(service, wall=lambda: NOW, monotonic=lambda: times[0], member=in_group)
     port = await web.start("127.0.0.1", 0)
     try:
         yield Table(service, web, port, room.id, invites.payload_of(room), clock, times)
@@ -150,6 +156,7 @@ async def test_another_persons_move_is_refused_and_changes_nothing(table: Table)
         ("wrong link", "no_table", CLOSE_NO_TABLE),
         ("no hello", "bad_frame", CLOSE_AUTH),
         ("no init", "auth", CLOSE_AUTH),
+        ("not in the group", "not_member", CLOSE_AUTH),
     ],
 )
 async def test_who_opens_the_table_is_checked(table: Table, how: str, code: str, close: int) -> None:
@@ -160,6 +167,8 @@ async def test_who_opens_the_table_is_checked(table: Table, how: str, code: str,
         "wrong link": table.hello(ANNA, link=table.link[:-4] + "0000"),
         "no hello": {"type": "act", "token": "x", "id": "1"},
         "no init": {"type": "hello", "link": table.link},
+        # a valid signature and link, carried out of the group: a stranger watches nothing
+        "not in the group": table.hello(User("tg:666", "Stranger")),
     }[how]
     async with connect(table.port, hello) as client:
         error = await client.next()
@@ -223,7 +232,7 @@ async def test_a_change_made_on_another_worker_reaches_this_workers_sockets(
     """Two workers on one Redis: a move committed by the first reaches a socket held by the
     second (through the service's change feed, not the first's memory)."""
     other = GameService(Store(redis), settings(), table.clock)
-    web2 = WebTable(other, wall=lambda: NOW)
+    web2 = WebTable(other, wall=lambda: NOW, member=in_group)
     port2 = await web2.start("127.0.0.1", 0)
     try:
         async with connect(port2, table.hello(VERA)) as vera:
