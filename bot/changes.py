@@ -54,12 +54,14 @@ class Reason(StrEnum):
 
     ALREADY_ASKED = "already_asked"
     ALREADY_SEATED = "already_seated"
+    ALREADY_SIGNED = "already_signed"
     ALREADY_STARTED = "already_started"
     ALREADY_WAITING = "already_waiting"
     BAD_COUNT = "bad_count"
     BAD_LEVEL = "bad_level"
     BAD_OPTION = "bad_option"
     BAD_PRESET = "bad_preset"
+    BAD_ROUNDS = "bad_rounds"
     BAD_SEAT = "bad_seat"
     BAD_SIZE = "bad_size"
     BAD_TOKEN = "bad_token"
@@ -72,12 +74,14 @@ class Reason(StrEnum):
     NO_BOT = "no_bot"
     NO_QUEUE = "no_queue"
     NO_ROOM = "no_room"
+    NO_TOURNAMENT = "no_tournament"
     NO_VOTE = "no_vote"
     NOT_ALLOWED = "not_allowed"
     NOT_AWAY = "not_away"
     NOT_DUE = "not_due"
     NOT_FINISHED = "not_finished"
     NOT_SEATED = "not_seated"
+    NOT_SIGNED = "not_signed"
     NOT_STARTED = "not_started"
     NOT_WAITING = "not_waiting"
     NOT_YOUR_SEAT = "not_your_seat"
@@ -91,6 +95,8 @@ class Reason(StrEnum):
     TOO_MANY_SEATED = "too_many_seated"
     TOO_MANY_LOBBIES = "too_many_lobbies"
     TOO_MANY_HINTS = "too_many_hints"
+    TOO_FEW = "too_few"
+    TOURNAMENT_EXISTS = "tournament_exists"
 
 
 # refusals that never reach a person: a timer loop's own business

@@ -133,3 +133,15 @@ def changes() -> str:
     workers follow it to push a table to its open sockets, whichever worker made the move.
     One channel, no hash tag: a Cluster's PUBLISH reaches every node's subscribers."""
     return "changes"
+
+
+def tournament(room_id: str) -> str:
+    """The chat's (topic's) tournament: a hash of its version ``v``, its document ``doc``
+    and adapters' records ``d:<name>`` (issue 36.3)."""
+    return f"tour:{_tag(chat_of(room_id))}{room_id}"
+
+
+def tournaments(shard: int) -> str:
+    """The room ids of one shard whose tournament is on (a set): the timer loop moves
+    them on after a restart."""
+    return f"tours:{{s{shard}}}"

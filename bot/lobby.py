@@ -242,6 +242,8 @@ def rematch(room: Room | None, user: User, seed: int | str | None, now: Now) -> 
         raise Refused(Reason.NO_ROOM)
     if room.state != FINISHED or room.match is None:
         raise Refused(Reason.NOT_FINISHED)
+    if room.tournament:
+        raise Refused(Reason.NOT_ALLOWED)  # a tournament's table: the tournament deals the next
     if room.seat_of(user.id) is None:
         raise Refused(Reason.NOT_SEATED)
     for s in room.seats:

@@ -35,6 +35,7 @@ def begin(room: Room, seed: int | str | None) -> list[Line]:
     room.keep_match(match)
     room.log = [""]
     room.progress, room.last_progress = [], []
+    room.points = []
     room.state = PLAYING
     room.result = None
     room.asked = None
@@ -157,6 +158,7 @@ def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
         if ln.key in ("deal_ended", "deal_scored") and isinstance(score, (list, tuple)):
             room.progress = [*room.progress, list(score)][-MAX_PROGRESS:]
             room.last_progress = []  # the match before's result was told long ago
+            add_points(room, ln.params.get("points", ln.params.get("tricks")))
     if match.finished:
         room.state = FINISHED
         room.vote = None
@@ -165,6 +167,13 @@ def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
         if room.options.get("elimination") and room.queue:
             eliminate(change, match, None, record=False)
     return change
+
+
+def add_points(room: Room, points: object) -> None:
+    """A deal's card points per side (Petukh: tricks per seat) added to the match's."""
+    if isinstance(points, (list, tuple)):
+        old = room.points or [0] * len(points)
+        room.points = [int(a) + int(b) for a, b in zip(old, points, strict=False)]
 
 
 def log_action(room: Room, match: Game, packed: str, dealing: int) -> None:

@@ -118,6 +118,10 @@ class Room:
     # a player's request to end the match after its first deal (issue 33.7): {"by": user,
     # "name": his name, "yes": [who agreed], "until": when it lapses}; None: none open
     vote: dict[str, Any] | None = None
+    # a tournament's table (issue 36.3): "<tournament>:<round>:<table>"; "" for any other
+    tournament: str = ""
+    # card points per side this match (Petukh: tricks per seat): a tournament's tie-break
+    points: list[int] = field(default_factory=list)
     version: int = 0  # not stored in the document: the store's compare-and-set version
     built: Built = field(default_factory=Built, init=False, repr=False, compare=False)
 

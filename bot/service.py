@@ -28,6 +28,7 @@ from bot.stats import Ratings, match_record
 from bot.store import ChangeFeed, MatchRecord, PaintClaim, Store, claim_of, open_store
 from bot.thinking import HINT, Busy, Thinker
 from bot.timers import Timers
+from bot.tournaments import Tournaments
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
 from engine.game import Game
@@ -47,7 +48,7 @@ KEEP_HINTS = 256  # moments whose hint is remembered
 Listener = Callable[[Room, list[Line]], Awaitable[None]]
 
 
-class GameService(Timers, ChatRecords):
+class GameService(Timers, ChatRecords, Tournaments):
     def __init__(
         self,
         store: Store,
@@ -179,13 +180,13 @@ class GameService(Timers, ChatRecords):
                     await self.store.remove_user_room(user, new.id)
         if record is not None:
             await self._finish_user_stats(keys.shard_of(keys.chat_of(new.id)), record)
-        if not notify:
-            return
-        for listener in self.listeners:
-            try:
-                await listener(new, change.lines)
-            except Exception:  # an adapter's drawing must never undo a committed move
-                log.exception("listener failed for room %s", new.id)
+        if notify:
+            for listener in self.listeners:
+                try:
+                    await listener(new, change.lines)
+                except Exception:  # an adapter's drawing must never undo a committed move
+                    log.exception("listener failed for room %s", new.id)
+        await self.table_finished(new)  # a tournament's table ended: the next (issue 36.3)
 
     async def _match_record(self, chat: str, record: dict[str, Any]) -> MatchRecord:
         """The match's record with the ratings it moves (the chat's as read now: the write

@@ -82,6 +82,8 @@ class Timers:
                     pass
                 if ticks % 120 == 0:
                     await self.finish_pending_stats()
+                if ticks % 8 == 0:  # tournaments a dead worker left half way (issue 36.3)
+                    await self.advance_tournaments()  # type: ignore[attr-defined]
             except Exception:  # a broken room or a Redis restart must not stop the clock
                 log.exception("timer loop")
             ticks += 1

@@ -18,12 +18,13 @@ from typing import Any, cast
 
 import aiohttp
 import discord
-from discord import app_commands
+from discord import app_commands, ui
 
 from adapters.discord import commands, views
 from adapters.discord.activity import Activity, Sleep
 from adapters.discord.handlers import Handlers
 from adapters.discord.painter import Painter
+from adapters.discord.tournament import TourButton, TournamentPainter, tournament_press
 from bot.config import ConfigError, Settings
 from bot.service import GameService
 
@@ -97,10 +98,11 @@ class KozelClient(discord.AutoShardedClient):
         self.rate_limits = RateLimits(service)
         commands.register(self.tree, self.handlers)
         service.on_change(self.painter.changed)
+        service.on_tournament(TournamentPainter(self, service, self.painter, self.doing).changed)
 
     async def setup_hook(self) -> None:
         self.rate_limits.install()
-        self.add_dynamic_items(*views.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*views.DYNAMIC_ITEMS, TourButton)
         await self.tree.set_translator(commands.CatalogTranslator())
         if self.sync_commands:
             await self.tree.sync()
@@ -119,12 +121,13 @@ class KozelClient(discord.AutoShardedClient):
             return
         data = cast(dict[str, Any], interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        ours = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in views.DYNAMIC_ITEMS)
+        items: tuple[type[ui.DynamicItem[Any]], ...] = (*views.DYNAMIC_ITEMS, TourButton)
+        ours = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in items)
         if ours and custom_id in views.custom_ids_of(interaction.message):
             return
         values = [str(v) for v in data.get("values") or []]
         async with self.handlers.handling(interaction) as go:
-            if go:
+            if go and not await tournament_press(self.handlers, interaction, custom_id):
                 await self.handlers.off_message(interaction, custom_id, values)
 
     async def stop_serving(self, grace: float) -> None:

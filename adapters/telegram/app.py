@@ -22,6 +22,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from adapters.common.i18n import LANGUAGES, N_
 from adapters.common.render import Text
 from adapters.telegram.handlers import build_router
+from adapters.telegram.handlers.tournament import TournamentPainter
 from adapters.telegram.middleware import Answer, Context
 from adapters.telegram.painter import Painter
 from adapters.telegram.words import Words
@@ -49,6 +50,7 @@ GROUP_COMMANDS = [
     ("wait", N_("Queue for a seat (elimination)")),
     ("unwait", N_("Leave the queue")),
     ("cancel", N_("End the game")),
+    ("tournament", N_("A tournament in this chat: /tournament game [rounds]")),
     ("score", N_("The match score")),
     ("series", N_("The series in this chat")),
     ("top", N_("The chat's leaderboard")),
@@ -103,6 +105,7 @@ async def build(
     words = Words(service, settings.default_language)
     painter = Painter(bot, service, clock or service.clock, words, settings.idle_seconds)
     service.on_change(painter.changed)
+    service.on_tournament(TournamentPainter(service, painter).changed)
     dp = Dispatcher(service=service, painter=painter, words=words)
     context = Context(words, painter)
     dp.message.outer_middleware(context)

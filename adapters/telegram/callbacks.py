@@ -12,6 +12,7 @@ from enum import StrEnum
 from aiogram.filters.callback_data import CallbackData
 
 from adapters.common.lobby import LobbyAction
+from adapters.common.tournament import TourAction
 
 
 class Lobby(CallbackData, prefix="L"):
@@ -74,3 +75,11 @@ class Hint(CallbackData, prefix="HN", sep="~"):
     """What the strong computer player would play (practice games only)."""
 
     room: str
+
+
+class Tour(CallbackData, prefix="TR"):
+    """A tournament message's button (issue 36.3): the tournament's id, so that a button
+    of an older tournament of the chat is refused."""
+
+    action: TourAction
+    tid: str

@@ -172,6 +172,7 @@ HELP_ROWS = (
     N_("/kick — remove a player: reply to them, a seat number or @username"),
     N_("/wait, /unwait — queue for a seat at a table played with elimination"),
     N_("/cancel — end the game (creator or admin)"),
+    N_("/tournament <game> [rounds] — a tournament in this chat: sign up, Swiss rounds, standings"),
     N_("/score, /series, /top — the match, the series, the leaderboard"),
     N_("/stats — my numbers; replying to someone, or /stats @username: theirs"),
     N_("/chart on|off — the score chart after a long match (admins)"),
