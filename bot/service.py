@@ -20,6 +20,7 @@ from bot import deadlines, invites, keys, lobby, logs, play, queue
 from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Seated, Transition, Unseated
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
+from bot.history import ChatHistory
 from bot.metrics import Metrics
 from bot.ratings import rated
 from bot.records import ChatRecords, chat_key
@@ -47,7 +48,7 @@ KEEP_HINTS = 256  # moments whose hint is remembered
 Listener = Callable[[Room, list[Line]], Awaitable[None]]
 
 
-class GameService(Timers, ChatRecords):
+class GameService(Timers, ChatRecords, ChatHistory):
     def __init__(
         self,
         store: Store,
@@ -179,6 +180,7 @@ class GameService(Timers, ChatRecords):
                     await self.store.remove_user_room(user, new.id)
         if record is not None:
             await self._finish_user_stats(keys.shard_of(keys.chat_of(new.id)), record)
+        await self._keep_history(new, change)
         if not notify:
             return
         for listener in self.listeners:
