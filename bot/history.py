@@ -16,8 +16,10 @@ shows is what was played.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
+import secrets
 import zlib
 from base64 import urlsafe_b64encode
 from dataclasses import dataclass, field
@@ -72,6 +74,8 @@ def ended_match(room: Room, match: Game) -> dict[str, Any]:
     result = room.result or {}
     summary = {
         "key": match_key(match_id(room)),
+        # the web table's replay link carries it: knowing a chat's id is not enough to look
+        "secret": secrets.token_urlsafe(9),
         "preset": room.preset,
         "options": dict(room.options),
         "names": [s.name if s is not None else "?" for s in seats],
@@ -114,6 +118,7 @@ class ReplayStep:
     kind: str
     cards: list[str]
     lines: list[Line]
+    hands: list[list[str]] = field(default_factory=list)  # every hand after the step
 
 
 @dataclass(frozen=True)
@@ -196,7 +201,8 @@ def _step(room: Room, match: Game, seat: int, action: Action) -> ReplayStep:
         if line.key in REVEALED:
             line = Line(REVEALED[line.key], {**line.params, "cards": cards})
         lines.append(line)
-    return ReplayStep(seat, action.kind, cards, lines)
+    hands = [[CARD_TEXT[c] for c in match.observe(s).hand] for s in range(match.rules.players)]
+    return ReplayStep(seat, action.kind, cards, lines, hands)
 
 
 def deal_log(summary: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -263,6 +269,24 @@ class ChatHistory:
         except (ValueError, KeyError, IndexError):
             log.exception("replay %s of %s", key, chat)
             return None
+
+    async def replay_link(self, platform: str, chat: str, key: str) -> str | None:
+        """The web table's link to the replay of match ``key`` (None: no replay kept)."""
+        entry = await self.history_entry(platform, chat, key)
+        if entry is None or not entry.get("replay") or not entry.get("secret"):
+            return None
+        return f"{chat_key(platform, chat)}.{key}.{entry['secret']}"
+
+    async def replay_by_link(self, link: str) -> Replay | None:
+        """The replay a web link names (None: a forged, stale or malformed link)."""
+        parts = link.rsplit(".", 2) if isinstance(link, str) and len(link) <= 120 else []
+        if len(parts) != 3 or ":" not in parts[0]:
+            return None
+        platform, chat = parts[0].split(":", 1)
+        entry = await self.history_entry(platform, chat, parts[1])
+        if entry is None or not hmac.compare_digest(str(entry.get("secret", "")), parts[2]):
+            return None
+        return await self.replay(platform, chat, parts[1])
 
     async def replay_log(self, platform: str, chat: str, key: str) -> dict[str, Any] | None:
         """The match ``key`` of the chat as a deal log (``docs/deal-log.md``)."""

@@ -117,7 +117,16 @@ async def pressed(h: Any, interaction: Interaction, b: HistoryButton) -> None:
     if not 0 <= b.page < len(pages):
         await h.say(interaction, "⚠️ " + t.reason("bad_token"))
         return
-    await interaction.response.edit_message(content=pages[b.page], view=replay_view(t, rep, b, len(pages)))
+    view = replay_view(t, rep, b, len(pages))
+    base = h.service.settings.webapp_url
+    link = await h.service.replay_link("dc", chat, b.key) if base else None
+    if link:  # the web table's step-through (a link button: no custom id)
+        view.add_item(
+            ui.Button(
+                label="🌐 " + t._("Step through it on the web"), url=f"{str(base).rstrip('/')}/replay#{link}"
+            )
+        )
+    await interaction.response.edit_message(content=pages[b.page], view=view)
 
 
 async def send_log(h: Any, interaction: Interaction, t: Text, chat: str, key: str) -> None:

@@ -50,7 +50,7 @@ def data_of(msg: FakeMessage) -> list[str]:
 
 
 async def test_i36_history_lists_ended_matches_and_pages_a_replay_for_its_asker(redis: Redis) -> None:
-    async with telegram(redis) as env:
+    async with telegram(redis, webapp_url="https://bot.example.org/web/") as env:
         anna, boris, vera = env.users[0], env.users[1], env.users[2]
         await open_two(env)
         await moves(env, count=12)
@@ -75,6 +75,9 @@ async def test_i36_history_lists_ended_matches_and_pages_a_replay_for_its_asker(
         first = msg.text or ""
         assert "Раздача 1" in first and "✋ Anna:" in first and "✋ Boris:" in first
         assert "забирает взятку" in first and "🏁 Раздача 1:" in first
+        # the web table's step-through of it: its link carries the match's own secret
+        [web] = [b["url"] for row in msg.buttons for b in row if b.get("url")]
+        assert web.startswith(f"https://bot.example.org/web/replay#tg:{env.group.id}.{opened.split('~')[2]}.")
         assert len(first) <= LIMIT
         for d in data_of(msg):
             assert len(d.encode()) <= 64
@@ -88,7 +91,8 @@ async def test_i36_history_lists_ended_matches_and_pages_a_replay_for_its_asker(
             assert not (await env.press(vera, msg, opened)).get("show_alert")
             assert len(msg.text or "") <= LIMIT
             seen.add(msg.text or "")
-        assert len(seen) > 3 and "🏆" in (msg.text or "")
+        rep = await env.service.replay("tg", str(env.group.id), opened.split("~")[2])
+        assert rep is not None and len(seen) >= len(rep.deals) and "🏆" in (msg.text or ""), msg.text
         # Boris cannot see Vera's answer; a press he forges on the table message with her
         # data is refused, and neither message changes
         table = env.table_message()

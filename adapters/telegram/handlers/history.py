@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
@@ -109,7 +109,19 @@ async def history_button(
         refuse(callback_answer, t.reason("bad_token"))
         return
     markup = replay_markup(t, rep, callback_data, len(pages))
+    web = await web_link(service, chat, callback_data.key)
+    if web is not None:
+        markup.inline_keyboard.append(
+            [InlineKeyboardButton(text="🌐 " + t._("Step through it on the web"), url=web)]
+        )
     await edit_settings(painter, msg, query, t, markup, pages[callback_data.page])
+
+
+async def web_link(service: GameService, chat: str, key: str) -> str | None:
+    """The web table's step-through of the replay, when the bot serves a web table."""
+    base = service.settings.webapp_url
+    link = await service.replay_link("tg", chat, key) if base else None
+    return f"{str(base).rstrip('/')}/replay#{link}" if link else None
 
 
 def history_message(msg: Message) -> bool:
