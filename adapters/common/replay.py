@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from adapters.common.render import Text
-from bot.history import Replay, ReplayDeal
+from bot.history import KEEP, Replay, ReplayDeal
 
 PER_PAGE = 5  # matches a page of /history
 DEAL_ENDS = ("deal_ended", "deal_scored")
@@ -50,7 +50,7 @@ def pages_of_list(entries: list[dict[str, Any]]) -> int:
 def history_page(t: Text, entries: list[dict[str, Any]], page: int) -> str:
     """One page of /history: the matches, newest first, numbered."""
     if not entries:
-        return t._("No match has ended in this chat yet (the last {n} are kept).").format(n=20)
+        return t._("No match has ended in this chat yet (the last {n} are kept).").format(n=KEEP)
     page = max(0, min(page, pages_of_list(entries) - 1))
     rows = ["📜 " + t._("The last matches in this chat")]
     for i, entry in enumerate(entries[page * PER_PAGE : (page + 1) * PER_PAGE], start=page * PER_PAGE + 1):
