@@ -45,6 +45,7 @@ class Change:
     lines: list[Line] = field(default_factory=list)
     after: list[Effect] = field(default_factory=list)
     record: dict[str, Any] | None = None  # a match that ended: written with the room
+    ended: dict[str, Any] | None = None  # a match that ended: for the chat's history
 
 
 class Reason(StrEnum):

@@ -79,6 +79,23 @@ def chat_matches(chat: str) -> str:
     return f"matches:{_tag(chat)}{chat}"
 
 
+def chat_history(chat: str) -> str:
+    """The chat's last ended matches for /history: JSON summaries, newest first (a capped
+    list, issue 36.4)."""
+    return f"hist:{_tag(chat)}{chat}"
+
+
+def chat_history_logs(chat: str) -> str:
+    """The compact logs of the matches in ``chat_history``: match key -> deflated log."""
+    return f"histlog:{_tag(chat)}{chat}"
+
+
+def match_dealings(room_id: str, match_id: str) -> str:
+    """The ended dealings of a match still on (index -> packed actions): the room keeps
+    only its last ones, the replay needs them all."""
+    return f"histdeal:{_tag(chat_of(room_id))}{match_id}"
+
+
 def chat_series(chat: str) -> str:
     """Per line-up counters: ``<lineup>|n`` played, ``<lineup>|w<side>`` won."""
     return f"series:{_tag(chat)}{chat}"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.changes import Change, Now, Reason, Refused, Seated, Unseated
+from bot.history import ended_match
 from bot.play import begin, eliminate
 from bot.queue import seat_waiting
 from bot.room import FINISHED, LOBBY, PLAYING, Room, Seat, User
@@ -356,6 +357,7 @@ def give_up(room: Room | None, user: User) -> Change:
     room.result = {"winners": winners, "score": list(match.scores), "abandoned": user.name}
     change = Change(room, [Line("abandoned", {"name": user.name})])
     change.record = record_of(room)
+    change.ended = ended_match(room, match)
     return change
 
 

@@ -11,6 +11,7 @@ import random
 from base64 import b64encode
 
 from bot.changes import Change, Now, Reason, Refused, Repeat, Seated, Unseated
+from bot.history import ended_match
 from bot.room import FINISHED, PLAYING, Room, Seat
 from bot.stats import record_of
 from bot.tokens import Token, TokenError, bare, cards_of, hand_fingerprint, parse_token
@@ -164,6 +165,7 @@ def apply(room: Room, match: Game, seat: int, action: Action) -> Change:
         room.vote = None
         room.result = {"winners": list(match.winners), "score": list(match.scores)}
         change.record = record_of(room)
+        change.ended = ended_match(room, match)
         if room.options.get("elimination") and room.queue:
             eliminate(change, match, None, record=False)
     return change

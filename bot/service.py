@@ -20,6 +20,7 @@ from bot import deadlines, invites, keys, lobby, logs, play, queue
 from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Seated, Transition, Unseated
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
+from bot.history import ChatHistory
 from bot.metrics import Metrics
 from bot.ratings import rated
 from bot.records import ChatRecords, chat_key
@@ -48,7 +49,7 @@ KEEP_HINTS = 256  # moments whose hint is remembered
 Listener = Callable[[Room, list[Line]], Awaitable[None]]
 
 
-class GameService(Timers, ChatRecords, Tournaments):
+class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
     def __init__(
         self,
         store: Store,
@@ -180,6 +181,7 @@ class GameService(Timers, ChatRecords, Tournaments):
                     await self.store.remove_user_room(user, new.id)
         if record is not None:
             await self._finish_user_stats(keys.shard_of(keys.chat_of(new.id)), record)
+        await self._keep_history(new, change)
         if notify:
             for listener in self.listeners:
                 try:

@@ -32,6 +32,7 @@ from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
 
 from bot import keys, scripts
 from bot.room import Room
+from bot.store_history import HistoryStore
 from bot.store_records import PEOPLE_TTL, Records, _s
 
 # Claimed update ids kept per room: redeliveries come within minutes, a few at a time.
@@ -93,7 +94,7 @@ def claim_of(update_id: str | None) -> str | None:
     return b64encode(digest).decode()
 
 
-class Store(Records):
+class Store(Records, HistoryStore):
     def __init__(self, redis: Redis, owner: Any = None) -> None:
         self.redis = redis
         self._owner = owner  # an embedded server to stop on close

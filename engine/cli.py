@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from engine.game import Game
 from engine.log import LogError, replay
 from engine.presets import PresetError, preset_names
 from engine.simulate import simulate
@@ -20,12 +21,30 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"error: cannot read {args.file}: {e}", file=sys.stderr)
         return 2
     try:
-        _match, summary = replay(log)
+        match, summary = replay(log)
     except LogError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    if args.moves:
+        _print_moves(match, log.get("names"))
     print(json.dumps(summary, ensure_ascii=False))
     return 0
+
+
+def _print_moves(match: Game, names: object) -> None:
+    """Every action in order, dealing by dealing, with each deal's result: a match (the
+    bot's /history exports one, with the seats' names) replayed in the terminal."""
+    seats = [str(n) for n in names] if isinstance(names, list) else []
+
+    def who(seat: int) -> str:
+        return seats[seat] if seat < len(seats) else f"seat {seat}"
+
+    for no, rec in enumerate(match.history, start=1):
+        print(f"dealing {no}: dealer {who(rec.dealer)}")
+        for seat, action in rec.actions:
+            print(f"  {who(seat)}: {action}")
+        if rec.result is not None:
+            print(f"  result: {json.dumps(rec.result, ensure_ascii=False)}")
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -65,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     rp = sub.add_parser("replay", help="replay a JSON deal log and print its result")
     rp.add_argument("file")
+    rp.add_argument("--moves", action="store_true", help="print every action in order, deal by deal")
     sp = sub.add_parser("simulate", help="play whole matches between computer players")
     # checked by simulate (PresetError: one line listing the presets), not by argparse choices
     sp.add_argument("--preset", required=True, help=f"one of: {', '.join(preset_names())}")

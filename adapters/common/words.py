@@ -87,6 +87,10 @@ LINES = {
     "cards_returned": N_("The cards on the table go back to their owners"),
     "beaten": N_("{name} beats with {cards}"),
     "thrown": N_("{name} throws {count} face down"),
+    # a replay of an ended match shows the cards that went face down (issue 36.4)
+    "replay_thrown": N_("{name} throws {cards} face down"),
+    "replay_laid": N_("{name} lays {cards} face down for the boast"),
+    "replay_exchanged": N_("{name} exchanges {cards}"),
     "played": N_("{name} plays {card}"),
     "trick_won": N_("{name} takes the trick"),
     "cards_drawn": N_("Cards drawn, {stock} left in the stock"),

@@ -20,7 +20,7 @@ import aiohttp
 import discord
 from discord import app_commands, ui
 
-from adapters.discord import commands, views
+from adapters.discord import commands, history, views
 from adapters.discord.activity import Activity, Sleep
 from adapters.discord.handlers import Handlers
 from adapters.discord.painter import Painter
@@ -102,7 +102,7 @@ class KozelClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         self.rate_limits.install()
-        self.add_dynamic_items(*views.DYNAMIC_ITEMS, TourButton)
+        self.add_dynamic_items(*views.DYNAMIC_ITEMS, TourButton, *history.ITEMS)
         await self.tree.set_translator(commands.CatalogTranslator())
         if self.sync_commands:
             await self.tree.sync()
@@ -121,7 +121,7 @@ class KozelClient(discord.AutoShardedClient):
             return
         data = cast(dict[str, Any], interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        items: tuple[type[ui.DynamicItem[Any]], ...] = (*views.DYNAMIC_ITEMS, TourButton)
+        items: tuple[type[ui.DynamicItem[Any]], ...] = (*views.DYNAMIC_ITEMS, TourButton, *history.ITEMS)
         ours = any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in items)
         if ours and custom_id in views.custom_ids_of(interaction.message):
             return

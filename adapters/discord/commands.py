@@ -18,7 +18,7 @@ from discord.app_commands import Choice, Range, TranslationContextLocation, loca
 from adapters.common.i18n import LANGUAGES, N_, translator
 from adapters.common.lobby import END_ASKED
 from adapters.common.render import PRESET_TITLES, Text
-from adapters.discord import panels, texts, tournament
+from adapters.discord import history, panels, texts, tournament
 from adapters.discord.handlers import Handlers
 from bot.changes import Reason
 from bot.room import FINISHED, LOBBY, PLAYING
@@ -100,6 +100,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
     for group in (_lobby_commands, _queue_commands, _table_commands, _record_commands, _info_commands):
         group(tree, h, served)
     tournament.register(tree, h, served, PRESET_CHOICES)  # issue 36.3
+    history.register(tree, h, served)
 
 
 def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:

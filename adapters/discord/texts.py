@@ -187,6 +187,7 @@ HELP = [
     N_("/cancel — end the game (creator or Manage Server)"),
     N_("/wait, /unwait — queue for a seat at a table played with elimination"),
     N_("/score, /series, /top — the match, the series, the leaderboard"),
+    N_("/history — the last matches here, each with a replay deal by deal"),
     N_("/stats — my numbers (or a player's: /stats player:@name)"),
     N_("/chart — the score chart after a long match: on or off (Manage Server)"),
     N_("/rules — a short rules card"),

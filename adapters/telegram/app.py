@@ -54,6 +54,7 @@ GROUP_COMMANDS = [
     ("score", N_("The match score")),
     ("series", N_("The series in this chat")),
     ("top", N_("The chat's leaderboard")),
+    ("history", N_("The last matches here, and their replays")),
     ("stats", N_("A player's numbers: matches, wins, rating")),
     ("chart", N_("The score chart after long matches: on or off")),
     ("rules", N_("A short rules card")),

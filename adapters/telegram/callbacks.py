@@ -83,3 +83,14 @@ class Tour(CallbackData, prefix="TR"):
 
     action: TourAction
     tid: str
+
+
+class History(CallbackData, prefix="HY", sep="~"):
+    """A /history page (``key`` empty: the list at ``page``) or a match's replay (``key``,
+    at dealing ``deal``, page ``page`` of it): only for ``owner``, the one who asked. A
+    match key names no card (8 characters of a hash of the match's id)."""
+
+    owner: int
+    key: str
+    deal: int
+    page: int

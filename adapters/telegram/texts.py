@@ -174,6 +174,7 @@ HELP_ROWS = (
     N_("/cancel — end the game (creator or admin)"),
     N_("/tournament <game> [rounds] — a tournament in this chat: sign up, Swiss rounds, standings"),
     N_("/score, /series, /top — the match, the series, the leaderboard"),
+    N_("/history — the last matches here, each with a replay deal by deal"),
     N_("/stats — my numbers; replying to someone, or /stats @username: theirs"),
     N_("/chart on|off — the score chart after a long match (admins)"),
     N_("/rules [game] — a short rules card"),

@@ -29,9 +29,11 @@ from typing import Any
 import orjson
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from adapters.common.i18n import LANGUAGES
 from adapters.common.render import Text
 from adapters.web import frames
 from adapters.web.auth import Person, Refusal, local_person, telegram_person
+from adapters.web.replay import replay_document
 from adapters.web.words import error_words, page_words
 from bot.room import Room, User
 from bot.service import GameService, Refused
@@ -122,6 +124,8 @@ class WebTable:
         app.router.add_get("/", self._index)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/replay", self._replay_page)
+        app.router.add_get("/replay.json", self._replay_data)
         app.router.add_static("/static/", STATIC, append_version=False)
         return app
 
@@ -154,6 +158,18 @@ class WebTable:
 
     async def _index(self, _request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def _replay_page(self, _request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "replay.html", headers={"Cache-Control": "no-cache"})
+
+    async def _replay_data(self, request: web.Request) -> web.Response:
+        """An ended match's replay, named by its link (issue 36.4); a bad link: 404."""
+        lang = request.query.get("lang", "")
+        t = Text(lang if lang in LANGUAGES else self.settings.default_language)
+        rep = await self.service.replay_by_link(request.query.get("link", ""))
+        if rep is None:
+            return web.json_response({"error": t._("This replay is no longer kept.")}, status=404)
+        return web.json_response(replay_document(t, rep), headers={"Cache-Control": "no-store"})
 
     async def _healthz(self, _request: web.Request) -> web.Response:
         return web.Response(text="ok")

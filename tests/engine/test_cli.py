@@ -331,3 +331,21 @@ def test_rules_team_beats_random_team(rules_side: int) -> None:
         f"seeds 0-199: won {result['wins'][rules_side]}/200 = {rate:.1%}"
     )
     assert rate >= 0.70
+
+
+def test_i36_replay_prints_every_move_of_an_exported_match(tmp_path: Path) -> None:
+    """Issue 36.4: a match exported by /history (a deal log with the seats' names) replays
+    in the terminal move by move."""
+    from engine.presets import make_rules
+    from engine.simulate import make_bots, play_match
+
+    match, _deals, actions = play_match(make_rules("kozel", 2, None), make_bots(["rules", "rules"]), 3)
+    path = tmp_path / "kozel-abc.json"
+    path.write_text(json.dumps({**to_log(match), "names": ["Anna", "Boris"]}), encoding="utf-8")
+    done = run("replay", "--moves", str(path))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("dealing 1: dealer ")
+    moves = [ln for ln in lines if ln.startswith(("  Anna: ", "  Boris: "))]
+    assert len(moves) == actions
+    assert json.loads(lines[-1])["finished"] and json.loads(lines[-1])["winners"] == list(match.winners)
