@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.stats import Ratings, leaderboard_rows, profile_of, series_rows
+from bot.changes import Now
+from bot.stats import (
+    Ratings,
+    leaderboard_rows,
+    profile_of,
+    season_counters,
+    season_of,
+    series_rows,
+    vs_computers_rows,
+    with_people_counters,
+)
 from bot.store import Store
 
 
@@ -18,6 +28,9 @@ def chat_key(platform: str, chat: str) -> str:
 class ChatRecords:
     store: Store
     settings: Any
+
+    def now(self) -> Now:
+        raise NotImplementedError  # GameService's
 
     # --- usernames --------------------------------------------------------------------------
 
@@ -57,13 +70,31 @@ class ChatRecords:
         return series_rows(counters, names)
 
     async def leaderboard(self, platform: str, chat: str, computers: bool = False) -> list[dict[str, Any]]:
-        """The chat's people by rating: each with matches, wins, win rate, rating, and
-        ``ranked`` once they played ``MIN_MATCHES``; ``computers``: the computer levels that
-        played here too (``computer``: True, their wins not counted)."""
+        """The chat's people by rating (issue 36.5: matches with two people or more): each
+        with matches, wins, win rate, rating, and ``ranked`` once they played
+        ``MIN_MATCHES``; ``computers``: the computer levels rated here too (``computer``:
+        True, their wins not counted)."""
         key = chat_key(platform, chat)
-        counters, names = await self.store.players(key)
+        counters = with_people_counters(await self.store.series(key))
+        _players, names = await self.store.players(key)
         ratings = Ratings.parse(await self.store.chat_ratings(key))
         return leaderboard_rows(counters, names, ratings, computers)
+
+    async def season_leaderboard(self, platform: str, chat: str) -> tuple[str, list[dict[str, Any]]]:
+        """``/top season``: this calendar month's (UTC) table, as ``leaderboard``'s, and the
+        month (``2026-12``)."""
+        key = chat_key(platform, chat)
+        month = season_of(self.now().t)
+        raw = await self.store.season_ratings(key, month)
+        _players, names = await self.store.players(key)
+        return month, leaderboard_rows(season_counters(raw), names, Ratings.parse(raw))
+
+    async def vs_computers(self, platform: str, chat: str) -> list[dict[str, Any]]:
+        """How each person of the chat stands against each computer level, in matches with
+        no other person: ``levels`` -> {played, won, rate}."""
+        key = chat_key(platform, chat)
+        _players, names = await self.store.players(key)
+        return vs_computers_rows(await self.store.series(key), names)
 
     async def player_stats(self, user_id: str) -> dict[str, float]:
         return await self.store.user_stats(user_id)

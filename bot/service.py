@@ -24,7 +24,7 @@ from bot.metrics import Metrics
 from bot.ratings import rated
 from bot.records import ChatRecords, chat_key
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
-from bot.stats import Ratings, match_record
+from bot.stats import Ratings, match_record, season_of
 from bot.store import ChangeFeed, MatchRecord, PaintClaim, Store, claim_of, open_store
 from bot.thinking import HINT, Busy, Thinker
 from bot.timers import Timers
@@ -190,10 +190,10 @@ class GameService(Timers, ChatRecords):
     async def _match_record(self, chat: str, record: dict[str, Any]) -> MatchRecord:
         """The match's record with the ratings it moves (the chat's as read now: the write
         checks nobody rated the chat meanwhile)."""
-        ratings = Ratings.parse(await self.store.chat_ratings(chat))
+        both, month = await self.store.chat_and_season_ratings(chat, season_of(record["date"]))
         names = sorted({rated(m) for side in record["members"] for m in side})
         overall = await self.store.overall_ratings(names)
-        return match_record(chat, record, ratings, overall)
+        return match_record(chat, record, Ratings.parse(both), overall, Ratings.parse(month))
 
     async def _finish_user_stats(self, shard: int, record: MatchRecord) -> None:
         try:

@@ -94,6 +94,19 @@ class Records:
         raw = await self.redis.hgetall(keys.chat_ratings(chat))
         return {_s(k): _s(v) for k, v in raw.items()}
 
+    async def chat_and_season_ratings(self, chat: str, month: str) -> tuple[dict[str, str], dict[str, str]]:
+        """The chat's ratings and its month's, in one step (a write moves both and the
+        chat's version: checking the version checks both)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(keys.chat_ratings(chat))
+        pipe.hgetall(keys.chat_season(chat, month))
+        both, season = await pipe.execute()
+        return {_s(k): _s(v) for k, v in both.items()}, {_s(k): _s(v) for k, v in season.items()}
+
+    async def season_ratings(self, chat: str, month: str) -> dict[str, str]:
+        raw = await self.redis.hgetall(keys.chat_season(chat, month))
+        return {_s(k): _s(v) for k, v in raw.items()}
+
     async def overall_ratings(self, names: Sequence[str]) -> dict[str, tuple[float, float]]:
         pipe = self.redis.pipeline(transaction=False)
         for name in names:
