@@ -53,6 +53,9 @@ def lobby_text(t: Text, table: TableView) -> str:
     opts = t.options(table)
     if opts:
         rows.append(t._("Rules: {options}").format(options=opts))
+    changed = t.changed_line(table)  # issue 36.1
+    if changed:
+        rows.append(changed)
     rows.append(t._("Computer players: {level}").format(level=level_word(t, table.bot_level)))
     return "\n".join(rows)
 

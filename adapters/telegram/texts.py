@@ -49,6 +49,9 @@ def lobby_text(t: Text, table: TableView) -> str:
     if options:
         rows.append(t._("Rules:"))
         rows.extend(f" • {line}" for line in options)
+    changed = t.changed_line(table)  # issue 36.1
+    if changed:
+        rows.append(changed)
     rows.append(
         "🤖 "
         + t._("Computer players: {level}").format(level=t._(level_word(table.bot_level) or table.bot_level))

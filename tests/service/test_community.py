@@ -7,6 +7,7 @@ from redis.asyncio import Redis
 
 from bot import keys
 from bot.clock import ManualClock
+from bot.room import User
 from bot.service import GameService
 from bot.stats import season_of
 from engine.match import Match
@@ -18,7 +19,7 @@ FOUR = [ANNA, BORIS, VERA, GLEB]
 DELAY = 2.0
 
 
-async def play_out(svc: GameService, clock: ManualClock, rid: str) -> None:
+async def play_out(svc: GameService, clock: ManualClock, rid: str, people: list[User] = PEOPLE) -> None:
     """The engine plays the match up to its last action (a shortcut), then the service
     finishes it: people on move press their first choice, computer players move on timers."""
     room = await svc.room(rid)

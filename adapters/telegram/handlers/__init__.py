@@ -9,7 +9,7 @@ from aiogram.types import CallbackQuery
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from adapters.common.render import Text
-from adapters.telegram.handlers import lobby, play, private, stats
+from adapters.telegram.handlers import community, lobby, play, private, stats
 
 
 async def unknown_button(query: CallbackQuery, t: Text, callback_answer: CallbackAnswer) -> None:
@@ -20,7 +20,7 @@ async def unknown_button(query: CallbackQuery, t: Text, callback_answer: Callbac
 
 def build_router() -> Router:
     root = Router(name=__name__)
-    root.include_routers(private.router(), lobby.router(), play.router(), stats.router())
+    root.include_routers(private.router(), lobby.router(), play.router(), stats.router(), community.router())
     fallback = Router(name=f"{__name__}.fallback")
     fallback.callback_query.register(unknown_button)
     root.include_router(fallback)
