@@ -4,6 +4,7 @@ notice a table, ``/top`` with its season and the table against computer players.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -18,6 +19,9 @@ from adapters.discord.painter import POSTS, WINDOW
 from bot.house import changed_options
 from bot.room import FINISHED, Room
 from engine.presets import PRESETS
+
+if TYPE_CHECKING:  # commands.py registers these: no import at run time
+    from adapters.discord.commands import Served
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
@@ -84,16 +88,15 @@ async def defaults_text(h: Handlers, chat: str, t: Text, preset: str | None) -> 
     return texts.escape("\n\n".join(rows))
 
 
-def register(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: object) -> None:
+def register(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """The commands of issue 36 (``served``: commands.py's guard around each body)."""
     svc = h.service
-    serve = served  # type: ignore[assignment]
 
     @tree.command(name="notify", description=N_("Tell me when a table opens here: on or off"))
     @app_commands.describe(state=N_("On or off"))
     @app_commands.choices(state=NOTIFY_CHOICES)
     @app_commands.guild_only()
-    @serve  # type: ignore[misc]
+    @served
     async def notify(interaction: Interaction, state: Choice[str] | None = None) -> None:
         t = h.user_text(interaction)
         chat, user = str(interaction.channel_id), h.user(interaction).id
@@ -105,7 +108,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers, served
     @app_commands.describe(action=N_("Show, keep or reset"), preset=N_("The game"))
     @app_commands.choices(action=DEFAULTS_CHOICES, preset=[Choice(name=p, value=p) for p in PRESETS])
     @app_commands.guild_only()
-    @serve  # type: ignore[misc]
+    @served
     async def defaults(
         interaction: Interaction, action: Choice[str] | None = None, preset: Choice[str] | None = None
     ) -> None:
@@ -131,7 +134,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers, served
     @app_commands.describe(table=N_("All time or this month"))
     @app_commands.choices(table=TOP_CHOICES)
     @app_commands.guild_only()
-    @serve  # type: ignore[misc]
+    @served
     async def top(interaction: Interaction, table: Choice[str] | None = None) -> None:
         t = await h.chat_text(interaction)
         chat = str(interaction.channel_id)
