@@ -192,6 +192,9 @@ HELP = [
     N_("/score, /series, /top — the match, the series, the leaderboard"),
     N_("/stats — my numbers (or a player's: /stats player:@name)"),
     N_("/chart — the score chart after a long match: on or off (Manage Server)"),
+    N_("/top table:this month — this month's leaderboard"),
+    N_("/defaults — the rules a new table starts from here (keep, reset: Manage Server)"),
+    N_("/notify — be told when a table opens here: on or off"),
     N_("/rules — a short rules card"),
     N_("/lang — the server's language"),
 ]

@@ -178,6 +178,9 @@ HELP_ROWS = (
     N_("/score, /series, /top — the match, the series, the leaderboard"),
     N_("/stats — my numbers; replying to someone, or /stats @username: theirs"),
     N_("/chart on|off — the score chart after a long match (admins)"),
+    N_("/top season — this month's leaderboard"),
+    N_("/defaults — the rules a new table starts from here (save, reset: admins)"),
+    N_("/notify on|off — be told when a table opens here"),
     N_("/rules [game] — a short rules card"),
     N_("/lang ru|en|uk|hr — the chat's language (admins; in a private chat: yours)"),
 )

@@ -130,3 +130,92 @@ async def test_i36_5_a_season_starts_from_fresh_ratings(svc: GameService, clock:
     _month, season = await svc.season_leaderboard("tg", "-100")
     assert {r["played"] for r in alltime.values()} == {2} and {r["played"] for r in season} == {1}
     assert {r["rating"] for r in season} != {r["rating"] for r in alltime.values()}
+
+
+# --- item 1: house rules -------------------------------------------------------------------
+
+
+async def test_i36_1_the_rules_of_the_last_deal_open_the_next_table(svc: GameService) -> None:
+    out = await svc.create("tg", "-100", None, ANNA, "kozel-60", {"deal": "halves"}, size=4)
+    assert out.ok and out.room is not None
+    rid = out.room.id
+    assert (await svc.set_option(rid, ANNA, "bot_level", "hard")).ok
+    # toggles alone are not remembered: only a deal is
+    assert await svc.house_rules("tg", "-100", "kozel-60") is None
+    for u in (BORIS, VERA, GLEB):
+        assert (await svc.join(rid, u)).ok
+    assert (await svc.start(rid, ANNA, seed=1)).ok
+    assert (await svc.cancel(rid, ANNA)).ok
+    rules = await svc.house_rules("tg", "-100", "kozel-60")
+    assert rules is not None and not rules["pinned"]
+    assert rules["options"]["deal"] == "halves" and rules["size"] == 4 and rules["level"] == "hard"
+    again = await svc.create("tg", "-100", None, BORIS, "kozel-60")
+    assert again.ok and again.room is not None
+    assert again.room.options["deal"] == "halves" and again.room.bot_level == "hard"
+    assert svc.table_of(again.room).changed == ["deal"]
+    # another chat, another game: their own rules
+    other = await svc.create("tg", "-200", None, BORIS, "kozel-60")
+    assert other.ok and other.room is not None and other.room.options["deal"] != "halves"
+    assert svc.table_of(other.room).changed == []
+    # a caller that wants the game's own (a tournament, say)
+    assert (await svc.cancel(again.room.id, BORIS)).ok
+    own = await svc.create("tg", "-100", None, BORIS, "kozel-60", house=False)
+    assert own.ok and own.room is not None and own.room.options["deal"] != "halves"
+
+
+async def test_i36_1_kept_rules_win_and_reset_forgets_both(svc: GameService) -> None:
+    rid = await people_room(svc, [ANNA, BORIS], seed=1, options={"shokha": False})
+    room = await svc.room(rid)
+    assert room is not None
+    await svc.pin_rules(room)
+    assert (await svc.cancel(rid, ANNA)).ok
+    rid = await people_room(svc, [ANNA, BORIS, VERA], seed=2, options={"shokha": True, "tie": "eggs"})
+    rules = await svc.house_rules("tg", "-100", "kozel")
+    assert (
+        rules is not None and rules["pinned"] and rules["options"]["shokha"] is False and rules["size"] == 2
+    )
+    await svc.reset_rules("tg", "-100", ["kozel"])
+    assert await svc.house_rules("tg", "-100", "kozel") is None
+
+
+async def test_i36_1_stored_rules_are_read_through_the_game_as_it_is(svc: GameService, redis: Redis) -> None:
+    """A removed option, a bad value, a size or level no longer offered, text that is not
+    JSON: dropped, never a crash."""
+    for text in ("{not json", "[1, 2]", '{"options": "x", "size": "4"}'):
+        await redis.hset(keys.chat_prefs("tg:-100"), "rules:kozel", text)
+        out = await svc.create("tg", "-100", None, ANNA, "kozel")
+        assert out.ok and out.room is not None and out.room.size == 4
+        assert (await svc.cancel(out.room.id, ANNA)).ok
+    await redis.hset(
+        keys.chat_prefs("tg:-100"),
+        "rules:kozel",
+        '{"options": {"gone": 1, "shokha": "maybe", "tie": "eggs"}, "size": 9, "level": "god"}',
+    )
+    out = await svc.create("tg", "-100", None, ANNA, "kozel")
+    assert out.ok and out.room is not None
+    assert out.room.options["tie"] == "eggs" and out.room.size == 4 and out.room.bot_level == "normal"
+
+
+# --- item 2: notices --------------------------------------------------------------------------
+
+
+async def test_i36_2_a_table_has_one_notice_never_for_its_opener(svc: GameService, redis: Redis) -> None:
+    for u in (ANNA, BORIS, VERA):
+        await svc.set_notify("tg", "-100", u.id, True)
+    await svc.set_notify("tg", "-100", VERA.id, False)
+    assert await svc.notify_on("tg", "-100", BORIS.id) and not await svc.notify_on("tg", "-100", VERA.id)
+    assert await redis.ttl(keys.notify("tg:-100")) > 0
+    out = await svc.create("tg", "-100", None, ANNA, "kozel")
+    assert out.ok and out.room is not None
+    assert await svc.notice_for(out.room) == [BORIS.id]
+    assert await svc.notice_for(out.room) == []  # the same table: told once
+    mark = [k async for k in redis.scan_iter("notice:*")]
+    assert len(mark) == 1 and 0 < await redis.ttl(mark[0]) <= 24 * 3600
+    # a person no longer in the chat is dropped for good
+    await svc.drop_notify("tg", "-100", [BORIS.id])
+    assert not await svc.notify_on("tg", "-100", BORIS.id)
+    # the next table of the chat: a notice of its own
+    assert (await svc.cancel(out.room.id, ANNA)).ok
+    nxt = await svc.create("tg", "-100", None, VERA, "kozel")
+    assert nxt.ok and nxt.room is not None
+    assert await svc.notice_for(nxt.room) == [ANNA.id]
