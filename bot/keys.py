@@ -115,6 +115,26 @@ def chat_names(chat: str) -> str:
     return f"names:{_tag(chat)}{chat}"
 
 
+def chat_season(chat: str, month: str) -> str:
+    """The chat's ratings of one calendar month (``2026-12``, UTC) from matches with two
+    people or more: rated name -> ``mu:sigma:matches``, ``<user>|won`` -> wins. Written
+    with the match's record, it expires a while after its month (``SEASON_TTL``): seasons
+    roll over by their keys' names, no job needed."""
+    return f"season:{_tag(chat)}{chat}|{month}"
+
+
+def notify(chat: str) -> str:
+    """Who asked to be told when a table opens in the chat (a set of user ids; it expires
+    when nobody opened a table or changed it for ``NOTIFY_TTL``)."""
+    return f"notify:{{{chat}}}"
+
+
+def notice(room_id: str, mark: str) -> str:
+    """The mark that a table (room, generation, creation time) had its notice: one a table
+    (expires after a day)."""
+    return f"notice:{_tag(chat_of(room_id))}{room_id}|{mark}"
+
+
 def usernames(chat: str) -> str:
     """A chat's @usernames (lower case) -> user ids, of the people seen at its tables (a
     hash; it expires when the chat has been quiet for a while)."""
@@ -122,7 +142,9 @@ def usernames(chat: str) -> str:
 
 
 def chat_prefs(chat: str) -> str:
-    """A chat's settings (language)."""
+    """A chat's settings (language, charts, house rules of each game: ``rules:<preset>``
+    as last dealt, ``rules!:<preset>`` as an admin set them): a handful of fields a chat
+    keeps while the bot is in it."""
     return f"chat:{{{chat}}}"
 
 

@@ -74,6 +74,13 @@ def create(
     return Change(new, [Line("room_created", {"name": user.name, "preset": preset})], after=[Seated(user.id)])
 
 
+def at_level(change: Change, level: str | None) -> Change:
+    """A new lobby's computer level, from the chat's house rules (None: as it was)."""
+    if level in LEVELS:
+        change.room.bot_level = str(level)
+    return change
+
+
 def join(room: Room | None, user: User, seat: int | None) -> Change:
     room = lobby_of(room)
     if room.seat_of(user.id) is not None:

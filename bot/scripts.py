@@ -31,7 +31,8 @@ return {seen, v[1], v[2], redis.call('HGETALL', KEYS[3])}
 # ARGV: 1 expected version, 2 document, 3 claim ttl, 4 room ttl (0: keep for ever),
 #       5 update claim ('' none), 6 now, 7 claims kept, 8 deadline ('' none), 9 room id,
 #       10 this write's id, and with a match record: 11 the record, 12 counter ops (json),
-#       13 matches kept, 14 to-do item, 15 the chat ratings' version as read
+#       13 matches kept, 14 to-do item, 15 the chat ratings' version as read, and with a
+#       season: 16 its key's expiry (KEYS 11 the month's ratings)
 # returns {1, new version} | {0, version, doc, write id} on a conflict | {-1, version, doc,
 # write id} when the update was already claimed (the write id: of the write that made the
 # room as it is, so a write sent twice knows itself)
@@ -80,6 +81,9 @@ if #KEYS > 4 then
   end
   redis.call('RPUSH', KEYS[9], ARGV[14])
   redis.call('HINCRBY', KEYS[10], '_v', 1)
+  if #KEYS > 10 and redis.call('TTL', KEYS[11]) < 0 then
+    redis.call('EXPIRE', KEYS[11], ARGV[16])  -- a season's key, from its first match
+  end
 end
 return {1, version}
 """

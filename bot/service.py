@@ -25,7 +25,7 @@ from bot.metrics import Metrics
 from bot.ratings import rated
 from bot.records import ChatRecords, chat_key
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
-from bot.stats import Ratings, match_record
+from bot.stats import Ratings, match_record, season_of
 from bot.store import ChangeFeed, MatchRecord, PaintClaim, Store, claim_of, open_store
 from bot.thinking import HINT, Busy, Thinker
 from bot.timers import Timers
@@ -33,7 +33,7 @@ from bot.tournaments import Tournaments
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
 from engine.game import Game
-from engine.presets import PRESETS, PresetError, validate_options
+from engine.presets import PRESETS, PresetError, players_allowed, validate_options
 
 log = logging.getLogger(__name__)
 
@@ -193,10 +193,10 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
     async def _match_record(self, chat: str, record: dict[str, Any]) -> MatchRecord:
         """The match's record with the ratings it moves (the chat's as read now: the write
         checks nobody rated the chat meanwhile)."""
-        ratings = Ratings.parse(await self.store.chat_ratings(chat))
+        both, month = await self.store.chat_and_season_ratings(chat, season_of(record["date"]))
         names = sorted({rated(m) for side in record["members"] for m in side})
         overall = await self.store.overall_ratings(names)
-        return match_record(chat, record, ratings, overall)
+        return match_record(chat, record, Ratings.parse(both), overall, Ratings.parse(month))
 
     async def _finish_user_stats(self, shard: int, record: MatchRecord) -> None:
         try:
@@ -216,14 +216,21 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
         options: dict[str, Any] | None = None,
         size: int | None = None,
         update_id: str | None = None,
+        house: bool = True,
     ) -> Outcome:
-        """A new lobby in this chat (topic), with the creator seated."""
+        """A new lobby in this chat (topic), with the creator seated; with no ``options``
+        given, from the chat's house rules for the game (``house``: issue 36.1)."""
+        level = None
+        if options is None and house and preset in PRESETS:
+            rules = await self.house_rules(platform, chat, preset)
+            if rules is not None:
+                options, size, level = rules["options"], size or rules["size"], rules["level"]
         try:
             opts = validate_options(preset, options)
         except PresetError as e:
             return Outcome(False, Reason.BAD_PRESET, data={"message": str(e)})
         spec = PRESETS[preset]
-        size = size or max(spec.players)
+        size = size or max(players_allowed(preset, opts))
         if size not in spec.players:
             return Outcome(False, Reason.BAD_SIZE, data={"allowed": list(spec.players)})
         rid = room_id_for(platform, chat, thread)
@@ -236,8 +243,9 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
         now = self.now()
         return await self._mutate(
             rid,
-            lambda room: lobby.create(
-                room, rid, platform, chat, thread, user, preset, opts, size, lang, now, secret
+            lambda room: lobby.at_level(
+                lobby.create(room, rid, platform, chat, thread, user, preset, opts, size, lang, now, secret),
+                level,
             ),
             update_id,
         )
@@ -319,9 +327,12 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
         is_admin: bool = False,
     ) -> Outcome:
         now = self.now()
-        return await self._mutate(
+        out = await self._mutate(
             room_id, lambda room: lobby.start(room, user, seed, now, is_admin), update_id
         )
+        if out.ok and not out.repeat and out.room is not None and out.room.state == PLAYING:
+            await self.remember_rules(out.room)  # the chat's house rules (issue 36.1)
+        return out
 
     async def rematch(
         self, room_id: str, user: User, seed: int | str | None = None, update_id: str | None = None

@@ -39,6 +39,9 @@ from bot.store_records import PEOPLE_TTL, Records, _s
 KEEP_CLAIMS = 48
 # Finished matches kept per chat.
 KEEP_MATCHES = 200
+# A month's ratings are kept this long after their first match: the season, and the next
+# one's first weeks to look back
+SEASON_TTL = 62 * 24 * 3600
 _DELETE = "\0"
 
 
@@ -69,6 +72,7 @@ class MatchRecord:
     people: dict[str, dict[str, int]]  # user (or computer level) -> counter increments
     moved: dict[str, dict[str, Any]] = field(default_factory=dict)  # overall rating moves
     ratings_version: int = 0  # the chat's ratings as read
+    season: str = ""  # the month whose ratings it moves ("": none, a match without people)
 
     def todo(self) -> str:
         """What each person's own statistics get from the match, once."""
@@ -234,6 +238,9 @@ class Store(Records, HistoryStore):
                 record.todo(),
                 record.ratings_version,
             ]
+            if record.season:  # the month's ratings: the same shard, expiring
+                ks.append(keys.chat_season(chat, record.season))
+                args.append(SEASON_TTL)
         res = await self._cas(keys=ks, args=args)
         status = int(res[0])
         if status == 1:

@@ -42,6 +42,37 @@ class Records:
     async def set_chat_pref(self, chat: str, name: str, value: str) -> None:
         await self.redis.hset(keys.chat_prefs(chat), name, value)
 
+    async def chat_prefs(self, chat: str, names: Sequence[str]) -> list[str | None]:
+        return [
+            None if v is None else _s(v) for v in await self.redis.hmget(keys.chat_prefs(chat), list(names))
+        ]
+
+    async def drop_chat_prefs(self, chat: str, names: Sequence[str]) -> None:
+        if names:
+            await self.redis.hdel(keys.chat_prefs(chat), *names)
+
+    # --- notices (issue 36.2) ---------------------------------------------------------------
+
+    async def set_notify(self, chat: str, user_id: str, on: bool, ttl: int) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        (pipe.sadd if on else pipe.srem)(keys.notify(chat), user_id)
+        pipe.expire(keys.notify(chat), ttl)
+        await pipe.execute()
+
+    async def notify_on(self, chat: str, user_id: str) -> bool:
+        return bool(await self.redis.sismember(keys.notify(chat), user_id))
+
+    async def claim_notice(self, chat: str, room_id: str, mark: str, ttl: int) -> list[str]:
+        """The chat's people who asked for notices, once a table (``mark``): the first
+        caller gets them, any other nothing. The list's expiry starts again."""
+        if not await self.redis.set(keys.notice(room_id, mark), 1, nx=True, ex=24 * 3600):
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.smembers(keys.notify(chat))
+        pipe.expire(keys.notify(chat), ttl)
+        members, _ = await pipe.execute()
+        return sorted(_s(m) for m in members)
+
     # --- statistics -----------------------------------------------------------------------
 
     async def apply_user_stats(self, item: str, ttl: int = 30 * 24 * 3600) -> None:
@@ -92,6 +123,19 @@ class Records:
 
     async def chat_ratings(self, chat: str) -> dict[str, str]:
         raw = await self.redis.hgetall(keys.chat_ratings(chat))
+        return {_s(k): _s(v) for k, v in raw.items()}
+
+    async def chat_and_season_ratings(self, chat: str, month: str) -> tuple[dict[str, str], dict[str, str]]:
+        """The chat's ratings and its month's, in one step (a write moves both and the
+        chat's version: checking the version checks both)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(keys.chat_ratings(chat))
+        pipe.hgetall(keys.chat_season(chat, month))
+        both, season = await pipe.execute()
+        return {_s(k): _s(v) for k, v in both.items()}, {_s(k): _s(v) for k, v in season.items()}
+
+    async def season_ratings(self, chat: str, month: str) -> dict[str, str]:
+        raw = await self.redis.hgetall(keys.chat_season(chat, month))
         return {_s(k): _s(v) for k, v in raw.items()}
 
     async def overall_ratings(self, names: Sequence[str]) -> dict[str, tuple[float, float]]:

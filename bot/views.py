@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.house import changed_options
 from bot.room import LOBBY, Room, Seat
 from bot.tokens import bare, make_token
 from engine.actions import Action
@@ -93,6 +94,7 @@ class TableView:
     vote: VoteView | None = None  # a player asked to end the match: the others may agree
     # a match a player gave up: his name (the others' sides won)
     abandoned: str | None = None
+    changed: list[str] = field(default_factory=list)  # options not the game's own (issue 36.1)
 
 
 @dataclass(frozen=True)
@@ -180,6 +182,7 @@ def table_view(room: Room, match: Game | None, now: float, deadline: float | Non
         "trump_mode": rules.trump_mode,
         "vote": _vote_view(room, now),
         "abandoned": (room.result or {}).get("abandoned"),
+        "changed": changed_options(room.preset, room.options),
     }
     if obs is None:
         return TableView(**base)

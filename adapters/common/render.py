@@ -178,7 +178,22 @@ class Text(ResultWords):
         opts = self.options(table)
         if opts:
             rows.append(self._("Rules: {options}").format(options=opts))
+        changed = self.changed_line(table)
+        if changed:
+            rows.append(changed)
         return "\n".join(rows)
+
+    def changed_line(self, table: TableView) -> str | None:
+        """Issue 36.1: the options of a lobby that are not the game's own (the chat's house
+        rules), said; None: none."""
+        if not table.changed:
+            return None
+        return self._("House rules (not the game's own): {options}").format(
+            options=" · ".join(
+                f"{self._(OPTION_TITLES.get(k, k))}: {self._(value_title(table.options.get(k)))}"
+                for k in table.changed
+            )
+        )
 
     def side_name(self, table: TableView, side: int, params: dict[str, Any] | None = None) -> str:
         """A side's seats' names (``params``: a line's own names of the seats, if any)."""

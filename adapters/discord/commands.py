@@ -18,7 +18,7 @@ from discord.app_commands import Choice, Range, TranslationContextLocation, loca
 from adapters.common.i18n import LANGUAGES, N_, translator
 from adapters.common.lobby import END_ASKED
 from adapters.common.render import PRESET_TITLES, Text
-from adapters.discord import history, panels, texts, tournament
+from adapters.discord import community, history, panels, texts, tournament
 from adapters.discord.handlers import Handlers
 from bot.changes import Reason
 from bot.room import FINISHED, LOBBY, PLAYING
@@ -101,6 +101,7 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers) -> Non
         group(tree, h, served)
     tournament.register(tree, h, served, PRESET_CHOICES)  # issue 36.3
     history.register(tree, h, served)
+    community.register(tree, h, served)  # issue 36: /defaults, /notify, /top
 
 
 def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
@@ -139,6 +140,8 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
                 out.room.id, dc_guild=str(interaction.guild_id), dc_locale=str(interaction.guild_locale or "")
             )
         await h.done(interaction, out)
+        if out.ok and not out.repeat and out.room is not None:
+            await community.send_notice(h, interaction.guild, out.room)  # issue 36.2
 
     @tree.command(name="join", description=N_("Take a seat"))
     @app_commands.guild_only()
@@ -311,14 +314,6 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
         t = await h.chat_text(interaction)
         rows = await svc.series("dc", str(interaction.channel_id))
         await h.say(interaction, texts.escape(t.series(rows)), ephemeral=False)
-
-    @tree.command(name="top", description=N_("The chat's leaderboard"))
-    @app_commands.guild_only()
-    @served
-    async def top(interaction: Interaction) -> None:
-        t = await h.chat_text(interaction)
-        rows = await svc.leaderboard("dc", str(interaction.channel_id), computers=True)
-        await h.say(interaction, texts.escape(t.top(rows)), ephemeral=False)
 
     @tree.command(name="stats", description=N_("A player's numbers: matches, wins, rating"))
     @app_commands.describe(player=N_("Whose numbers (yours if nobody is named)"))

@@ -53,6 +53,9 @@ def lobby_text(t: Text, table: TableView) -> str:
     opts = t.options(table)
     if opts:
         rows.append(t._("Rules: {options}").format(options=opts))
+    changed = t.changed_line(table)  # issue 36.1
+    if changed:
+        rows.append(changed)
     rows.append(t._("Computer players: {level}").format(level=level_word(t, table.bot_level)))
     return "\n".join(rows)
 
@@ -190,6 +193,9 @@ HELP = [
     N_("/history — the last matches here, each with a replay deal by deal"),
     N_("/stats — my numbers (or a player's: /stats player:@name)"),
     N_("/chart — the score chart after a long match: on or off (Manage Server)"),
+    N_("/top table:this month — this month's leaderboard"),
+    N_("/defaults — the rules a new table starts from here (keep, reset: Manage Server)"),
+    N_("/notify — be told when a table opens here: on or off"),
     N_("/rules — a short rules card"),
     N_("/lang — the server's language"),
 ]

@@ -57,6 +57,8 @@ GROUP_COMMANDS = [
     ("history", N_("The last matches here, and their replays")),
     ("stats", N_("A player's numbers: matches, wins, rating")),
     ("chart", N_("The score chart after long matches: on or off")),
+    ("defaults", N_("The rules a new table starts from here")),
+    ("notify", N_("Tell me when a table opens here: on or off")),
     ("rules", N_("A short rules card")),
     ("lang", N_("The chat's language")),
     ("help", N_("What I can do")),

@@ -49,6 +49,9 @@ def lobby_text(t: Text, table: TableView) -> str:
     if options:
         rows.append(t._("Rules:"))
         rows.extend(f" • {line}" for line in options)
+    changed = t.changed_line(table)  # issue 36.1
+    if changed:
+        rows.append(changed)
     rows.append(
         "🤖 "
         + t._("Computer players: {level}").format(level=t._(level_word(table.bot_level) or table.bot_level))
@@ -177,6 +180,9 @@ HELP_ROWS = (
     N_("/history — the last matches here, each with a replay deal by deal"),
     N_("/stats — my numbers; replying to someone, or /stats @username: theirs"),
     N_("/chart on|off — the score chart after a long match (admins)"),
+    N_("/top season — this month's leaderboard"),
+    N_("/defaults — the rules a new table starts from here (save, reset: admins)"),
+    N_("/notify on|off — be told when a table opens here"),
     N_("/rules [game] — a short rules card"),
     N_("/lang ru|en|uk|hr — the chat's language (admins; in a private chat: yours)"),
 )

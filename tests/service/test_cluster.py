@@ -135,7 +135,8 @@ async def test_a_whole_match_on_a_redis_cluster(cluster_url: str) -> None:
             clock.advance(DELAY)
             await svc.run_timers()
         assert all(s == "finished" for s in states)
-        board = await svc.leaderboard("tg", "-1")
+        # one person against computer players: the table by level (issue 36.5)
+        board = await svc.vs_computers("tg", "-1")
         assert board and board[0]["played"] == 1
     finally:
         await store.close()

@@ -9,7 +9,7 @@ from aiogram.types import CallbackQuery
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from adapters.common.render import Text
-from adapters.telegram.handlers import history, lobby, play, private, stats, tournament
+from adapters.telegram.handlers import community, history, lobby, play, private, stats, tournament
 
 
 async def unknown_button(query: CallbackQuery, t: Text, callback_answer: CallbackAnswer) -> None:
@@ -21,7 +21,13 @@ async def unknown_button(query: CallbackQuery, t: Text, callback_answer: Callbac
 def build_router() -> Router:
     root = Router(name=__name__)
     root.include_routers(
-        private.router(), lobby.router(), play.router(), stats.router(), tournament.router(), history.router()
+        private.router(),
+        lobby.router(),
+        play.router(),
+        stats.router(),
+        tournament.router(),
+        history.router(),
+        community.router(),
     )
     fallback = Router(name=f"{__name__}.fallback")
     fallback.callback_query.register(unknown_button)

@@ -26,6 +26,7 @@ from adapters.common import lobby as common_lobby
 from adapters.common.render import Text
 from adapters.telegram import callbacks as cb
 from adapters.telegram import keyboards, texts
+from adapters.telegram.handlers import community
 from adapters.telegram.handlers.common import (
     GROUPS,
     answer_outcome,
@@ -60,13 +61,17 @@ async def open_table(
     user: User,
     preset: str,
     update_key: str | None,
+    chat_t: Text,
 ) -> Outcome:
-    """A new lobby in this chat (topic): drawn as a new message at the bottom."""
+    """A new lobby in this chat (topic): drawn as a new message at the bottom; the people
+    who asked are told, once (issue 36.2)."""
     out = await service.create(
         "tg", str(chat), str(thread) if thread else None, user, preset, update_id=update_key
     )
     if out.ok and out.room is not None and title:
         await service.set_room_data(out.room.id, tg_title=title)
+    if out.ok and not out.repeat and out.room is not None:
+        await community.send_notice(service, painter, out.room, chat_t)  # issue 36.2
     return out
 
 
@@ -90,7 +95,7 @@ async def newgame(
         return
     thread = message.message_thread_id if message.is_topic_message else None
     out = await open_table(
-        service, painter, message.chat.id, thread, message.chat.title, user, preset, update_key
+        service, painter, message.chat.id, thread, message.chat.title, user, preset, update_key, chat_t
     )
     await answer_outcome(message, painter, t, out)
 
@@ -102,6 +107,7 @@ async def picked_game(
     painter: Painter,
     user: User,
     t: Text,
+    chat_t: Text,
     update_key: str,
     callback_answer: CallbackAnswer,
 ) -> None:
@@ -115,7 +121,7 @@ async def picked_game(
     else:
         thread = msg.message_thread_id if msg.is_topic_message else None
         out = await open_table(
-            service, painter, msg.chat.id, thread, msg.chat.title, user, preset, update_key
+            service, painter, msg.chat.id, thread, msg.chat.title, user, preset, update_key, chat_t
         )
         if out.ok and not out.repeat:
             # the list has done its work: the lobby is drawn below it, the only buttons

@@ -7,6 +7,7 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
+from adapters.common import community
 from adapters.common.i18n import LANGUAGES
 from adapters.common.render import Text
 from adapters.telegram import texts
@@ -43,11 +44,20 @@ async def series(message: Message, service: GameService, painter: Painter, t: Te
     await tell(message, painter, t.series(await service.series("tg", str(message.chat.id))))
 
 
-async def top(message: Message, service: GameService, painter: Painter, t: Text) -> None:
-    """/top: the chat's people by rating, with their matches; the computer levels too."""
-    await remember_username(service, str(message.chat.id), message.from_user)
-    rows = await service.leaderboard("tg", str(message.chat.id), computers=True)
-    await tell(message, painter, t.top(rows))
+async def top(
+    message: Message, command: CommandObject, service: GameService, painter: Painter, t: Text
+) -> None:
+    """/top: the chat's people by rating in matches with two people or more, then how each
+    stands against computer players alone; /top season: this month's (issue 36.5)."""
+    chat = str(message.chat.id)
+    await remember_username(service, chat, message.from_user)
+    if (command.args or "").strip().lower() == "season":
+        month, rows = await service.season_leaderboard("tg", chat)
+        await tell(message, painter, community.season_text(t, month, rows))
+        return
+    rows = await service.leaderboard("tg", chat)
+    vs = await service.vs_computers("tg", chat)
+    await tell(message, painter, community.top_text(t, rows, vs))
 
 
 async def stats(
