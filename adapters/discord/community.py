@@ -16,7 +16,6 @@ from adapters.common.render import Text
 from adapters.discord import texts
 from adapters.discord.handlers import Handlers
 from adapters.discord.painter import POSTS, WINDOW
-from bot.house import changed_options
 from bot.room import FINISHED, Room
 from engine.presets import PRESETS
 
@@ -70,15 +69,7 @@ async def send_notice(h: Handlers, guild: discord.Guild | None, room: Room) -> N
 
 
 async def defaults_text(h: Handlers, chat: str, t: Text, preset: str | None) -> str:
-    rows = []
-    for p in [preset] if preset else list(PRESETS):
-        rules = await h.service.house_rules("dc", chat, p)
-        if rules is not None or preset:
-            rows.append(
-                community.house_rules_text(t, p, rules, changed_options(p, rules["options"]) if rules else [])
-            )
-    if not rows:
-        rows.append("⚙️ " + t._("Every game here starts from its own rules."))
+    rows = await community.house_rules_rows(h.service, "dc", chat, t, preset)
     rows.append(
         t._(
             "A table starts from the rules last dealt here. Members with Manage Server: /defaults "

@@ -10,9 +10,9 @@ from bot.clock import ManualClock
 from bot.room import User
 from bot.service import GameService
 from bot.stats import season_of
-from engine.match import Match
 
 from .conftest import PEOPLE, people_room
+from .test_stats import fast_forward
 
 ANNA, BORIS, VERA, GLEB, DASHA = PEOPLE
 FOUR = [ANNA, BORIS, VERA, GLEB]
@@ -22,19 +22,7 @@ DELAY = 2.0
 async def play_out(svc: GameService, clock: ManualClock, rid: str, people: list[User] = PEOPLE) -> None:
     """The engine plays the match up to its last action (a shortcut), then the service
     finishes it: people on move press their first choice, computer players move on timers."""
-    room = await svc.room(rid)
-    assert room is not None
-    match = room.load_match()
-    while True:
-        seat = match.to_act()[0]
-        action = match.legal_actions(seat)[0]
-        trial = Match.from_state(match.rules, match.to_state())
-        trial.apply(seat, action)
-        if trial.finished:
-            break
-        match.apply(seat, action)
-    room.match = match.to_state()
-    assert (await svc.store.cas(room, None, 60, 0, 0.0)).version == room.version + 1
+    await fast_forward(svc, rid)  # the engine to the last action, stored
     for _ in range(200):
         room = await svc.room(rid)
         assert room is not None

@@ -19,7 +19,6 @@ from adapters.telegram.members import GONE
 from adapters.telegram.painter import Painter
 from adapters.telegram.posts import Post
 from adapters.telegram.replies import is_admin, tell
-from bot.house import changed_options
 from bot.room import FINISHED, Room, User
 from bot.service import GameService
 from engine.presets import PRESETS
@@ -76,15 +75,7 @@ async def defaults(
 
 async def shown(service: GameService, chat: str, t: Text, preset: str | None) -> str:
     """What each game (or ``preset``) starts from here, and how to change it."""
-    rows = []
-    for p in [preset] if preset else list(PRESETS):
-        rules = await service.house_rules("tg", chat, p)
-        if rules is not None or preset:
-            rows.append(
-                community.house_rules_text(t, p, rules, changed_options(p, rules["options"]) if rules else [])
-            )
-    if not rows:
-        rows.append("⚙️ " + t._("Every game here starts from its own rules."))
+    rows = await community.house_rules_rows(service, "tg", chat, t, preset)
     rows.append(
         t._(
             "A table starts from the rules last dealt here. Chat admins: /defaults save (this "
