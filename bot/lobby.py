@@ -280,6 +280,10 @@ def cancel(room: Room | None, user: User, is_admin: bool, now: Now | None = None
     if room is None or room.state == FINISHED:
         raise Refused(Reason.NO_ROOM)
     seat = room.seat_of(user.id)
+    if room.tournament and not is_admin and (seat is None or not played_a_deal(room)):
+        # a tournament's table: its opener has no rights over a table of others (he could
+        # wipe out their result); its players end it only as any match past a deal
+        raise Refused(Reason.NOT_ALLOWED)
     if room.state == PLAYING and played_a_deal(room) and seat is not None:
         others = room.voters(user.id)
         if others:

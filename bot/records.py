@@ -5,6 +5,7 @@ room."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +27,9 @@ from bot.store import Store
 # A chat's notice list lives while tables open there (or people change it): a chat quiet
 # for this long forgets it.
 NOTIFY_TTL = 180 * 24 * 3600
+# a chat's notices at most one a NOTICE_GAP: a member who opens and cancels tables cannot
+# ping the people who asked over and over
+NOTICE_GAP = 600.0
 
 
 def chat_key(platform: str, chat: str) -> str:
@@ -37,6 +41,9 @@ class ChatRecords:
     settings: Any
 
     def now(self) -> Now:
+        raise NotImplementedError  # GameService's
+
+    async def flood_take(self, key: str, *, limit: int, window: float) -> float:
         raise NotImplementedError  # GameService's
 
     # --- usernames --------------------------------------------------------------------------
@@ -115,8 +122,13 @@ class ChatRecords:
         but not its creator; the first call for a table gets them, any later one nothing
         (one notice a table). The adapter checks each is still a member, and caps them."""
         mark = f"{room.gen}#{room.created:.3f}"
-        users = await self.store.claim_notice(chat_key(room.platform, room.chat), room.id, mark, NOTIFY_TTL)
-        return [u for u in users if u != room.creator]
+        chat = chat_key(room.platform, room.chat)
+        users = await self.store.claim_notice(chat, room.id, mark, NOTIFY_TTL)
+        users = [u for u in users if u != room.creator]
+        if not users or await self.flood_take(f"notice:{chat}", limit=1, window=NOTICE_GAP) > 0:
+            return []
+        random.shuffle(users)  # the adapters name the first few: each his turn, not the same ten
+        return users
 
     async def drop_notify(self, platform: str, chat: str, users: Sequence[str]) -> None:
         """People no longer members of the chat: never told again."""

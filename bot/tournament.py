@@ -277,7 +277,9 @@ def score_table(room: Room) -> dict[str, tuple[int, int]] | None:
     return out
 
 
-def open_table(room: Room | None, t: Tournament, secret: str, seed: int | None = None) -> Change:
+def open_table(
+    room: Room | None, t: Tournament, secret: str, seed: int | None = None, now: float = 0.0
+) -> Change:
     """The room transition dealing the tournament's current table at the chat's room: its
     people first, computer players (named in the chat's language) in the seats left. A
     room still busy with another game waits (``Refused(room_exists)``: tried again)."""
@@ -289,7 +291,9 @@ def open_table(room: Room | None, t: Tournament, secret: str, seed: int | None =
     if room is not None and room.state != FINISHED:
         raise Refused(Reason.ROOM_EXISTS)
     names = {e.user: e.name for e in t.entrants}
-    seats: list[Seat | None] = [Seat(u, names[u]) for u in table.people]
+    out = {e.user for e in t.entrants if e.out}
+    # one who left meanwhile: a computer player has his seat from the start (he scores nothing)
+    seats: list[Seat | None] = [Seat(u, names[u], auto=u in out) for u in table.people]
     free = [n for n in t.bot_names if n not in names.values()]
     for i in range(t.size - len(seats)):
         seats.append(Seat(None, free[i] if i < len(free) else f"Bot {i + 1}", bot="normal"))
@@ -307,6 +311,7 @@ def open_table(room: Room | None, t: Tournament, secret: str, seed: int | None =
         lang=t.lang,
         secret=secret,
         tournament=marker,
+        created=now,  # (a match's id: two tournaments' tables are two matches)
     )
     new.version = room.version if room else 0
     lines = begin(new, seed)

@@ -207,7 +207,9 @@ class Tournaments:
     async def _deal_table(self, room_id: str, t: Tournament, marker: str) -> bool:
         """Deal the table at the chat's room; False: the room is busy with another game."""
         secret = invites.new_secret()
-        out = await self._mutate(room_id, lambda room: tournament.open_table(room, t, secret))
+        out = await self._mutate(
+            room_id, lambda room: tournament.open_table(room, t, secret, now=self.clock.now())
+        )
         room = out.room
         if not out.ok or room is None or room.tournament != marker:
             return False

@@ -7,6 +7,7 @@ from redis.asyncio import Redis
 
 from bot import keys
 from bot.clock import ManualClock
+from bot.records import NOTICE_GAP
 from bot.room import User
 from bot.service import GameService
 from bot.stats import season_of
@@ -187,7 +188,9 @@ async def test_i36_1_stored_rules_are_read_through_the_game_as_it_is(svc: GameSe
 # --- item 2: notices --------------------------------------------------------------------------
 
 
-async def test_i36_2_a_table_has_one_notice_never_for_its_opener(svc: GameService, redis: Redis) -> None:
+async def test_i36_2_a_table_has_one_notice_never_for_its_opener(
+    svc: GameService, redis: Redis, clock: ManualClock
+) -> None:
     for u in (ANNA, BORIS, VERA):
         await svc.set_notify("tg", "-100", u.id, True)
     await svc.set_notify("tg", "-100", VERA.id, False)
@@ -202,8 +205,15 @@ async def test_i36_2_a_table_has_one_notice_never_for_its_opener(svc: GameServic
     # a person no longer in the chat is dropped for good
     await svc.drop_notify("tg", "-100", [BORIS.id])
     assert not await svc.notify_on("tg", "-100", BORIS.id)
-    # the next table of the chat: a notice of its own
+    # a table cancelled and opened again at once: no second ping (one notice a chat in
+    # NOTICE_GAP, or a member could ping the others with /newgame and /cancel)
     assert (await svc.cancel(out.room.id, ANNA)).ok
+    again = await svc.create("tg", "-100", None, VERA, "kozel")
+    assert again.ok and again.room is not None
+    assert await svc.notice_for(again.room) == []
+    # a table of the chat later: a notice of its own
+    assert (await svc.cancel(again.room.id, VERA)).ok
+    clock.advance(NOTICE_GAP)
     nxt = await svc.create("tg", "-100", None, VERA, "kozel")
     assert nxt.ok and nxt.room is not None
     assert await svc.notice_for(nxt.room) == [ANNA.id]

@@ -320,3 +320,64 @@ async def test_i36_a_cancelled_table_scores_nothing_and_the_next_is_dealt(
     assert all(e.points == 0 and e.cards == 0 and not e.out for e in t.entrants)
     room = await svc.room(RID)
     assert room is not None and room.state == "playing" and room.tournament == t.marker()
+
+
+# --- found in review: the opener's rights, a leaver's next table, two tournaments' ids ------
+
+
+async def test_i36_the_opener_cannot_end_a_table_of_others(svc: GameService, clock: ManualClock) -> None:
+    """Anna opened the tournament; a table she does not play at is not hers to wipe out
+    (its creator is hers in the room, but a tournament's table gives no creator's rights)."""
+    tid = await signed_up(svc, 6, rounds=2)
+    assert (await svc.start_tournament(RID, tid, PEOPLE[0])).ok
+    for _ in range(3):
+        room = await svc.room(RID)
+        assert room is not None
+        if room.seat_of(PEOPLE[0].id) is None:
+            break
+        await end_table(svc, clock)
+    assert room.seat_of(PEOPLE[0].id) is None
+    out = await svc.cancel(RID, PEOPLE[0], is_admin=False)
+    assert not out.ok and out.reason == Reason.NOT_ALLOWED
+    after = await svc.room(RID)
+    assert after is not None and after.state == "playing" and after.version == room.version
+    assert (await svc.cancel(RID, PEOPLE[0], is_admin=True)).ok  # a chat admin may (moderation)
+
+
+async def test_i36_one_who_left_gets_a_computer_player_at_his_next_table(
+    svc: GameService, clock: ManualClock
+) -> None:
+    tid = await signed_up(svc, 6, rounds=2)
+    out = await svc.start_tournament(RID, tid, PEOPLE[0])
+    assert out.tournament is not None
+    leaver = next(p for p in PEOPLE if p.id == out.tournament.tables[1].people[0])
+    assert (await svc.leave_tournament(RID, tid, leaver)).ok  # while the first table plays
+    await end_table(svc, clock)
+    room = await svc.room(RID)
+    assert room is not None
+    seat = room.seat_of(leaver.id)
+    assert seat is not None and room.seats[seat] is not None and room.seats[seat].auto  # type: ignore[union-attr]
+
+
+async def test_i36_two_tournaments_tables_are_two_matches(
+    svc: GameService, clock: ManualClock, redis: Redis
+) -> None:
+    """A table's match id is its room's, generation and time of dealing: the table of a later
+    tournament (the room and the tournament expired meanwhile) is a match of its own."""
+    from bot import keys
+
+    tid = await signed_up(svc, 3, rounds=1)
+    await svc.start_tournament(RID, tid, PEOPLE[0])
+    first = await end_table(svc, clock)
+    await svc.run_timers()
+    clock.advance(7 * 3600)
+    await redis.delete(keys.room(RID), keys.tournament(RID))
+    out = await svc.open_tournament("tg", CHAT, None, PEOPLE[0], "kozel", 1, ["Robo"])
+    assert out.tournament is not None
+    for u in PEOPLE[1:3]:
+        await svc.join_tournament(RID, out.tournament.id, u)
+    await svc.start_tournament(RID, out.tournament.id, PEOPLE[0])
+    second = await end_table(svc, clock)
+    await svc.run_timers()
+    assert (first.gen, first.created) != (second.gen, second.created) and second.created > 0
+    assert len(await svc.history("tg", CHAT)) == 2

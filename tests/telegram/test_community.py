@@ -8,6 +8,7 @@ from redis.asyncio import Redis
 
 from adapters.common.render import Text
 from bot import keys
+from bot.records import NOTICE_GAP
 from bot.room import User
 from bot.stats import season_of
 from tests.service.test_community import play_out
@@ -147,6 +148,7 @@ async def test_i36_2_members_who_asked_are_mentioned_once_a_table(redis: Redis) 
         # off: not told; the next table tells the others once
         await answer_to(env, 2, "/notify off")
         await env.say(anna, "/cancel")
+        env.clock.advance(NOTICE_GAP)  # (a chat's notices: one in NOTICE_GAP at most)
         await env.say(boris, "/newgame petukh")
         await env.drain()
         assert len(notices(env)) == 2

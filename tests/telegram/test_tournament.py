@@ -116,9 +116,15 @@ async def test_i36_a_tournament_plays_through_telegram_and_survives_a_restart(re
             assert not env2.leaks, env2.leaks[:3]
 
 
-async def test_i36_hostile_tournament_input_through_telegram(redis: Redis) -> None:
+async def test_i36_hostile_tournament_input_through_telegram(
+    redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
     async with telegram(redis) as env:
         anna, boris, vera, gleb = env.users
+        await env.say(anna, "/tournament kozel ²")  # a digit to str.isdigit, not to int()
+        await env.drain()
+        assert await env.service.tournament(env.room_id) is None
+        assert not [r for r in caplog.records if r.exc_info], "a traceback behind the answer"
         await env.say(anna, "/tournament kozel")
         await env.drain()
         tid = await tid_of(env)

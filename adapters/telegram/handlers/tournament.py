@@ -53,7 +53,7 @@ async def tournament_command(
         return
     rounds: int | None = None
     if len(words) == 2:
-        if not words[1].isdigit() or len(words[1]) > 2:
+        if not (words[1].isascii() and words[1].isdigit()) or len(words[1]) > 2:  # not ²
             await tell(message, painter, refusal(t, TOutcome(False, Reason.BAD_ROUNDS)))
             return
         rounds = int(words[1])
