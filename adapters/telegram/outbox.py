@@ -64,6 +64,9 @@ class Outbox:
         queue = self.outbox.setdefault(lane, deque())
         if post.info and post.chat < 0:
             self._make_room_for_info(queue)
+        if post.supersedes is not None:
+            for old in [p for p in queue if p.supersedes == post.supersedes]:
+                queue.remove(old)  # an older state of the same message, not written yet
         queue.append(post)
         await self._flush_posts(lane, self.clock.now())
         self.wake.set()  # the paint loop learns when what is left is due

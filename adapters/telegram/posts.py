@@ -29,3 +29,6 @@ class Post:
     # see it, or to his private chat: it never takes the table's share of the budget, waits
     # in a short queue, and is the first dropped when too many pile up
     info: bool = False
+    # the newest state of one message (an edit): a queued post with the same key is dropped
+    # when this one comes, so a burst of changes costs the chat one write, not one a change
+    supersedes: str | None = None

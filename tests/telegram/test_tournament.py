@@ -6,6 +6,7 @@ change nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -217,3 +218,38 @@ async def test_i36_a_tournament_in_a_forum_topic_plays_in_that_topic(redis: Redi
             ]
             assert tables and tables[-1].message_thread_id == 7  # the table went to the topic
             assert await env.service.room("tg:-1002000000002") is None  # not the general chat
+
+
+async def test_i36_join_and_leave_pressed_over_and_over_cost_one_waiting_edit(redis: Redis) -> None:
+    """Three people press Join and Leave 72 times in half a minute (within their press
+    limits): the sign-up's edits wait as one, the newest, so a table opened next is not
+    held behind a backlog of stale edits (issue 33's one-member freeze, again)."""
+    clock = ManualClock()
+    async with (
+        FakeTelegram(clock=clock.now) as fake,
+        telegram(redis, fake=fake, clock=clock, real_limits=True) as env,
+    ):
+        anna, boris, vera, gleb = env.users
+        await env.say(anna, "/tournament kozel")
+        await env.drain()
+        message, tid = tour_message(env), await tid_of(env)
+        for i in range(24):
+            for user in (boris, vera, gleb):
+                action = "join" if i % 2 == 0 else "leave"
+                await env.press(user, message, f"TR:{action}:{tid}", flush=False)
+            clock.advance(1.3)
+        waiting = [p for queue in env.painter.outbox.values() for p in queue]
+        assert sum(1 for p in waiting if p.supersedes is not None) <= 1
+        started = clock.now()
+        await env.say(gleb, "/newgame kozel")
+        for _ in range(40):
+            with contextlib.suppress(AssertionError):
+                env.table_message()
+                break
+            clock.advance(1.0)
+            await env.flush()
+        assert clock.now() - started <= 8.0, "the new table waited behind the sign-up's edits"
+        await env.drain()
+        # the last presses were Leave: the message shows the newest state, Anna alone
+        text = tour_message(env).text or ""
+        assert anna.first_name in text and not any(u.first_name in text for u in (boris, vera, gleb))

@@ -26,6 +26,7 @@ from bot.tournament import Tournament
 from bot.tournaments import TOutcome
 
 MESSAGE = "tg_msg"  # the tournament's record of its message id
+EDIT_GAP = 5.0  # seconds between edits of a sign-up or standings message at least
 RESEND_AFTER = 120.0  # seconds: a first send never confirmed (dropped) is made again
 
 
@@ -120,6 +121,7 @@ class TournamentPainter:
         self.painter = painter
         self.sending: dict[str, float] = {}  # room -> when its first send was queued
         self.again: set[str] = set()
+        self.edited: dict[str, float] = {}  # room -> when its last edit is due
 
     async def changed(self, tour: Tournament) -> None:
         if tour.platform != "tg":
@@ -130,7 +132,18 @@ class TournamentPainter:
         known = await self.service.tournament_data(tour.room, MESSAGE)
         if known is not None:
             edit = EditMessageText(chat_id=chat, message_id=int(known), text=text, reply_markup=markup)
-            await self.painter.post(Post(chat, edit))
+            # Join/Leave pressed over and over: one edit waits at most, the newest, and they
+            # are spaced as the table's routine edits are (the chat's budget is for tables)
+            now = self.painter.clock.now()
+            last = self.edited.get(tour.room)
+            if last is None:
+                due = now
+            elif last > now:
+                due = last  # the waiting edit's turn, taken over by this newer one
+            else:
+                due = max(now, last + EDIT_GAP)
+            self.edited[tour.room] = due
+            await self.painter.post(Post(chat, edit, supersedes=f"tour:{known}", not_before=due))
             return
         queued = self.sending.get(tour.room)
         if queued is not None and self.painter.clock.now() - queued < RESEND_AFTER:
