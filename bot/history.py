@@ -220,6 +220,9 @@ def deal_log(summary: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
 # --- the service's side ------------------------------------------------------------------
 
 
+KEEP_REPLAYS = 16  # replays played again kept in a process (a long match's is some 100 KB)
+
+
 class ChatHistory:
     """A mixin of ``GameService``: keeps and reads a chat's history."""
 
@@ -260,15 +263,26 @@ class ChatHistory:
         return None
 
     async def replay(self, platform: str, chat: str, key: str) -> Replay | None:
-        """The replay of the chat's match ``key`` (None: not kept, or kept without a log)."""
+        """The replay of the chat's match ``key`` (None: not kept, or kept without a log).
+        A kept match never changes: the last few replays played again are reused, so
+        pressing through a long match's pages (or asking its web page over and over)
+        replays it once, not at every press."""
+        cache: dict[tuple[str, str, str], Replay] = self.__dict__.setdefault("_replays", {})
+        hit = cache.get((platform, chat, key))
+        if hit is not None:
+            return hit
         found = await self._match_log(platform, chat, key)
         if found is None:
             return None
         try:
-            return replay_of(*found)
+            rep = replay_of(*found)
         except (ValueError, KeyError, IndexError):
             log.exception("replay %s of %s", key, chat)
             return None
+        cache[(platform, chat, key)] = rep
+        while len(cache) > KEEP_REPLAYS:  # the oldest first
+            cache.pop(next(iter(cache)))
+        return rep
 
     async def replay_link(self, platform: str, chat: str, key: str) -> str | None:
         """The web table's link to the replay of match ``key`` (None: no replay kept)."""

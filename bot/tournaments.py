@@ -17,6 +17,7 @@ from typing import Any
 
 from bot import invites, tournament
 from bot.changes import Outcome, Reason, Refused, Repeat
+from bot.clock import Clock
 from bot.records import chat_key
 from bot.room import FINISHED, Room, User, room_id_for
 from bot.tournament import ON, PLAYING, WAITING, Tournament
@@ -48,6 +49,7 @@ class TOutcome:
 class Tournaments:
     store: Any
     settings: Any
+    clock: Clock
     _mutate: Callable[..., Awaitable[Outcome]]
     room: Callable[[str], Awaitable[Room | None]]
 
@@ -118,7 +120,7 @@ class Tournaments:
             or self.settings.default_language
         )
         tid = "".join(secrets.choice(TID_LETTERS) for _ in range(8))
-        now = float(self.clock.now())  # type: ignore[attr-defined]
+        now = float(self.clock.now())
 
         def opened(old: Tournament | None) -> Tournament:
             new = tournament.open_(

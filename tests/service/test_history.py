@@ -49,6 +49,7 @@ async def test_i36_an_ended_match_is_listed_with_its_replay(svc: GameService) ->
     assert entry["winners"] == room.result["winners"] and entry["score"] == room.result["score"]
     assert entry["sides"] == [[0, 2], [1, 3]] and entry["date"] == svc.clock.now()
     rep = await svc.replay("tg", "-100", entry["key"])
+    assert await svc.replay("tg", "-100", entry["key"]) is rep  # played again once, then reused
     assert rep is not None and len(rep.deals) == len(room.log)
     for deal in rep.deals:
         dealt = sorted(c for hand in deal.hands for c in hand)
