@@ -279,6 +279,9 @@ class Store(Records, HistoryStore):
             keys.platform_data(room_id),
             keys.paint_lease(room_id, "table"),
         ]
+        room = await self.room(room_id)
+        if room is not None:  # the ended dealings of its match, kept for its replay
+            candidates.append(keys.match_dealings(room_id, room.match_id))
         pipe = self.redis.pipeline(transaction=False)
         for k in candidates:
             pipe.exists(k)
