@@ -60,11 +60,6 @@ def match_key(match_id: str) -> str:
     return urlsafe_b64encode(hashlib.blake2s(match_id.encode(), digest_size=6).digest()).decode()
 
 
-def match_id(room: Room) -> str:
-    """The same id the statistics give the match (``bot/stats.py`` ``record_of``)."""
-    return f"{room.id}#{room.gen}#{room.created:.3f}"
-
-
 def ended_match(room: Room, match: Game) -> dict[str, Any]:
     """What history keeps of the match that ``room`` has just ended: taken before anything
     (an elimination's next match) replaces its seats or its log."""
@@ -73,7 +68,7 @@ def ended_match(room: Room, match: Game) -> dict[str, Any]:
     seats = room.seats[:players]
     result = room.result or {}
     summary = {
-        "key": match_key(match_id(room)),
+        "key": match_key(room.match_id),
         # the web table's replay link carries it: knowing a chat's id is not enough to look
         "secret": secrets.token_urlsafe(9),
         "preset": room.preset,
@@ -85,7 +80,7 @@ def ended_match(room: Room, match: Game) -> dict[str, Any]:
         "score": list(result.get("score", [])),
         **({"abandoned": result["abandoned"]} if result.get("abandoned") else {}),
     }
-    return {"id": match_id(room), "summary": summary, "seed": match.seed, "dealings": list(room.log)}
+    return {"id": room.match_id, "summary": summary, "seed": match.seed, "dealings": list(room.log)}
 
 
 def dealings_to_keep(room: Room, change: Change) -> dict[int, str]:
@@ -239,7 +234,7 @@ class ChatHistory:
                 return
             kept = dealings_to_keep(room, change)
             if kept:
-                await self.store.keep_dealings(room.id, match_id(room), kept, TTL)
+                await self.store.keep_dealings(room.id, room.match_id, kept, TTL)
         except Exception:
             log.exception("history of %s", room.id)
 

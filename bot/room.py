@@ -182,6 +182,12 @@ class Room:
                 return i
         return None
 
+    @property
+    def match_id(self) -> str:
+        """The match being played (or last played) here: the room, its generation and when
+        it was made (the statistics' and the history's id of a match)."""
+        return f"{self.id}#{self.gen}#{self.created:.3f}"
+
     def voters(self, asker: str) -> list[str]:
         """Whose agreement ending the match at ``asker``'s request needs: every other person
         who plays his own seat (one a computer plays while he is away is not asked)."""

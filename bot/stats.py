@@ -37,7 +37,7 @@ def record_of(room: Room) -> dict[str, Any] | None:
     return {
         # the room's creation time too: a room that expired and was made again starts
         # again at generation 1, and its matches are new ones
-        "id": f"{room.id}#{room.gen}#{room.created:.3f}",
+        "id": room.match_id,
         "preset": room.preset,
         "sides": [
             [room.seats[s].name for s in rules.side_seats(side)]  # type: ignore[union-attr]

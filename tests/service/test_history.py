@@ -78,10 +78,10 @@ async def test_i36_a_match_still_on_is_never_listed_nor_replayed(svc: GameServic
         user, hv = actor(svc, room, FOUR)
         assert (await svc.act(pick(hv, rng).token, user)).ok
     assert await svc.history("tg", "-100") == []
-    key = history.match_key(history.match_id(room))
+    key = history.match_key(room.match_id)
     assert await svc.replay("tg", "-100", key) is None and await svc.replay_log("tg", "-100", key) is None
     # its first dealing is kept beside the room, under the room's shard, never in a list
-    kept = await svc.store.kept_dealings(rid, history.match_id(room))
+    kept = await svc.store.kept_dealings(rid, room.match_id)
     assert list(kept) == [0]
     assert not await redis.exists(keys.chat_history("tg:-100"), keys.chat_history_logs("tg:-100"))
 
@@ -115,7 +115,7 @@ async def test_i36_a_long_match_replays_whole_though_the_room_kept_its_last_deal
     _match, summary = replay(log)
     assert summary["finished"] and summary["score"] == room.result["score"]  # type: ignore[index]
     # the copies beside the room are gone with the match
-    assert await svc.store.kept_dealings(rid, history.match_id(room)) == {}
+    assert await svc.store.kept_dealings(rid, room.match_id) == {}
 
 
 async def test_i36_the_history_keeps_the_last_matches_and_expires(svc: GameService, redis: Redis) -> None:

@@ -216,15 +216,7 @@ async def test_r33_forty_hint_presses_make_one_search_and_a_person_is_limited(
     are limited per person; a full line of hints is refused, not queued."""
     held = Held()
     svc.thinker = held
-    rid = await hard_room(svc, "-61")
-    for _ in range(20):
-        room = await svc.room(rid)
-        assert room is not None
-        hand = svc.hand_of(room, ANNA.id)
-        if hand is not None and hand.on_move:
-            break
-        clock.advance(DELAY)
-        await svc.run_timers()
+    rid = await practice_on_move(svc, clock, "-61")
     # the forty presses load the room together and go on together (the last to arrive
     # opens the gate): none may see the moment without its search
     load, arrived, gate = svc.store.room, [0], asyncio.Event()
