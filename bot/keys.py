@@ -167,11 +167,13 @@ def flood_block(key: str) -> str:
     return f"floodb:{{{key}}}"
 
 
-def changes() -> str:
+def changes(db: int = 0) -> str:
     """The channel every committed change is published on (``<room id> <version>``): web
     workers follow it to push a table to its open sockets, whichever worker made the move.
-    One channel, no hash tag: a Cluster's PUBLISH reaches every node's subscribers."""
-    return "changes"
+    One channel, no hash tag: a Cluster's PUBLISH reaches every node's subscribers. Named by
+    the database (``db``): channels are the server's, not a database's, and a bot on
+    another database of the same server has rooms of the same ids."""
+    return f"changes:{db}"
 
 
 def tournament(room_id: str) -> str:

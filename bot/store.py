@@ -255,11 +255,17 @@ class Store(Records, HistoryStore):
 
     async def publish_change(self, room_id: str, version: int) -> None:
         """Tell every follower of ``keys.changes()`` that ``room_id`` is at ``version``."""
-        await self.redis.publish(keys.changes(), f"{room_id} {version}")
+        await self.redis.publish(keys.changes(self.db), f"{room_id} {version}")
+
+    @property
+    def db(self) -> int:
+        """The database this store's keys live in (a Cluster has only database 0)."""
+        pool = getattr(self.redis, "connection_pool", None)
+        return int(pool.connection_kwargs.get("db") or 0) if pool is not None else 0
 
     def follow_changes(self) -> ChangeFeed:
         """A subscription to every committed change (its own connection; ``close()`` it)."""
-        return ChangeFeed(self.redis)
+        return ChangeFeed(self.redis, self.db)
 
     async def versions(self, room_ids: Sequence[str]) -> list[int]:
         """The stored version of each room (0: no such room), one round trip."""
@@ -420,14 +426,15 @@ class ChangeFeed:
     when it reconnects): a follower that must not miss one also compares versions now and
     then (``Store.versions``)."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, db: int = 0) -> None:
         self._pubsub = redis.pubsub(ignore_subscribe_messages=True)
         self._subscribed = False
+        self._channel = keys.changes(db)
 
     async def next(self, timeout: float = 1.0) -> tuple[str, int] | None:
         """The next change, or None after ``timeout`` seconds without one."""
         if not self._subscribed:
-            await self._pubsub.subscribe(keys.changes())
+            await self._pubsub.subscribe(self._channel)
             self._subscribed = True
         msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
         if msg is None or msg.get("type") != "message":

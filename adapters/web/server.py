@@ -217,6 +217,7 @@ class WebTable:
     async def _pump(self, room_id: str, follow: Follow) -> None:
         try:
             while follow.wanted > follow.sent and follow.sockets:
+                asked = follow.wanted
                 room = await self.service.room(room_id)
                 self.counters.loads += 1
                 if room is None:
@@ -224,7 +225,8 @@ class WebTable:
                         await self._refuse(sock.ws, sock.text, "no_table", CLOSE_NO_TABLE)
                     return
                 follow.sent = max(follow.sent, room.version)
-                follow.wanted = max(follow.wanted, follow.sent)
+                if follow.wanted == asked:  # nothing newer heard meanwhile: what is stored
+                    follow.wanted = follow.sent  # is the newest (never a version it lacks)
                 await self._push(room, list(follow.sockets))
         except Exception:
             log.exception("web table: pushing %s", room_id)

@@ -3,6 +3,7 @@ socket receives, and bad input refused with nothing changed."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -11,7 +12,7 @@ from aiohttp import WSCloseCode
 from redis.asyncio import Redis
 
 from adapters.web.server import CLOSE_AUTH, CLOSE_NO_TABLE, Local, WebTable
-from bot import invites
+from bot import invites, keys
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import Room, User
@@ -379,3 +380,24 @@ async def test_r33_giving_up_on_the_web_table_records_the_loss(table: Table) -> 
     room = await table.room()
     assert room.state == "finished" and room.result is not None and room.result["abandoned"] == "Anna"
     assert len(await service.recent_matches("tg", str(GROUP))) == 1
+
+
+async def test_a_change_heard_of_another_database_or_version_sends_once(table: Table, redis: Redis) -> None:
+    """Pub/sub channels belong to the Redis server, not to a database: a bot on another
+    database of the same server, with rooms of the same ids, publishes on a channel of its
+    own; and a version this worker's store does not have (heard from elsewhere) is drawn
+    once from what is stored, never asked again and again (it made a page redraw its hand
+    without end, so that no card could be tapped)."""
+    room = await table.room()
+    db = table.service.store.db
+    assert keys.changes(db) != keys.changes(db + 1)
+    async with connect(table.port, table.hello(ANNA)) as anna:
+        await anna.state()
+        follow = table.web.follows[table.room_id]
+        loads = table.web.counters.loads
+        table.web.notify(table.room_id, room.version + 5)  # a version nobody stored here
+        assert follow.task is not None
+        await asyncio.wait_for(follow.task, 30)  # (a guard: before, this never ended)
+        assert table.web.counters.loads == loads + 1
+        assert follow.sent == follow.wanted == room.version
+        assert (await anna.state())["v"] == room.version
