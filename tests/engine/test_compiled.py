@@ -15,6 +15,8 @@ import ast
 import copy as copy_module
 import importlib
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -111,7 +113,9 @@ for preset, players, options in configs:
 print(json.dumps(out))
 """
 
-# an import hook for the project's own folders that knows sources only (no extension modules)
+# sources only: no editable build's compiled modules (engine.compiled), and an import hook for
+# the project's own folders that knows no extension module beside a source (a wheel's layout)
+PURE_ENV = {**os.environ, "KOZEL_PURE_PYTHON": "1"}
 PURE = f"""
 import importlib.machinery as m, sys
 _sources = m.FileFinder.path_hook((m.SourceFileLoader, m.SOURCE_SUFFIXES))
@@ -147,20 +151,71 @@ def fields_set(module: str, name: str, method: str | None = None) -> set[str]:
 
 
 def test_compiled_modules_are_built_from_their_sources() -> None:
-    """Each module of ``COMPILED`` runs as plain Python, or from a build newer than its
-    source (else: ``pip install -e .`` builds it again)."""
+    """Each module of ``COMPILED`` runs as plain Python, or compiled from its source as it is
+    now: an editable install's compiled modules are used only while the manifest's hash of
+    every source holds (``engine.compiled``)."""
+    from engine.compiled import BUILT, stale_sources
+
     paths = compiled_paths()
     assert paths
     for path in paths:
         module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
         built = Path(str(module.__file__))
-        source = ROOT / path
-        assert source.exists(), path
+        assert (ROOT / path).exists(), path
         if built.suffix == ".py":
             continue
-        assert built.stat().st_mtime >= source.stat().st_mtime, (
-            f"{built.name} is older than {path}: run `pip install -e .` to build it again"
-        )
+        assert built.is_relative_to(BUILT), f"{built} runs in place of {path}"
+        manifest = json.loads((BUILT / "manifest.json").read_text())
+        assert path in manifest["sources"] and not stale_sources(manifest)
+
+
+# run in a scratch copy of the checkout: which file ``engine.search`` came from, and whether
+# the line the test adds to its source ran
+WHICH = """
+import engine.search
+print(engine.search.__file__)
+print(getattr(engine.search, "EDITED_IN_A_SCRATCH_COPY", False))
+"""
+
+
+def _scratch_copy(tmp_path: Path) -> Path:
+    from engine.compiled import BUILT
+
+    copy = tmp_path / "checkout"
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(BUILT, copy / BUILT.relative_to(ROOT))
+    return copy
+
+
+def _which(copy: Path) -> tuple[str, str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "KOZEL_PURE_PYTHON"}
+    done = subprocess.run(
+        [sys.executable, "-c", WHICH], cwd=copy, env=env, capture_output=True, text=True, check=True
+    )
+    file, edited = done.stdout.split()
+    return file, edited, done.stderr
+
+
+def test_an_edited_source_runs_in_place_of_its_compiled_module(tmp_path: Path) -> None:
+    """Issue 35.4: a scratch copy of an editable checkout runs its compiled search while the
+    sources match; once ``engine/search.py`` is edited, the edit runs (every compiled module
+    gives way to its source) and one warning line says why."""
+    from engine.compiled import BUILT
+
+    if not (BUILT / "manifest.json").exists():
+        pytest.skip("installed with KOZEL_PURE_PYTHON=1: no compiled modules to give way")
+    copy = _scratch_copy(tmp_path)
+    file, edited, err = _which(copy)
+    assert file.startswith(str(copy / "build" / "kozel-compiled")) and edited == "False" and err == ""
+
+    source = copy / "engine" / "search.py"
+    source.write_text(source.read_text() + "\nEDITED_IN_A_SCRATCH_COPY = True\n")
+    file, edited, err = _which(copy)
+    assert file == str(source) and edited == "True"
+    assert err.splitlines() == [
+        "engine: engine/search.py changed since `pip install -e .` compiled it; running the sources "
+        "(`pip install -e .` compiles them again)"
+    ]
 
 
 def test_the_compiled_search_thinks_as_the_plain_one() -> None:
@@ -170,7 +225,12 @@ def test_the_compiled_search_thinks_as_the_plain_one() -> None:
         [sys.executable, "-c", THOUGHTS], cwd=ROOT, capture_output=True, text=True, check=True
     )
     pure = subprocess.run(
-        [sys.executable, "-c", PURE + THOUGHTS], cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-c", PURE + THOUGHTS],
+        cwd=ROOT,
+        env=PURE_ENV,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     ours, theirs = json.loads(here.stdout), json.loads(pure.stdout)
     assert len(ours) == 2 * len(SEARCH_TABLES)
@@ -184,7 +244,12 @@ def test_the_compiled_matches_play_as_the_plain_ones() -> None:
         [sys.executable, "-c", MATCHES], cwd=ROOT, capture_output=True, text=True, check=True
     )
     pure = subprocess.run(
-        [sys.executable, "-c", PURE + MATCHES], cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-c", PURE + MATCHES],
+        cwd=ROOT,
+        env=PURE_ENV,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     ours, theirs = json.loads(here.stdout), json.loads(pure.stdout)
     assert len(ours) == 2 * 34
