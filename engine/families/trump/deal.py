@@ -3,7 +3,7 @@
 A dealing is one record of a ``TrumpMatch``'s ``history``: a deal, a redeal, or a boast
 made again. It holds the cards (the stock, the hands, the piles, the trick), its phases
 (``"cut"``, ``"boast"``, ``"redeal"``, ``"play"``) and what is legal in them; the match
-(``engine.trump``) holds the score and starts the next dealing. When an action ends the
+(``engine.families.trump.match``) holds the score and starts the next dealing. When an action ends the
 dealing, ``end`` says how: ``"caught"`` (a queen of clubs caught, ``caught`` names who),
 ``"played"`` (every card played) or ``"void"`` (the boast is made again).
 """
@@ -16,7 +16,7 @@ from typing import Literal
 from engine.actions import ONE_CARD, Action, remembered
 from engine.cards import ACE, DIAMONDS, QUEEN, Card, deck_points, make
 from engine.events import DealStarted, Event, Played, TrickWon
-from engine.trump_rules import (
+from engine.families.trump.rules import (
     ACE_DIAMONDS,
     QUEENS,
     REDEAL_POINTS,

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.codec import pack_cards, unpack_cards
-from engine.drawing_rules import Play
+from engine.families.drawing.rules import Play
 
 if TYPE_CHECKING:
-    from engine.drawing import DrawingDeal
+    from engine.families.drawing.deal import DrawingDeal
 
 
 def _plays_out(ps: list[Play] | tuple[Play, ...]) -> list[list[Any]]:

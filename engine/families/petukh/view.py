@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.cards import CARD_TEXT, Card
-from engine.observe import Extras, Observation
-from engine.petukh_rules import HAND, trick_winner
+from engine.families.petukh.rules import HAND, trick_winner
+from engine.observation import Extras, Observation
 
 if TYPE_CHECKING:
-    from engine.petukh import PetukhMatch
+    from engine.families.petukh.match import PetukhMatch
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,9 @@ import random
 
 from engine.actions import Action
 from engine.cards import JACK, Card
-from engine.observe import Observation
-from engine.petukh_rules import STANDARD_BOYS, THIRTY_BOYS, Play, best_boys, trick_winner
-from engine.petukh_view import PetukhExtras
+from engine.families.petukh.rules import STANDARD_BOYS, THIRTY_BOYS, Play, best_boys, trick_winner
+from engine.families.petukh.view import PetukhExtras
+from engine.observation import Observation
 
 
 def _strength(card: Card, trump: int) -> float:

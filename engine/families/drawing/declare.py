@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.cards import SHOKHA, Card
-from engine.drawing_rules import ACES_TENS
+from engine.families.drawing.rules import ACES_TENS
 
 if TYPE_CHECKING:
-    from engine.drawing import DrawingDeal
+    from engine.families.drawing.deal import DrawingDeal
 
 
 def open_declarations(d: DrawingDeal) -> dict[int, Action]:

@@ -3,7 +3,7 @@
 A deal runs in three phases: ``exchange`` (in turn from the dealer's left: discard and
 draw, keep, or pass), ``swap`` (the dealer may take the face-up trump) and ``play`` (five
 tricks of one card each). The deal holds the cards, the phases and what is legal in them;
-the match (``engine.petukh``) holds the records, scores the deal and deals the next. When an
+the match (``engine.families.petukh.match``) holds the records, scores the deal and deals the next. When an
 action ends the deal, ``end`` says how: ``"played"`` (the fifth trick) or ``"finish"`` (a
 boys finish by ``finisher``).
 
@@ -18,7 +18,7 @@ from typing import Any, Literal
 from engine.actions import ONE_CARD, Action, remembered
 from engine.cards import ACE, JACK, Card, make
 from engine.events import DealStarted, Event, Played, TrickWon
-from engine.petukh_rules import (
+from engine.families.petukh.rules import (
     FINISH_RECORD,
     HAND,
     LOW_RECORD,

@@ -1,15 +1,15 @@
-"""The permanent-trump family's compact playout form (``engine.playout``; RULES.md 4, 4a-4c).
+"""The permanent-trump family's compact playout form (``engine.players.playout``; RULES.md 4, 4a-4c).
 
 One determinized deal of ``kozel-hvalenyi``, ``kozel-nn`` or ``kozel-kocherga`` in trick
 play: hands as bit masks over the 36 card ints, the trick as (seat, card) pairs, the teams'
 card points and tricks. It is built from ``game.to_state()`` and ``game.rules`` only and
-plays what ``engine.trump.TrumpMatch`` plays in that phase: follow suit (trumps are their
+plays what ``engine.families.trump.match.TrumpMatch`` plays in that phase: follow suit (trumps are their
 own suit), the ace rule, kozel-nn's no trump lead while holding a non-trump and its A♦
 first lead, the catch of the Q♣ by the 6♣ (7♣) that ends the deal (a Lyusya in the last
 trick beats it). Redeals are not modelled (``code`` gives None for one); the cut, the
 boast and its redeal choice are not covered (``build`` gives None there).
 
-The quick player (``finish``) is the family's rules player (``engine.trump_bot``) on masks:
+The quick player (``finish``) is the family's rules player (``engine.families.trump.bot``) on masks:
 catch the Q♣, lead masters, win tricks cheaply, smear points onto a partner's safe trick.
 It knows which cards are still out (not who holds them), as a player counting cards does.
 
@@ -25,13 +25,13 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import ACE, KOZEL_STRENGTH, POINTS
 from engine.codec import unpack_cards
+from engine.families.trump.rules import QUEEN_CLUBS, TRUMPS, settings_of, table_for
 from engine.game import Game
-from engine.playout import CATCH
-from engine.trump_rules import QUEEN_CLUBS, TRUMPS, settings_of, table_for
+from engine.players.playout import CATCH
 
 QC_BIT = 1 << QUEEN_CLUBS
 ALL = (1 << 36) - 1
-# the playouts' quick player: "rules" (engine.trump_bot's choices) or "random" (uniform over
+# the playouts' quick player: "rules" (engine.families.trump.bot's choices) or "random" (uniform over
 # the legal cards), measured one against the other at the same time a move
 QUICK = "rules"
 
@@ -102,7 +102,7 @@ def cards_of(mask: int) -> list[int]:
 
 
 class TrumpCompact:
-    """One deal in trick play (``engine.playout.Compact``)."""
+    """One deal in trick play (``engine.players.playout.Compact``)."""
 
     __slots__ = (
         "t",
@@ -178,8 +178,8 @@ class TrumpCompact:
 
     def relabel(self, f: list[int]) -> TrumpCompact:
         """The same moment with every card ``x`` replaced by ``f[x]``: a determinization
-        (``engine.sampling.Sampler.draw``) without building its ``Game``
-        (``engine.playout.Relabels``)."""
+        (``engine.players.sampler.Sampler.draw``) without building its ``Game``
+        (``engine.players.playout.Relabels``)."""
         m = self.copy()
         m.hands = [sum(1 << f[c] for c in cards_of(h)) for h in self.hands]
         m.plays = [(s, f[c]) for s, c in self.plays]
@@ -270,7 +270,7 @@ class TrumpCompact:
         return True
 
     def _end(self) -> None:
-        """``engine.search.deal_value`` of the DealEnded: the side's card points share."""
+        """``engine.players.search.deal_value`` of the DealEnded: the side's card points share."""
         total = self.points[0] + self.points[1]
         if total <= 0:
             self.value = self.tricks[self.side] / max(1, self.tricks[0] + self.tricks[1])
@@ -294,7 +294,7 @@ class TrumpCompact:
         """How well the quick player explains the other seats' plays of this deal so far if
         this determinization were the truth: ``history`` is the deal's plays, (seat, card),
         from its first lead; each play of theirs that the quick player would not have made
-        (it had a choice) multiplies the weight by ``miss`` (``engine.playout.Weighs``)."""
+        (it had a choice) multiplies the weight by ``miss`` (``engine.players.playout.Weighs``)."""
         weight = 1.0
         for _ in range(self.misses(history, {})):
             weight *= miss
@@ -340,7 +340,7 @@ class TrumpCompact:
                 total += counts[s]
         return total
 
-    # --- the quick player (engine.trump_bot on masks) --------------------------------------
+    # --- the quick player (engine.families.trump.bot on masks) --------------------------------------
 
     def choose(self, cards: list[int]) -> int:
         t = self.t
@@ -438,5 +438,5 @@ def from_state(preset: str, settings: Any, state: dict[str, Any], seat: int) -> 
 
 
 def build(game: Game, seat: int) -> TrumpCompact | None:
-    """``engine.playout``: the deal of ``game`` for ``seat``, or None outside trick play."""
+    """``engine.players.playout``: the deal of ``game`` for ``seat``, or None outside trick play."""
     return from_state(game.rules.preset, settings_of(game.rules), game.to_state(), seat)

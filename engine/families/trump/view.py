@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_TEXT, Card, deck_points
-from engine.observe import Extras, Observation, SeenPlay, visible_to_act
+from engine.observation import Extras, Observation, SeenPlay, visible_to_act
 
 if TYPE_CHECKING:
-    from engine.trump import TrumpMatch
+    from engine.families.trump.match import TrumpMatch
 
 
 def seen_plays(m: TrumpMatch, viewer: int | None) -> tuple[SeenPlay, ...]:

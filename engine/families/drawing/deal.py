@@ -12,22 +12,6 @@ from typing import Any
 
 from engine.actions import TWO_CARDS, Action
 from engine.cards import SHOKHA, Card, deck_points
-from engine.drawing_declare import open_declarations, pull_cards
-from engine.drawing_rules import (
-    ONE_CARD,
-    ONE_CARD_PLAYS,
-    SUIT_OF,
-    WILD_SUIT_OF,
-    Play,
-    beaters,
-    beating_sets,
-    beats_all,
-    combination_of,
-    lead_shapes,
-    settings_of,
-    strength60,
-)
-from engine.drawing_state import restore, state_of
 from engine.errors import IllegalAction
 from engine.events import (
     BEATEN_ONE,
@@ -44,6 +28,22 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
+from engine.families.drawing.declare import open_declarations, pull_cards
+from engine.families.drawing.rules import (
+    ONE_CARD,
+    ONE_CARD_PLAYS,
+    SUIT_OF,
+    WILD_SUIT_OF,
+    Play,
+    beaters,
+    beating_sets,
+    beats_all,
+    combination_of,
+    lead_shapes,
+    settings_of,
+    strength60,
+)
+from engine.families.drawing.state import restore, state_of
 from engine.presets import DrawingSettings, Rules
 
 __all__ = ["DrawingDeal", "Play", "beaters", "settings_of", "strength60"]
@@ -59,7 +59,7 @@ _LEAD2, _BEAT2, _THROW2 = (TWO_CARDS[k] for k in ("lead", "beat", "throw"))
 
 # derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
 # seat, ``_side`` each seat's side, ``_order`` the seats in play clockwise from each seat in
-# play, ``_pulls`` each seat's pull on this trick (``engine.drawing_declare.trick_pulls``),
+# play, ``_pulls`` each seat's pull on this trick (``engine.families.drawing.declare.trick_pulls``),
 # ``_legal`` the legal actions asked for so far
 _SLOT_NAMES = (
     "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"

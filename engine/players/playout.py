@@ -1,6 +1,6 @@
 """Compact playouts: a determinized deal in each family's own small form, for the search.
 
-The search (``engine.search``) plays thousands of deals to their end for every move. Through
+The search (``engine.players.search``) plays thousands of deals to their end for every move. Through
 the public ``Game`` API each step builds observations, events and checks made for people;
 a family may instead offer a compact form of one sampled deal (plain ints, bit masks) whose
 legal moves and results agree with the engine's: a property test per family plays random
@@ -23,7 +23,7 @@ from engine.game import Game
 # A deal ended by a catch of the Q♣ (RULES.md 4a-4c) scores as much as one won with 91 card
 # points or more (4 eyes; kozel-nn: the caught team's 4 penalties, a chiper's): a playout
 # that ends so is worth CATCH to the catching side and 1 - CATCH to the other, not the card
-# points taken until then (engine.search.deal_value and the compact forms)
+# points taken until then (engine.players.search.deal_value and the compact forms)
 CATCH = 0.9
 
 
@@ -43,13 +43,13 @@ class Compact(Protocol):
 
     def finish(self, rng: random.Random) -> float:
         """Plays the deal to its end with the family's quick players and returns the
-        searching seat's value, as ``engine.search.deal_value`` reads it (0..1)."""
+        searching seat's value, as ``engine.players.search.deal_value`` reads it (0..1)."""
         ...
 
 
 class Relabels(Compact, Protocol):
     """A compact form that can also be one determinization of itself: every card ``x``
-    replaced by ``f[x]`` (``engine.sampling.Sampler.draw``), cheaper than building the
+    replaced by ``f[x]`` (``engine.players.sampler.Sampler.draw``), cheaper than building the
     sample's ``Game`` and its compact form again (optional: the search checks for it).
     None where the relabelled deal breaks a duty its replay checks (Petukh: a seat that did
     not follow suit held none): the search draws again, as the sampler does."""
@@ -68,9 +68,9 @@ class Weighs(Relabels, Protocol):
 
 # the family -> the module holding its ``build``
 MODULES: dict[str, str] = {
-    "drawing": "engine.compact_drawing",
-    "trump": "engine.compact_trump",
-    "petukh": "engine.compact_petukh",
+    "drawing": "engine.families.drawing.compact",
+    "trump": "engine.families.trump.compact",
+    "petukh": "engine.families.petukh.compact",
 }
 
 
@@ -87,7 +87,7 @@ def compact_of(game: Game, seat: int) -> Compact | None:
 def draws_dice(family: str) -> bool:
     """Whether the family's compact playouts draw from the rng they are given: only a random
     or mixed quick player does (the module's ``QUICK``); the rules quick players choose
-    without it, so their playouts need no Random seeded for each (``engine.search``)."""
+    without it, so their playouts need no Random seeded for each (``engine.players.search``)."""
     module = family_module(family)
     return module is None or module.QUICK != "rules"
 

@@ -1,12 +1,12 @@
 """The drawing family's compact playout form (``kozel``, ``kozel-4``, ``kozel-60``; RULES.md 1-3).
 
 One determinized deal as plain ints and small lists, built only from ``game.to_state()`` and
-``game.rules`` (``engine.playout``): the hands, the stock, the trick on the table, the card
-points and tricks per side. An action is one int (``engine.compact_drawing_table``: its
+``game.rules`` (``engine.players.playout``): the hands, the stock, the trick on the table, the card
+points and tricks per side. An action is one int (``engine.families.drawing.compact_table``: its
 kind and the bit mask of its cards). ``legal`` gives every legal move of a seat as the
 engine's ``legal_actions`` does (a property test compares them step by step:
 ``tests/engine/test_compact_drawing.py``); ``finish`` plays the deal out with a quick player
-that plays as the family's rules player (``engine.drawing_bot``), out-of-turn declarations
+that plays as the family's rules player (``engine.families.drawing.bot``), out-of-turn declarations
 included, without building any observation or event.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import JACK, POINTS, SHOKHA, Card
 from engine.codec import unpack_cards
-from engine.compact_drawing_table import (
+from engine.families.drawing.compact_table import (
     BEAT,
     CARDS,
     DECLARE,
@@ -107,7 +107,7 @@ class DrawingCompact:
 
     def relabel(self, f: list[Card]) -> DrawingCompact:
         """The same moment with every card ``x`` replaced by ``f[x]``: a determinization
-        (``engine.sampling.Sampler.draw``) without building its ``Game``; the card points
+        (``engine.players.sampler.Sampler.draw``) without building its ``Game``; the card points
         are counted again from the relabelled piles (face-down throws lie there)."""
         c = self.copy()
         c.hands = [[f[x] for x in h] for h in self.hands]
@@ -119,7 +119,7 @@ class DrawingCompact:
         c.win_cards = tuple(f[x] for x in self.win_cards)
         return c
 
-    # --- the Compact protocol (engine.playout) -------------------------------------------
+    # --- the Compact protocol (engine.players.playout) -------------------------------------------
 
     def code(self, action: Action) -> int | None:
         return encode(action) if not self.finished else None
@@ -349,7 +349,7 @@ class DrawingCompact:
             self.hands[seats[(start + i) % n]].append(card)
         self.reserve = []
 
-    # --- the quick player: the rules player's choices (engine.drawing_bot) -------------------
+    # --- the quick player: the rules player's choices (engine.families.drawing.bot) -------------------
 
     def quick_step(self) -> None:
         """One action of the quick player (``quick_choice``)."""
@@ -403,7 +403,7 @@ class DrawingCompact:
         joker = t.shokha and SHOKHA in hand and len(hand) > 1  # it joins any card
         if len({c // 9 for c in hand}) == len(hand) and not joker:
             # one card of each suit: every lead is one card, which the rules player leads
-            # as in kozel-60 (engine.drawing_bot ``_single``)
+            # as in kozel-60 (engine.families.drawing.bot ``_single``)
             return (min(hand, key=t.key60.__getitem__),)
         if t.bot_shokha and SHOKHA in hand and not t.shokha:
             # the rules player counts on the preset's default shokha: it leads the 6S with

@@ -1,19 +1,19 @@
-"""The Petukh family's compact playout form (``engine.playout``; RULES.md 5, 5a).
+"""The Petukh family's compact playout form (``engine.players.playout``; RULES.md 5, 5a).
 
 One determinized deal of ``petukh`` or ``petukh-25``: hands as bit masks over the 36 card
 ints, the stock, the trick as (seat, card) pairs (card -1: a skip), tricks, boys and the
 spade ace's bonus per seat. It is built from ``game.to_state()`` (the deal's deck and
 actions: dealt again and replayed) and ``game.rules`` and plays what
-``engine.petukh.PetukhMatch`` plays: the exchange (keep, pass, discard and draw; seats
+``engine.families.petukh.match.PetukhMatch`` plays: the exchange (keep, pass, discard and draw; seats
 without a choice passed over), the dealer's trump swap, and the tricks with the preset's
 answering order (``follow``, ``beat``, ``beat_or_trump``), the trump ace lead, skips
 (petukh-25), boys declared with the first jack, boys finish, the spade ace. Codes: a card's
 int, ``SKIP``, ``FINISH``, ``KEEP``, ``PASS``, ``SWAP`` + card, ``EXCHANGE`` | discards.
 
-Its value is ``engine.search.deal_value``'s for Petukh: the seat's chance to win the match
-from every seat's record after the deal (``engine.petukh_odds``; overshoot sets one back).
+Its value is ``engine.players.search.deal_value``'s for Petukh: the seat's chance to win the match
+from every seat's record after the deal (``engine.families.petukh.odds``; overshoot sets one back).
 
-The quick player (``finish``) is the family's rules player (``engine.petukh_bot``) on masks:
+The quick player (``finish``) is the family's rules player (``engine.families.petukh.bot``) on masks:
 change weak cards, pass a hopeless hand, take tricks while they bring the record towards
 0, else duck; boys finish when it may.
 
@@ -29,9 +29,8 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import ACE, JACK, make
 from engine.codec import unpack_action, unpack_cards
-from engine.game import Game
-from engine.petukh_odds import win_chance
-from engine.petukh_rules import (
+from engine.families.petukh.odds import win_chance
+from engine.families.petukh.rules import (
     FINISH_RECORD,
     HAND,
     LOW_RECORD,
@@ -42,6 +41,7 @@ from engine.petukh_rules import (
     deal_change,
     settings_of,
 )
+from engine.game import Game
 from engine.presets import PetukhSettings
 
 SKIP = 36
@@ -51,7 +51,7 @@ PASS = 39
 SWAP = 64  # + the card given for the face-up trump
 EXCHANGE = 1 << 40  # | the mask of the cards discarded
 EXCHANGE_PHASE, SWAP_PHASE, PLAY_PHASE = 0, 1, 2
-# the playouts' quick player: "rules" (engine.petukh_bot's choices) or "random" (uniform over
+# the playouts' quick player: "rules" (engine.families.petukh.bot's choices) or "random" (uniform over
 # the legal moves), measured one against the other at the same time a move
 QUICK = "rules"
 SUIT_MASK = tuple(0x1FF << (9 * s) for s in range(4))
@@ -78,7 +78,7 @@ def _strength(card: int, trump: int) -> float:
 
 
 class PetukhCompact:
-    """One deal in trick play (``engine.playout.Compact``)."""
+    """One deal in trick play (``engine.players.playout.Compact``)."""
 
     __slots__ = (
         "cfg",
@@ -180,10 +180,10 @@ class PetukhCompact:
         return m
 
     def relabel(self, f: list[int]) -> PetukhCompact | None:
-        """The deal with every card ``x`` replaced by ``f[x]`` (``engine.sampling.Sampler.draw``),
+        """The deal with every card ``x`` replaced by ``f[x]`` (``engine.players.sampler.Sampler.draw``),
         dealt again from the relabelled deck and its actions replayed, each checked as the
         engine's replay checks it (a seat that did not follow suit or trump had none, ...);
-        None when one breaks (``engine.playout.Relabels``)."""
+        None when one breaks (``engine.players.playout.Relabels``)."""
         records, skips, dealer, deck = self.start
         m = dealt(self.cfg, self.turn, (records, skips, dealer, [f[c] for c in deck]), self.seat)
         codes = [_relabelled(code, f) for code in self.codes]
@@ -331,7 +331,7 @@ class PetukhCompact:
         return self.cfg.start if new < 0 else new
 
     def _end(self) -> None:
-        """``engine.search.deal_value`` of the DealScored for the searching seat."""
+        """``engine.players.search.deal_value`` of the DealScored for the searching seat."""
         self.value = win_chance([self.after(s) for s in range(self.n)], self.seat, self.cfg)
         self.to_move = -1
 
@@ -341,7 +341,7 @@ class PetukhCompact:
             self.play(self.choose() if rules else rng.choice(self.legal()))
         return self.value
 
-    # --- the quick player (engine.petukh_bot on masks) -------------------------------------
+    # --- the quick player (engine.families.petukh.bot on masks) -------------------------------------
 
     def _target(self, me: int) -> int:
         """Tricks that bring the record to exactly 0: the record less the boys."""
@@ -590,7 +590,7 @@ def from_state(rules: Any, state: dict[str, Any], seat: int) -> PetukhCompact:
 
 
 def build(game: Game, seat: int) -> PetukhCompact | None:
-    """``engine.playout``: the deal of ``game`` for ``seat`` (None once the match ended)."""
+    """``engine.players.playout``: the deal of ``game`` for ``seat`` (None once the match ended)."""
     acting = game.to_act()
     if not acting:
         return None

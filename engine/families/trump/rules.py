@@ -1,5 +1,5 @@
 """The permanent-trump family's rules as data (RULES.md 4): its events, constants and the
-trump table of a preset and suit (``Table``). ``engine.trump.TrumpMatch`` plays them.
+trump table of a preset and suit (``Table``). ``engine.families.trump.match.TrumpMatch`` plays them.
 """
 
 from __future__ import annotations

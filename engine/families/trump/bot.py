@@ -7,9 +7,7 @@ from collections.abc import Callable
 
 from engine.actions import Action
 from engine.cards import KOZEL_STRENGTH, POINTS, Card, parse_card
-from engine.observe import Observation
-from engine.presets import default_rules
-from engine.trump_rules import (
+from engine.families.trump.rules import (
     QUEEN_CLUBS,
     REDEALS_IN_A_ROW,
     TRUMPS,
@@ -18,7 +16,9 @@ from engine.trump_rules import (
     settings_of,
     table_for,
 )
-from engine.trump_view import BoastPiles, TrumpExtras
+from engine.families.trump.view import BoastPiles, TrumpExtras
+from engine.observation import Observation
+from engine.presets import default_rules
 
 
 def _cost(t: Table, card: Card) -> int:

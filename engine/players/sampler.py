@@ -1,6 +1,6 @@
 """Determinizations: a whole match one seat could be in, given only what that seat has seen.
 
-The search player (``engine.search``) needs complete states to play out, but a seat knows
+The search player (``engine.players.search``) needs complete states to play out, but a seat knows
 only its own hand and what was shown. A determinization keeps every card whose place the
 seat knows (its hand, the cards played face up, the turned trump, declared combinations and
 boys, boast cards) and deals every other card at random over the places the seat cannot
@@ -32,10 +32,10 @@ from engine.actions import Action
 from engine.cards import CARD_TEXT, Card, parse_card
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
+from engine.families.trump.rules import TRUMPS, settings_of
 from engine.game import Game, match_from_state
-from engine.observe import Observation
+from engine.observation import Observation
 from engine.presets import Rules
-from engine.trump_rules import TRUMPS, settings_of
 
 # action kinds whose cards only their owner sees (a throw, a boast's laid cards, a Petukh
 # exchange's discards and the card the dealer gives for the trump)
@@ -267,7 +267,7 @@ def suit_class(match: Game) -> Callable[[Card], int]:
     """The suit class a lead asks to follow: the permanent-trump presets' own table (its
     trumps are one class), else the card's suit."""
     if match.rules.family == "trump":
-        from engine.trump import table_for, trump_suit
+        from engine.families.trump.match import table_for, trump_suit
 
         table = table_for(match.rules.preset, trump_suit(match.rules.preset, match.rules.options))
         return lambda c: int(table.cls[c])
@@ -344,7 +344,7 @@ class Sampler:
 
     def draw(self, rng: random.Random) -> list[Card]:
         """One determinization as a relabelling of the cards (``f[card]``), for a compact
-        playout form to apply (``engine.playout``) without building the sample's ``Game``;
+        playout form to apply (``engine.players.playout``) without building the sample's ``Game``;
         only where no replay checks a sample (not Petukh: ``replays``)."""
         for _attempt in range(ATTEMPTS):
             mapping = self._deal(rng)

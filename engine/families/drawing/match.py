@@ -14,10 +14,10 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.drawing import DrawingDeal, settings_of
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, SideOut
-from engine.observe import Observation, observe_drawing
+from engine.families.drawing.deal import DrawingDeal, settings_of
+from engine.observation import Observation, observe_drawing
 from engine.presets import Rules, make_rules
 
 # RULES.md 1: the losing mark of the penalty games.

@@ -3,7 +3,7 @@
 An action is one int, ``kind << 36 | cards``: the bit mask of its cards and its kind
 (``KINDS``). A ``Table`` holds what does not change in a deal (seats, trump, the beating
 table, the rules player's prices), built once per deal for all of a search's samples.
-Used by ``engine.compact_drawing``.
+Used by ``engine.families.drawing.compact``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import ACE, JACK, KOZEL_STRENGTH, POINTS, SHOKHA, TEN, Card
-from engine.drawing_rules import settings_of
+from engine.families.drawing.rules import settings_of
 from engine.presets import Rules, default_rules
 
 LEAD, PLAY, BEAT, THROW, DECLARE = range(5)
@@ -96,11 +96,11 @@ class Table:
         self.pull = settings.pull
         self.size = rules.hand_size
         self.dealer = dealer
-        # the rules player reads the shokha from the preset's defaults (engine.drawing_bot)
+        # the rules player reads the shokha from the preset's defaults (engine.families.drawing.bot)
         self.bot_shokha = settings_of(default_rules(rules.preset, rules.players)).shokha
         self.first_leader = first
         self.beaters = [sum(1 << b for b in range(36) if self._beats(b, c)) for c in range(36)]
-        # the rules player's prices (engine.drawing_bot): what a card costs to give up
+        # the rules player's prices (engine.families.drawing.bot): what a card costs to give up
         self.cost = [self._cost(c) for c in range(36)]
         self.cost60 = [self._cost60(c) for c in range(36)]
         # what a card is worth thrown onto the own side's trick

@@ -1,6 +1,6 @@
 """The Petukh family's rules as data and pure functions (RULES.md 5, 5a): its events, the
 boys tables, what a deal does to a record, who takes a trick, and what may answer a trick.
-``engine.petukh.PetukhMatch`` plays them; decisions are marked **[decision]**.
+``engine.families.petukh.match.PetukhMatch`` plays them; decisions are marked **[decision]**.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The rules families, registered by name: each one's match class and computer player.
 
-``rules.family`` (``engine.presets``) names one: ``drawing`` (``engine.match.Match``,
-RULES.md 1-3), ``trump`` (``engine.trump.TrumpMatch``, RULES.md 4) and ``petukh``
-(``engine.petukh.PetukhMatch``, RULES.md 5). ``engine.game`` makes matches through it and
-``engine.bots.RulesBot`` plays through it; a new family is one more entry here.
+``rules.family`` (``engine.presets``) names one: ``drawing`` (``engine.families.drawing.match.Match``,
+RULES.md 1-3), ``trump`` (``engine.families.trump.match.TrumpMatch``, RULES.md 4) and ``petukh``
+(``engine.families.petukh.match.PetukhMatch``, RULES.md 5). ``engine.game`` makes matches through it and
+``engine.players.bots.RulesBot`` plays through it; a new family is one more entry here.
 """
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from engine import drawing_bot, petukh, trump
 from engine.actions import Action
-from engine.match import Match
-from engine.observe import Observation
+from engine.families.drawing import bot as drawing_bot
+from engine.families.drawing.match import Match
+from engine.families.petukh import match as petukh
+from engine.families.trump import match as trump
+from engine.observation import Observation
 from engine.presets import PRESETS, Family
 
 Choose = Callable[[Observation, list[Action], random.Random, bool], "Action | None"]

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from engine.actions import Action
-from engine.families import family_of
-from engine.observe import Observation
+from engine.observation import Observation
+from engine.registry import family_of
 
 
 class Bot(Protocol):
@@ -43,7 +43,7 @@ class RandomBot:
 
 
 class RulesBot:
-    """Sensible play, each family's own (``engine.families``): cheap beats, low throws, points
+    """Sensible play, each family's own (``engine.registry``): cheap beats, low throws, points
     onto its own side's trick, combinations; Petukh's records."""
 
     name = "rules"
@@ -73,7 +73,7 @@ class EasyBot:
 
 
 def _search() -> Bot:
-    from engine.search import SearchBot  # the search imports this module
+    from engine.players.search import SearchBot  # the search imports this module
 
     return SearchBot()
 

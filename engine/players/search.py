@@ -1,25 +1,25 @@
 """The ``search`` computer player (level ``hard``): determinized Monte-Carlo search.
 
-For its own move the seat draws a complete match it could be in (``engine.sampling``:
+For its own move the seat draws a complete match it could be in (``engine.players.sampler``:
 hidden cards dealt again, consistent with all it saw), tries one of its legal actions in it
 and plays the deal out with quick players to its end; the action with the best average
 result over many such playouts is played (after a few rounds of every action in the same
 sample, the better third gets the rest of the samples). Only the public ``Game`` API is used
 (``legal_actions``, ``apply``, ``observe``, ``to_state``), so it plays every preset without
-knowing its rules; where a family offers a compact playout form (``engine.playout``: plain
+knowing its rules; where a family offers a compact playout form (``engine.players.playout``: plain
 ints, its quick player in one loop, a property test showing it agrees with the engine), the
-playouts go through it instead, many times faster (``engine.compact_drawing``,
+playouts go through it instead, many times faster (``engine.families.drawing.compact``,
 ``compact_trump``, ``compact_petukh``).
 
-Where the compact form can (``engine.playout.Weighs``: the permanent-trump presets), a
+Where the compact form can (``engine.players.playout.Weighs``: the permanent-trump presets), a
 sample counts by how well the quick player explains the plays the seat has seen in the deal
 (a player who led a small card held no master to lead, one who smeared ten points onto his
 partner's trick had no ace there): each play of another seat that the quick player would not
 have made in that sample multiplies its weight by ``MISS``.
 
 A playout's value is the seat's share of the deal: its side's share of the card points
-(Kozel; a deal ended by a catch of the Q♣: ``engine.playout.CATCH``) or its chance to win
-the match from the records the deal leaves (Petukh: ``engine.petukh_odds``). Out of turn
+(Kozel; a deal ended by a catch of the Q♣: ``engine.players.playout.CATCH``) or its chance to win
+the match from the records the deal leaves (Petukh: ``engine.families.petukh.odds``). Out of turn
 (a declaration it may skip, a redeal request) it answers as the rules player does.
 
 Budgets: ``iterations`` playouts (exact for a seed: tests and benches), or ``ms`` of
@@ -34,17 +34,17 @@ from dataclasses import dataclass
 from typing import cast
 
 from engine.actions import Action
-from engine.bots import RulesBot
 from engine.events import DealEnded, Event
+from engine.families.petukh.odds import win_chance
+from engine.families.petukh.rules import DealScored
+from engine.families.petukh.rules import settings_of as petukh_settings
+from engine.families.trump.rules import QueenCaught
 from engine.game import Game
-from engine.observe import Observation
-from engine.petukh_odds import win_chance
-from engine.petukh_rules import DealScored
-from engine.petukh_rules import settings_of as petukh_settings
-from engine.playout import CATCH, Compact, Relabels, Weighs, compact_of, draws_dice
+from engine.observation import Observation
+from engine.players.bots import RulesBot
+from engine.players.playout import CATCH, Compact, Relabels, Weighs, compact_of, draws_dice
+from engine.players.sampler import ATTEMPTS, NoSample, Sampler, Trail, trail_of
 from engine.presets import PetukhSettings
-from engine.sampling import ATTEMPTS, NoSample, Sampler, Trail, trail_of
-from engine.trump_rules import QueenCaught
 
 PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
 # how much better than the rules player's move another must do (noise): measured with
@@ -52,10 +52,10 @@ PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dro
 # card points at 0.03 and at 0.01: kozel 2p 57.3% and 61.6%, kozel 4p 59.4% and 59.0%,
 # kozel-4 60.5% and 61.5%, kozel-hvalenyi 57.3% and 58.3%, kozel-kocherga 56.0% and 56.4%
 # (56.5% at 0); Petukh, whole matches at 0.01 with the chance to win as the value
-# (engine.petukh_odds): petukh 4p seeds 0-199 86 wins of 200, petukh-25 seeds 0-49 28 of 50
+# (engine.families.petukh.odds): petukh 4p seeds 0-199 86 wins of 200, petukh-25 seeds 0-49 28 of 50
 MARGIN = 0.01
 # a determinization's weight for each play of another seat that the quick player would not
-# have made in it (where the compact form weighs: ``engine.playout.Weighs``). Measured with
+# have made in it (where the compact form weighs: ``engine.players.playout.Weighs``). Measured with
 # bench/strength.py --deals --both, kozel-kocherga, seeds 200-399, N 1,000, 2026-12-03: the
 # hard side's card points without weights 57.2%; the other team's plays only, MISS 0.1 57.7%,
 # 0.3 58.0%, 0.5 57.3%; every other seat's plays, MISS 0.2 58.3%, 0.3 58.4%
@@ -63,7 +63,7 @@ MISS = 0.3
 PLAYOUT_ACTIONS = 400  # a playout that has not ended its deal by then counts as even
 # the quick players of a Game API playout: the rules player (random playouts were measured
 # weaker: 52% of the card points against rules at 100 playouts a move, to 59% with rules
-# playouts; the compact forms choose their own: engine.compact_drawing.QUICK)
+# playouts; the compact forms choose their own: engine.families.drawing.compact.QUICK)
 POLICY = "rules"
 # the rng of a playout that draws none (a compact form's rules quick player: ``draws_dice``):
 # a Random seeded per playout cost about a fifth of a compiled playout's time
@@ -84,7 +84,7 @@ class Thought:
 def deal_value(events: list[Event], seat: int, side: int, petukh: PetukhSettings | None) -> float | None:
     """The seat's share of the deal that ``events`` ended, or None if none ended there
     (``petukh``: the Petukh preset's settings, whose deals are valued by the chance to win
-    the match from the records they leave: ``engine.petukh_odds``)."""
+    the match from the records they leave: ``engine.families.petukh.odds``)."""
     for ev in events:
         if isinstance(ev, QueenCaught):
             return CATCH if ev.seat % 2 == side else 1.0 - CATCH
@@ -194,7 +194,7 @@ class Search:
 
     def _play_one(self, game: Game | None, base: Compact | None, first: Action, dice: int) -> float:
         """One playout of ``first`` in the sample ``game``: through its compact form when the
-        family has one for this moment (``engine.playout``), else through the ``Game`` API;
+        family has one for this moment (``engine.players.playout``), else through the ``Game`` API;
         ``dice`` seeds its random choices (every action of a round gets the same)."""
         code = base.code(first) if base is not None else None
         if base is None or code is None:
@@ -283,7 +283,7 @@ def think(
 
 class SearchBot:
     """The ``hard`` computer player. ``choose_in`` searches (it needs the match, whose
-    hidden cards it never reads: ``engine.sampling``); ``choose`` with only a view plays as
+    hidden cards it never reads: ``engine.players.sampler``); ``choose`` with only a view plays as
     the rules player, and so does every out-of-turn choice."""
 
     name = "search"

@@ -2,9 +2,9 @@
 
 ``TrumpMatch`` keeps the contract of docs/families.md for the three presets: the match
 (dealings in sequence, the score, the end, storage); one dealing's cards, phases and
-legality are a ``TrumpDeal`` (``engine.trump_deal``), as drawing's ``Match`` holds a
-``DrawingDeal``. The rules (events, the trump table) are in ``engine.trump_rules``, the
-computer player in ``engine.trump_bot`` and the observation in ``engine.trump_view``.
+legality are a ``TrumpDeal`` (``engine.families.trump.deal``), as drawing's ``Match`` holds a
+``DrawingDeal``. The rules (events, the trump table) are in ``engine.families.trump.rules``, the
+computer player in ``engine.families.trump.bot`` and the observation in ``engine.families.trump.view``.
 Every card is dealt; a fixed list of trumps (``trump_order``) ranks above the plain suits;
 players must follow suit (trumps are their own suit). A match holds the state of the current
 *dealing* (one record of ``history``: a deal, a redeal, or a boast made again) and the match
@@ -23,12 +23,10 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.events import DealEnded, Event, MatchEnded
-from engine.match import DealRecord, DeckSource, first_dealer, shuffled_deck
-from engine.observe import Observation
-from engine.presets import Rules
-from engine.trump_bot import rules_choice
-from engine.trump_deal import TrumpDeal
-from engine.trump_rules import (
+from engine.families.drawing.match import DealRecord, DeckSource, first_dealer, shuffled_deck
+from engine.families.trump.bot import rules_choice
+from engine.families.trump.deal import TrumpDeal
+from engine.families.trump.rules import (
     LIMIT,
     REDEAL_POINTS,
     REDEALS_IN_A_ROW,
@@ -54,11 +52,13 @@ from engine.trump_rules import (
     trump_order,
     trump_suit,
 )
-from engine.trump_state import restore, state_of
-from engine.trump_view import observe_trump
+from engine.families.trump.state import restore, state_of
+from engine.families.trump.view import observe_trump
+from engine.observation import Observation
+from engine.presets import Rules
 
 # the family's names, where they were before its rules and computer player had modules of
-# their own (engine.trump_rules, engine.trump_bot)
+# their own (engine.families.trump.rules, engine.families.trump.bot)
 __all__ = [
     "LIMIT",
     "REDEAL_POINTS",

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
-from engine.match import DealRecord
-from engine.trump_rules import TrumpPlay
+from engine.families.drawing.match import DealRecord
+from engine.families.trump.rules import TrumpPlay
 
 if TYPE_CHECKING:
-    from engine.trump import TrumpMatch
+    from engine.families.trump.match import TrumpMatch
 
 
 def state_of(m: TrumpMatch) -> dict[str, Any]:

@@ -7,9 +7,9 @@ take the face-up trump) and ``play`` (five tricks of one card each).
 
 The match is ``PetukhMatch`` (the contract of docs/families.md: deals in sequence, the
 records, the end, storage); one deal's phases, tricks and legality are a ``PetukhDeal``
-(``engine.petukh_deal``), as drawing's ``Match`` holds a ``DrawingDeal``. The rules, as
-data and pure functions, are in ``engine.petukh_rules`` and its computer player in
-``engine.petukh_bot``. Cards are
+(``engine.families.petukh.deal``), as drawing's ``Match`` holds a ``DrawingDeal``. The rules, as
+data and pure functions, are in ``engine.families.petukh.rules`` and its computer player in
+``engine.families.petukh.bot``. Cards are
 ints (``engine.cards``); rank order is the index order 6 7 8 9 10 J Q K A (RULES.md 5
 [decision]). The stock is a list whose element 0 is the next card drawn.
 
@@ -25,11 +25,10 @@ from engine.cards import CARD_TEXT, Card
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
 from engine.events import Event, MatchEnded
-from engine.match import DealRecord, DeckSource, first_dealer, shuffled_deck
-from engine.observe import Observation
-from engine.petukh_bot import rules_choice
-from engine.petukh_deal import PetukhDeal
-from engine.petukh_rules import (
+from engine.families.drawing.match import DealRecord, DeckSource, first_dealer, shuffled_deck
+from engine.families.petukh.bot import rules_choice
+from engine.families.petukh.deal import PetukhDeal
+from engine.families.petukh.rules import (
     FINISH_RECORD,
     HAND,
     LOW_RECORD,
@@ -54,11 +53,12 @@ from engine.petukh_rules import (
     settings_of,
     trick_winner,
 )
-from engine.petukh_view import observe_petukh
+from engine.families.petukh.view import observe_petukh
+from engine.observation import Observation
 from engine.presets import Rules
 
 # the family's names, where they were before its rules and computer player had modules of
-# their own (engine.petukh_rules, engine.petukh_bot)
+# their own (engine.families.petukh.rules, engine.families.petukh.bot)
 __all__ = [
     "FINISH_RECORD",
     "HAND",

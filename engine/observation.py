@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 
 if TYPE_CHECKING:
-    from engine.match import Match
+    from engine.families.drawing.match import Match
 
 # A play as seen: (seat, kind, cards or None when face down for this viewer, count).
 SeenPlay = tuple[int, str, "tuple[Card, ...] | None", int]

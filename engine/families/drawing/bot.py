@@ -1,5 +1,5 @@
 """The drawing family's computer player (RULES.md 1-3): ``rules_choice``, as
-``engine.bots.RulesBot`` plays it for kozel, kozel-4 and kozel-60."""
+``engine.players.bots.RulesBot`` plays it for kozel, kozel-4 and kozel-60."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 
 from engine.actions import Action
 from engine.cards import JACK, KOZEL_STRENGTH, POINTS, SHOKHA, Card
-from engine.drawing import settings_of, strength60
-from engine.observe import Observation
+from engine.families.drawing.deal import settings_of, strength60
+from engine.observation import Observation
 from engine.presets import default_rules
 
 

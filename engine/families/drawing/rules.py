@@ -1,5 +1,5 @@
 """The drawing family's rules as data (RULES.md 1-3): its settings (``settings_of``), what
-beats what, the combinations, kozel-60's trick strength. ``engine.drawing.DrawingDeal``
+beats what, the combinations, kozel-60's trick strength. ``engine.families.drawing.deal.DrawingDeal``
 plays them."""
 
 from __future__ import annotations
