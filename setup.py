@@ -62,24 +62,25 @@ class BuildWithCatalogs(build_py):
 
 # the compact playout forms and the search around them: where a computer player spends its time
 COMPILED = [
-    "engine/compact_trump.py",
-    "engine/compact_drawing.py",
-    "engine/compact_drawing_table.py",
-    "engine/compact_petukh.py",
-    "engine/sampling.py",
-    "engine/search.py",
-    "engine/playout.py",
+    "engine/families/trump/compact.py",
+    "engine/families/drawing/compact.py",
+    "engine/families/drawing/compact_table.py",
+    "engine/families/petukh/compact.py",
+    "engine/players/sampler.py",
+    "engine/players/search.py",
+    "engine/players/playout.py",
     # the drawing family's match and deal: the `Game` API's moves of kozel, kozel-4, kozel-60
-    "engine/match.py",
-    "engine/drawing.py",
-    "engine/drawing_rules.py",
-    "engine/drawing_declare.py",
+    "engine/dealing.py",
+    "engine/families/drawing/match.py",
+    "engine/families/drawing/deal.py",
+    "engine/families/drawing/rules.py",
+    "engine/families/drawing/declare.py",
     # the permanent-trump family's match and dealing: kozel-hvalenyi, kozel-nn, kozel-kocherga
-    "engine/trump.py",
-    "engine/trump_deal.py",
+    "engine/families/trump/match.py",
+    "engine/families/trump/deal.py",
     # the Petukh family's match and deal: petukh, petukh-25
-    "engine/petukh.py",
-    "engine/petukh_deal.py",
+    "engine/families/petukh/match.py",
+    "engine/families/petukh/deal.py",
 ]
 
 

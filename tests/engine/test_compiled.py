@@ -44,12 +44,12 @@ def compiled_paths() -> list[str]:
 # process that imports the project's modules from their sources only (PURE).
 THOUGHTS = """
 import json, random
-from engine.bots import RulesBot
+from engine.players.bots import RulesBot
 from engine.game import new_match
 import pytest
 
 from engine.presets import SEARCH_TABLES, make_rules
-from engine.search import think
+from engine.players.search import think
 
 out = []
 for preset, players in SEARCH_TABLES:
@@ -72,7 +72,7 @@ print(json.dumps(out))
 # each deal's result and actions, and the final state
 MATCHES = """
 import json, random
-from engine.bots import RandomBot
+from engine.players.bots import RandomBot
 from engine.presets import PRESETS, make_rules
 from engine.game import new_match
 from engine.simulate import step
@@ -119,16 +119,16 @@ PURE_ENV = {**os.environ, "KOZEL_PURE_PYTHON": "1"}
 PURE = f"""
 import importlib.machinery as m, sys
 _sources = m.FileFinder.path_hook((m.SourceFileLoader, m.SOURCE_SUFFIXES))
-_ours = {{{str(ROOT)!r}, {str(ROOT / "engine")!r}}}
+_root, _engine = {str(ROOT)!r}, {str(ROOT / "engine")!r}
 def _hook(path):
-    if path in _ours:
+    if path == _root or path == _engine or path.startswith(_engine + "/"):
         return _sources(path)
     raise ImportError(path)
 sys.path_hooks.insert(0, _hook)
 sys.path_importer_cache.clear()
 sys.path.insert(0, {str(ROOT)!r})
-import engine.search
-assert engine.search.__file__.endswith(".py"), engine.search.__file__
+import engine.players.search
+assert engine.players.search.__file__.endswith(".py"), engine.players.search.__file__
 """
 
 
@@ -136,7 +136,7 @@ def fields_set(module: str, name: str, method: str | None = None) -> set[str]:
     """The fields a class of ``engine.<module>`` sets (``self.X = ...``), read from its
     source: in all of its methods, or in ``method`` alone (a compiled class has no
     ``__dict__`` to list them)."""
-    source = ast.parse((ROOT / "engine" / f"{module}.py").read_text())
+    source = ast.parse((ROOT / "engine" / (module.replace(".", "/") + ".py")).read_text())
     found: ast.AST = next(n for n in source.body if isinstance(n, ast.ClassDef) and n.name == name)
     if method is not None:
         found = next(n for n in ast.walk(found) if isinstance(n, ast.FunctionDef) and n.name == method)
@@ -169,12 +169,12 @@ def test_compiled_modules_are_built_from_their_sources() -> None:
         assert path in manifest["sources"] and not stale_sources(manifest)
 
 
-# run in a scratch copy of the checkout: which file ``engine.search`` came from, and whether
+# run in a scratch copy of the checkout: which file ``engine.players.search`` came from, and whether
 # the line the test adds to its source ran
 WHICH = """
-import engine.search
-print(engine.search.__file__)
-print(getattr(engine.search, "EDITED_IN_A_SCRATCH_COPY", False))
+import engine.players.search
+print(engine.players.search.__file__)
+print(getattr(engine.players.search, "EDITED_IN_A_SCRATCH_COPY", False))
 """
 
 
@@ -198,7 +198,7 @@ def _which(copy: Path) -> tuple[str, str, str]:
 
 def test_an_edited_source_runs_in_place_of_its_compiled_module(tmp_path: Path) -> None:
     """Issue 35.4: a scratch copy of an editable checkout runs its compiled search while the
-    sources match; once ``engine/search.py`` is edited, the edit runs (every compiled module
+    sources match; once ``engine/players/search.py`` is edited, the edit runs (every compiled module
     gives way to its source) and one warning line says why."""
     from engine.compiled import BUILT
 
@@ -208,12 +208,12 @@ def test_an_edited_source_runs_in_place_of_its_compiled_module(tmp_path: Path) -
     file, edited, err = _which(copy)
     assert file.startswith(str(copy / "build" / "kozel-compiled")) and edited == "False" and err == ""
 
-    source = copy / "engine" / "search.py"
+    source = copy / "engine" / "players" / "search.py"
     source.write_text(source.read_text() + "\nEDITED_IN_A_SCRATCH_COPY = True\n")
     file, edited, err = _which(copy)
     assert file == str(source) and edited == "True"
     assert err.splitlines() == [
-        "engine: engine/search.py changed since `pip install -e .` compiled it; running the sources "
+        "engine: engine/players/search.py changed since `pip install -e .` compiled it; running the sources "
         "(`pip install -e .` compiles them again)"
     ]
 
@@ -260,7 +260,7 @@ def test_a_deals_copy_holds_every_field() -> None:
     """``DrawingDeal.copy`` names its fields one by one (a compiled class has no
     ``__slots__`` to loop over): every field of the deal, mid-trick, is in the copy, equal,
     and the copy's lists are its own."""
-    from engine.drawing import _SLOTS, DrawingDeal
+    from engine.families.drawing.deal import _SLOTS, DrawingDeal
     from engine.game import new_match
     from engine.presets import make_rules
 
@@ -287,9 +287,9 @@ def test_a_deals_copy_holds_every_field() -> None:
 @pytest.mark.parametrize(
     "module,name,preset,players,options,own",
     [
-        ("match", "Match", "kozel", 2, {"tie": "eggs_double"}, ("scores", "out", "history")),
-        ("trump", "TrumpMatch", "kozel-nn", 4, {}, ("scores", "history")),
-        ("petukh", "PetukhMatch", "petukh", 4, {}, ("scores", "skips_left", "history")),
+        ("families.drawing.match", "Match", "kozel", 2, {"tie": "eggs_double"}, ("scores", "out", "history")),
+        ("families.trump.match", "TrumpMatch", "kozel-nn", 4, {}, ("scores", "history")),
+        ("families.petukh.match", "PetukhMatch", "petukh", 4, {}, ("scores", "skips_left", "history")),
     ],
 )
 def test_a_matchs_copy_holds_every_field(
@@ -332,9 +332,9 @@ def test_a_trump_deals_copy_holds_every_field() -> None:
     are its own."""
     from dataclasses import fields
 
+    from engine.families.trump.deal import TrumpDeal
     from engine.game import new_match
     from engine.presets import make_rules
-    from engine.trump_deal import TrumpDeal
 
     for preset, options in (("kozel-hvalenyi", {"deck": 32}), ("kozel-nn", {}), ("kozel-kocherga", {})):
         match: Any = new_match(make_rules(preset, 4, options), seed=3)
@@ -361,11 +361,11 @@ def test_a_petukh_deals_copy_holds_every_field() -> None:
     """``PetukhDeal.copy`` deals the deck again and sets the fields play changes by name:
     every field any of its methods sets (read from its source) is in the copy, equal, at
     moments of the exchange and of trick play, and the copy's lists are its own."""
+    from engine.families.petukh.deal import PetukhDeal
     from engine.game import new_match
-    from engine.petukh_deal import PetukhDeal
     from engine.presets import make_rules
 
-    fields = fields_set("petukh_deal", "PetukhDeal")
+    fields = fields_set("families.petukh.deal", "PetukhDeal")
     assert {"hands", "stock", "phase", "face_up", "trump_card", "counter", "_legal"} <= fields
     for preset, players, options in (("petukh", 4, {"trump_swap": "must"}), ("petukh-25", 3, {})):
         match: Any = new_match(make_rules(preset, players, options), seed=3)
