@@ -37,7 +37,7 @@ from bot.views import Choice
 from engine.cards import CARD_TEXT, SUIT_LETTERS, SUIT_SYMBOLS
 from engine.codec import unpack_action
 from engine.petukh_view import PetukhExtras
-from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
+from tests.fakes.telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 
 GROUP_ID = -1001000000001
 # the bot's own limits on asking, for tests that press at once on a still clock
@@ -109,7 +109,7 @@ class Env:
         if "ephemeral" not in kw:
             kw["ephemeral"] = self.client_sends_ephemeral(where, user, text)
         msg = self.fake.user_message(where, user, text, **kw)
-        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=SIGNAL_LIMIT)
+        await self.fake.wait_confirmed(self.fake.updates.last_update_id, timeout=SIGNAL_LIMIT)
         if flush:
             await self.flush()
         return msg
@@ -134,7 +134,7 @@ class Env:
         """Press a button; returns the answer the bot gave (it always must) once its
         handler has finished."""
         cb = self.fake.press(user, message, data, check_button=check_button)
-        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=SIGNAL_LIMIT)
+        await self.fake.wait_confirmed(self.fake.updates.last_update_id, timeout=SIGNAL_LIMIT)
         assert cb.answered, f"press {data!r} was not answered"
         if flush:
             await self.flush()
@@ -275,7 +275,7 @@ class Env:
             "editEphemeralMessageText",
             "editEphemeralMessageReplyMarkup",
         ):
-            original = fake._responders[method.lower()]
+            original = fake.responder(method)
 
             async def wrapped(params: dict[str, Any], _orig: Any = original, _method: str = method) -> Any:
                 await self._check(_method, params)

@@ -43,7 +43,7 @@ from aiogram.types import (
     WebAppInfo,
 )
 
-from tests.fakes.telegram_api import (
+from tests.fakes.telegram import (
     FakeChat,
     FakeTelegram,
     FakeUser,
@@ -176,7 +176,7 @@ async def test_get_me_and_token_check(fake: FakeTelegram, bot: Bot) -> None:
 
 
 async def test_retry_after_raises_telegram_retry_after(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
-    fake.fail_retry_after("sendMessage", retry_after=7, times=2)
+    fake.limits.fail_retry_after("sendMessage", retry_after=7, times=2)
 
     for _ in range(2):
         with pytest.raises(TelegramRetryAfter) as raised:
@@ -206,7 +206,7 @@ async def test_injected_bad_request_and_forbidden(
     fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
 ) -> None:
     fake.make_admin(group, fake.bot)  # admins may send ephemerals unprompted
-    fake.fail_ephemeral_send(error_code=403, description="Forbidden: ephemeral refused")
+    fake.limits.fail_ephemeral_send(error_code=403, description="Forbidden: ephemeral refused")
     ephemeral = EphemeralMessageParameters(receiver_user_id=alice.id)
 
     with pytest.raises(TelegramForbiddenError, match="ephemeral refused"):
@@ -218,7 +218,7 @@ async def test_injected_bad_request_and_forbidden(
     assert secret.message_id == 0 and secret.ephemeral_message_id == 1
     assert secret.receiver_user is not None and secret.receiver_user.id == alice.id
 
-    fake.fail_next("deleteMessage", error_code=400, description="Bad Request: nope")
+    fake.limits.fail_next("deleteMessage", error_code=400, description="Bad Request: nope")
     with pytest.raises(TelegramBadRequest, match="nope"):
         await bot.delete_message(group.id, public.message_id)
 
@@ -541,7 +541,7 @@ async def test_handler_errors_surface_as_aiogram_exceptions(
 
     dp = Dispatcher()
     dp.include_router(router)
-    fake.fail_retry_after("sendMessage", retry_after=3)
+    fake.limits.fail_retry_after("sendMessage", retry_after=3)
     async with run_polling(dp, bot, fake, handle_as_tasks=False):
         fake.user_message(group, alice, "/ping")
         await fake.wait_confirmed()
@@ -594,7 +594,7 @@ async def test_group_flood_limit_on_the_fakes_clock(group: FakeChat, alice: Fake
         fake.group(group.id, group.title or "")
         fake.make_admin(group, fake.bot)
         fake.add_user(alice.id, alice.first_name)
-        fake.limit_group_writes(20, 60.0)
+        fake.limits.limit_group_writes(20, 60.0)
         bot = make_bot(fake)
         try:
             first = await bot.send_message(group.id, "table")
@@ -615,8 +615,8 @@ async def test_group_flood_limit_on_the_fakes_clock(group: FakeChat, alice: Fake
             await bot.send_message(group.id, "allowed again")
         finally:
             await close_session_fast(bot)
-    assert len(fake.group_writes[group.id]) == 21
-    assert fake.flood is not None and len(fake.flood.refused) == 1
+    assert len(fake.limits.group_writes[group.id]) == 21
+    assert fake.limits.flood is not None and len(fake.limits.flood.refused) == 1
 
 
 async def test_payloads_the_real_api_refuses_get_400(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
@@ -731,7 +731,7 @@ async def test_a_reaction_is_not_a_group_write(group: FakeChat, alice: FakeUser)
     async with FakeTelegram(clock=lambda: 0.0) as fake:
         fake.group(group.id, group.title or "")
         said = fake.user_message(group.id, alice, "good game")
-        fake.limit_group_writes(1, 60.0)
+        fake.limits.limit_group_writes(1, 60.0)
         bot = make_bot(fake)
         try:
             await bot.send_message(group.id, "table")
@@ -740,7 +740,7 @@ async def test_a_reaction_is_not_a_group_write(group: FakeChat, alice: FakeUser)
                 await bot.send_message(group.id, "one too many")
         finally:
             await close_session_fast(bot)
-        assert len(fake.group_writes[group.id]) == 1
+        assert len(fake.limits.group_writes[group.id]) == 1
 
 
 async def test_redelivered_update_comes_again_with_its_id(
@@ -784,7 +784,7 @@ async def test_send_photo_uploads_bytes_with_a_caption_of_at_most_1024(
     msg = fake.messages(group)[-1]
     assert msg.photo is not None and msg.photo["size"] == len(png)
     assert fake.uploads[msg.photo["attach"]] == png
-    assert fake.group_writes[group.id]
+    assert fake.limits.group_writes[group.id]
     with pytest.raises(TelegramBadRequest, match="caption is too long"):
         await bot.send_photo(
             group.id, BufferedInputFile(png, filename="score.png"), caption="🟥" * 513
