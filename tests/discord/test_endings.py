@@ -14,7 +14,7 @@ from bot.room import User
 from engine.cards import CARD_TEXT
 from engine.presets import PRESETS
 from engine.trump import trump_order, trump_suit
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 
 from .harness import DELAY, Harness, mover, people_and_bots, refusal_text, uid
 
