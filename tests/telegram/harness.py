@@ -123,9 +123,9 @@ class Env:
             return False
         name = text[1:].split()[0].split("@")[0].lower() if len(text) > 1 else ""
         scope = json.dumps({"type": "all_group_chats"}, sort_keys=True)
-        listed = self.fake.commands.get((scope, user.language_code or "")) or self.fake.commands.get(
-            (scope, ""), []
-        )
+        listed = self.fake.world.commands.get(
+            (scope, user.language_code or "")
+        ) or self.fake.world.commands.get((scope, ""), [])
         return any(c.get("command") == name and c.get("is_ephemeral") for c in listed)
 
     async def press(
@@ -331,9 +331,9 @@ async def telegram(
     async with contextlib.AsyncExitStack() as stack:
         if fake is None:
             fake = await stack.enter_async_context(FakeTelegram(clock=clock.now))
-        if GROUP_ID in fake.chats:
-            group = fake.chats[GROUP_ID].chat
-            users = [fake.users[1000 + i] for i in range(len(NAMES))]
+        if GROUP_ID in fake.world.chats:
+            group = fake.world.chats[GROUP_ID].chat
+            users = [fake.world.users[1000 + i] for i in range(len(NAMES))]
         else:
             group = fake.group(GROUP_ID, "Пятничный покер")
             users = [

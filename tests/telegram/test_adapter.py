@@ -40,7 +40,7 @@ async def test_four_people_play_a_whole_kozel_match_with_ephemeral_hands(redis: 
         for u in env.users:
             assert not env.fake.messages(u.id, from_bot=True)
         # every callback answered; every callback_data within 64 bytes
-        assert all(cb.answered for cb in env.fake.callbacks.values())
+        assert all(cb.answered for cb in env.fake.world.callbacks.values())
         for m in env.fake.messages(env.group, from_bot=True, include_deleted=True):
             for v in m.versions:
                 for row in (v.reply_markup or {}).get("inline_keyboard", []):
@@ -73,7 +73,7 @@ async def test_two_people_one_in_private_chat_and_two_computer_players(redis: Re
         # Boris played from the private chat: his moves' presses came from there
         private_presses = [
             cb
-            for cb in env.fake.callbacks.values()
+            for cb in env.fake.world.callbacks.values()
             if cb.user.id == boris.id
             and cb.message is not None
             and cb.message.chat.id == boris.id
@@ -359,7 +359,9 @@ async def test_new_games_played_through_buttons_with_no_leak(
         assert room.state == "finished" or room.load_match().deal_no >= 4
         assert not env.leaks, env.leaks[:3]
         pressed = {
-            cb.data.rsplit(".", 1)[1][0] for cb in env.fake.callbacks.values() if cb.data.startswith("A~")
+            cb.data.rsplit(".", 1)[1][0]
+            for cb in env.fake.world.callbacks.values()
+            if cb.data.startswith("A~")
         }
         if game == "kozel-nn":
             assert "c" in pressed  # a cut, pressed as a button

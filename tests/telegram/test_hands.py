@@ -265,11 +265,11 @@ async def test_a_redelivered_press_is_applied_once_and_answered_quietly(redis: R
         choice = next(c for c in hand.choices if c.kind != "declare")
         await env.play(user, choice)
         press = next(
-            cb for cb in reversed(list(env.fake.callbacks.values())) if cb.data == "A~" + choice.token
+            cb for cb in reversed(list(env.fake.world.callbacks.values())) if cb.data == "A~" + choice.token
         )
         room = await env.room()
         mark = env.fake.mark()
-        env.fake.redeliver(env.fake.update_of(press))
+        env.fake.updates.redeliver(env.fake.updates.update_of(press))
         answered = await env.fake.wait_for_call(
             "answerCallbackQuery", lambda p: p["callback_query_id"] == press.id, after=mark, timeout=10
         )

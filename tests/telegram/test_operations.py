@@ -59,7 +59,7 @@ async def test_a_line_logged_while_handling_a_press_names_the_room_and_the_updat
         )
         with caplog.at_level(logging.INFO, logger="adapters.telegram"):
             await env.press(anna, env.table_message(), "T:hand")
-        press = list(env.fake.callbacks.values())[-1]
+        press = list(env.fake.world.callbacks.values())[-1]
     line = next(r for r in caplog.records if "429, retry after" in r.getMessage())
     assert line.room == f"tg:{env.group.id}"  # type: ignore[attr-defined]
     assert line.update == f"cb{press.id}"  # type: ignore[attr-defined]

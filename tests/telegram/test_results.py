@@ -115,7 +115,7 @@ async def test_a_long_match_ends_with_one_photo_unless_the_chat_turned_charts_of
         assert lines[2].startswith("Козлы: " + LEGEND[1 - winners[0] % 2])
         assert all(n in lines[1] for n in won_names)
         photo = photos(env)[0].photo or {}
-        assert len(caption) <= 1024 and env.fake.uploads[photo["attach"]].startswith(b"\x89PNG")
+        assert len(caption) <= 1024 and env.fake.world.uploads[photo["attach"]].startswith(b"\x89PNG")
         table = env.table_message().text or ""
         assert "🏁" in table and "Козлы" not in table  # the story is the photo's caption
 

@@ -16,7 +16,7 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
 * ``/bot{token}/{method}`` with JSON, urlencoded or multipart bodies (aiogram sends
   ``FormData``: strings as-is, everything else JSON-encoded); method names are case-insensitive.
   A method the fake doesn't implement gets 404 ``Not Found`` (aiogram ``TelegramNotFound``)
-  like on the real server, never a silent success; ``unknown_methods`` records them.
+  like on the real server, never a silent success; ``log.unknown_methods`` records them.
 * A token check (wrong token -> 401 ``Unauthorized`` on every method, including getMe).
 * getUpdates long polling with ``offset`` / ``limit`` / ``timeout`` / ``allowed_updates``
   semantics; a queued update wakes a waiting poll at once, ``stop()`` releases all polls.
@@ -25,16 +25,16 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
   ``receiver_user``) and who may see them, callback queries and their answers, bot commands,
   member statuses (getChatMember: "user not found" for a user the bot never met, "left" for
   one not in the chat, ``member_lookups`` counts the calls per chat and user).
-* Fault injection (``limits.fail_next`` & co): the next N matching calls fail with 429 + retry_after,
-  400, 403, ... exactly in the ``{"ok": false, "error_code", "description", "parameters"}``
-  shape aiogram turns into ``TelegramRetryAfter`` / ``TelegramBadRequest`` /
+* Fault injection (``limits.fail_next`` & co): the next N matching calls fail with 429 +
+  retry_after, 400, 403, ... exactly in the ``{"ok": false, "error_code", "description",
+  "parameters"}`` shape aiogram turns into ``TelegramRetryAfter`` / ``TelegramBadRequest`` /
   ``TelegramForbiddenError``.
-* sendPhoto: a multipart upload (``attach://``, the bytes kept in ``uploads``) or a file id,
+* sendPhoto: a multipart upload (``attach://``, the bytes kept in ``world.uploads``) or a file id,
   a caption of at most 1024 characters (else 400 "message caption is too long"), counted
   as a group write like a message.
-* Telegram's flood limit for groups (``limits.limit_group_writes``): past N group-visible writes
-  (sends and edits; ephemeral messages are not the group's) to one group in any window of
-  ``window`` seconds, a write gets 429 with ``retry_after`` until the oldest write leaves the
+* Telegram's flood limit for groups (``limits.limit_group_writes``): past N group-visible
+  writes (sends and edits; ephemeral messages are not the group's) to one group in any window
+  of ``window`` seconds, a write gets 429 with ``retry_after`` until the oldest write leaves the
   window. Time is the fake's ``clock`` (tests pass their manual clock), never the wall.
 * Payloads the real API refuses get 400: callback data longer than 64 bytes or empty, a
   button without text, a button with no action field or more than one (url, callback_data,
@@ -43,8 +43,8 @@ What it models (Bot API 10.3 as shipped with aiogram 3.31):
   a keyboard, an ``answerCallbackQuery`` url that is not a ``t.me`` link.
 * setMessageReaction: one emoji from Telegram's list on an existing message, kept in the
   message's ``reactions`` (an empty list takes it back); not a group write.
-* Redelivery (``redeliver``): an update the bot got but whose effect was lost (a retried
-  webhook, a worker that died before confirming) comes again with the same update id.
+* Redelivery (``updates.redeliver``): an update the bot got but whose effect was lost (a
+  retried webhook, a worker that died before confirming) comes again with the same update id.
 
 Error descriptions copied from the real Bot API are used where they are well known ("Bad Request:
 message is not modified: ...", "Forbidden: bot can't initiate conversation with a user", ...).

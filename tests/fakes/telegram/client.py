@@ -55,7 +55,7 @@ async def run_polling(
     close_session = polling_kwargs.setdefault("close_bot_session", False) is False
     mark = fake.mark()
     task = asyncio.create_task(dp.start_polling(bot, **polling_kwargs))
-    task.add_done_callback(lambda _: fake.notify())
+    task.add_done_callback(lambda _: fake.log.notify())
     try:
         # A getUpdates call is recorded (and waiters notified) as soon as it arrives.
         await fake.wait_for(

@@ -87,23 +87,25 @@ class FakeTelegram:
         for name, responder in Responders(self.world, self._writes, self.updates).table().items():
             self.on(name, responder)
 
-        # the names the tests use, lent by the parts
-        world, log, updates = self.world, self.log, self.updates
+        # the names tests use most, lent by the parts (the rest: fake.world.users, ...)
+        world, log, injection = self.world, self.log, self.injection
         self.bot = world.bot
-        self.users, self.chats, self.callbacks = world.users, world.chats, world.callbacks
-        self.commands, self.uploads = world.commands, world.uploads
-        self.add_user, self.group, self.private_chat = world.add_user, world.group, world.private_chat
-        self.set_member, self.make_admin, self.block_bot = world.set_member, world.make_admin, world.block_bot
-        self.messages, self.visible_messages = world.messages, world.visible_messages
+        self.add_user = world.add_user
+        self.group = world.group
+        self.private_chat = world.private_chat
+        self.set_member = world.set_member
+        self.make_admin = world.make_admin
+        self.messages = world.messages
+        self.visible_messages = world.visible_messages
         self.last_bot_message = world.last_bot_message
-        self.find_message, self.find_ephemeral = world.find_message, world.find_ephemeral
-        self.calls, self.unknown_methods, self.notify = log.calls, log.unknown_methods, log.notify
-        self.wait_for, self.wait_for_call, self.mark = log.wait_for, log.wait_for_call, log.mark
-        self.find_calls, self.api_calls, self.method_names = log.find_calls, log.api_calls, log.method_names
-        self.redeliver, self.update_of = updates.redeliver, updates.update_of
-        self.pending_update_count = updates.pending_update_count
-        self.push_update, self.user_message = self.injection.push_update, self.injection.user_message
-        self.press = self.injection.press
+        self.user_message = injection.user_message
+        self.press = injection.press
+        self.calls = log.calls
+        self.mark = log.mark
+        self.find_calls = log.find_calls
+        self.api_calls = log.api_calls
+        self.wait_for = log.wait_for
+        self.wait_for_call = log.wait_for_call
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -220,7 +222,9 @@ class FakeTelegram:
                 continue
             chat = call.params.get("chat_id")
             if isinstance(chat, str) and chat.startswith("@"):
-                chat = next((s.chat.id for s in self.chats.values() if f"@{s.chat.username}" == chat), chat)
+                chat = next(
+                    (s.chat.id for s in self.world.chats.values() if f"@{s.chat.username}" == chat), chat
+                )
             chat_id, user_id = optional_int_or_none(chat), optional_int_or_none(call.params.get("user_id"))
             if chat_id is not None and user_id is not None:
                 counts[chat_id, user_id] += 1
@@ -232,10 +236,10 @@ class FakeTelegram:
         token = request.match_info["token"]
         method = self._canonical.get(request.match_info["method"].lower())
         method = method or request.match_info["method"]
-        params = await read_params(request, self.uploads)
+        params = await read_params(request, self.world.uploads)
         call = Call(method, params, token=token, at=self.clock())
         self.calls.append(call)
-        self.notify()
+        self.log.notify()
         flood_chat: int | None = None
         try:
             if self.check_token and token != self.token:
@@ -246,7 +250,7 @@ class FakeTelegram:
                 # What api.telegram.org answers to a method it doesn't have (the open-source
                 # server, tdlib/telegram-bot-api Client.cpp, says "Not Found: method not found"):
                 # aiogram raises TelegramNotFound. Every method the bot calls is implemented.
-                self.unknown_methods.append(method)
+                self.log.unknown_methods.append(method)
                 raise ApiError(404, "Not Found")
             check_payload(method, params, self.world.chat_type(params.get("chat_id")))
             flood_chat = self.limits.group_write(method, params)
@@ -260,19 +264,19 @@ class FakeTelegram:
             call.description = error.description
             call.done = True
             call.finished_at = time.monotonic()
-            self.notify()
+            self.log.notify()
             return web.json_response(error.payload(), status=error.error_code)
         except asyncio.CancelledError:
             call.error_code = 499
             call.description = "client went away"
             call.done = True
             call.finished_at = time.monotonic()
-            self.notify()
+            self.log.notify()
             raise
         call.result = result
         call.done = True
         call.finished_at = time.monotonic()
         if flood_chat is not None:
             self.limits.record(flood_chat, self.clock())
-        self.notify()
+        self.log.notify()
         return web.json_response({"ok": True, "result": result})
