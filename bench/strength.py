@@ -34,12 +34,15 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from engine import compact_drawing, compact_petukh, compact_trump, search  # noqa: E402
 from engine.cards import CLUBS  # noqa: E402
+from engine.families.drawing import compact as compact_drawing  # noqa: E402
+from engine.families.petukh import compact as compact_petukh  # noqa: E402
+from engine.families.trump import compact as compact_trump  # noqa: E402
+from engine.families.trump.rules import QUEEN_CLUBS  # noqa: E402
 from engine.game import Game, new_match  # noqa: E402
+from engine.players import search  # noqa: E402
 from engine.presets import PRESETS, SEARCH_TABLES, Rules, make_rules, trump_ladder  # noqa: E402
 from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
-from engine.trump_rules import QUEEN_CLUBS  # noqa: E402
 
 CASES = list(SEARCH_TABLES)
 

@@ -17,7 +17,7 @@ from engine.actions import Action
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 from engine.events import Event
 from engine.game import Game
-from engine.observe import Extras, Observation, SeenPlay, observe
+from engine.observation import Extras, Observation, SeenPlay, observe
 from engine.presets import PRESETS, players_allowed
 
 

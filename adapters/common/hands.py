@@ -14,8 +14,8 @@ from typing import Any
 
 from bot.views import Choice, HandView
 from engine.cards import CARD_TEXT
+from engine.families.trump.match import trump_order, trump_suit
 from engine.presets import PRESETS
-from engine.trump import trump_order, trump_suit
 
 # --- what a hand shows -------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ import pytest
 
 from bot.room import User
 from engine.cards import CARD_TEXT
+from engine.families.trump.match import trump_order, trump_suit
 from engine.presets import PRESETS
-from engine.trump import trump_order, trump_suit
 from tests.fakes.discord import FakeDiscord
 
 from .harness import DELAY, Harness, mover, people_and_bots, refusal_text, uid

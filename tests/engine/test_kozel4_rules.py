@@ -28,9 +28,9 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
+from engine.families.drawing.match import Match, shuffled_deck
 from engine.log import LogError, to_log
-from engine.match import Match, shuffled_deck
-from engine.observe import observe
+from engine.observation import observe
 from engine.presets import PresetError, make_rules
 
 from .helpers import build_deck, run
