@@ -40,11 +40,7 @@ class World:
         self._callback_ids = itertools.count(1)
         self._seq = itertools.count(1)
 
-    def block_bot(self, user: FakeUser | int) -> None:
-        """The user blocked the bot: private sends fail with 403 ``bot was blocked by the user``."""
-        self.blocked.add(self.user(user).id)
-
-    # ------------------------------------------------------------------ world setup
+    # ------------------------------------------------------------------ setup
 
     def add_user(
         self,
@@ -119,6 +115,12 @@ class World:
     def make_admin(self, chat: FakeChat | int, user: FakeUser | int) -> None:
         self.set_member(chat, user, "administrator")
 
+    def block_bot(self, user: FakeUser | int) -> None:
+        """The user blocked the bot: private sends fail with 403 ``bot was blocked by the user``."""
+        self.blocked.add(self.user(user).id)
+
+    # ------------------------------------------------------------------ lookups
+
     def messages(
         self,
         chat: FakeChat | int,
@@ -164,6 +166,8 @@ class World:
             if message.ephemeral_message_id == ephemeral_message_id:
                 return message
         return None
+
+    # ------------------------------------------------------------------ resolving, numbering
 
     def user(self, user: FakeUser | int) -> FakeUser:
         if isinstance(user, FakeUser):
@@ -228,6 +232,8 @@ class World:
                     raise ApiError(403, CANT_INITIATE)
                 self.private_chat(numeric)
         return self.chat_for_read(chat_id)
+
+    # ------------------------------------------------------------------ changes by the server
 
     def meet(self, payload: JsonDict) -> None:
         """The bot meets the sender of a message or a press, a member update's user."""
