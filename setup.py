@@ -70,6 +70,7 @@ COMPILED = [
     "engine/players/search.py",
     "engine/players/playout.py",
     # the drawing family's match and deal: the `Game` API's moves of kozel, kozel-4, kozel-60
+    "engine/dealing.py",
     "engine/families/drawing/match.py",
     "engine/families/drawing/deal.py",
     "engine/families/drawing/rules.py",

@@ -27,7 +27,7 @@ from bot.thinking import MOVE, Busy, Idea, Thinker
 from engine.actions import Action
 from engine.game import Game
 from engine.observation import observe
-from engine.players.bots import ALIASES, make_bot
+from engine.players.levels import ALIASES, make_bot
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from engine.actions import Action
+from engine.dealing import DealRecord, DeckSource
 from engine.events import Event
-from engine.families.drawing.match import DealRecord, DeckSource
 from engine.observation import Observation
 from engine.presets import Rules
 from engine.registry import FAMILIES

@@ -8,12 +8,9 @@ shows as a count, except to its owner.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
-
-if TYPE_CHECKING:
-    from engine.families.drawing.match import Match
 
 # A play as seen: (seat, kind, cards or None when face down for this viewer, count).
 SeenPlay = tuple[int, str, "tuple[Card, ...] | None", int]
@@ -128,54 +125,7 @@ def visible_to_act(acting: tuple[int, ...], seat: int | None) -> tuple[int, ...]
     return acting[:1] + ((seat,) if seat is not None and seat in acting[1:] else ())
 
 
-def _seen(plays: Any, viewer: int | None) -> tuple[SeenPlay, ...]:
-    return tuple(
-        (s, kind, cards if kind != "throw" or s == viewer else None, len(cards)) for s, kind, cards in plays
-    )
-
-
 def observe(match: Any, seat: int | None = None) -> Observation:
     """What ``seat`` sees (``None``: what the whole table sees), for a match of any family."""
     result: Observation = match.observe(seat)
     return result
-
-
-def observe_drawing(match: Match, seat: int | None = None) -> Observation:
-    """``observe`` for the drawing family (RULES.md 1-3)."""
-    d = match.deal
-    last = None
-    if d.last_trick is not None:
-        last = (d.last_trick[0], _seen(d.last_trick[1], seat))
-    return Observation(
-        preset=match.rules.preset,
-        players=match.rules.players,
-        partnership=match.rules.partnership,
-        seat=seat,
-        deal_no=match.deal_no,
-        dealer=d.dealer,
-        seats=d.seats,
-        trump=d.trump,
-        trump_card=d.trump_card if d.trump_public else None,
-        stock=len(d.stock),
-        hand=tuple(sorted(d.hands[seat])) if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in d.hands),
-        leader=d.leader,
-        to_move=d.to_move,
-        # who else may act (declare out of turn) tells of hidden hands: a seat sees only its
-        # own right, the public only the seat on move
-        to_act=visible_to_act(match.to_act(), seat),
-        trick=_seen(d.plays, seat),
-        win_seat=d.win_seat,
-        win_cards=d.win_cards,
-        declared=d.declared,
-        tricks=tuple(d.tricks),
-        pile_sizes=tuple(len(p) for p in d.piles),
-        last_trick=last,
-        moment=d.trick_no,
-        counter=d.counter,
-        scores=tuple(match.scores),
-        out=tuple(match.out),
-        eggs=match.eggs,
-        finished=match.finished,
-        winners=match.winners,
-    )

@@ -15,7 +15,9 @@ from typing import Any, NamedTuple
 from engine.actions import Action
 from engine.families.drawing import bot as drawing_bot
 from engine.families.drawing.match import Match
+from engine.families.petukh import bot as petukh_bot
 from engine.families.petukh import match as petukh
+from engine.families.trump import bot as trump_bot
 from engine.families.trump import match as trump
 from engine.observation import Observation
 from engine.presets import PRESETS, Family
@@ -34,8 +36,8 @@ FAMILIES: dict[str, RulesFamily] = {
     f.name: f
     for f in (
         RulesFamily("drawing", Match, drawing_bot.rules_choice),
-        RulesFamily("trump", trump.TrumpMatch, trump.rules_choice),
-        RulesFamily("petukh", petukh.PetukhMatch, petukh.rules_choice),
+        RulesFamily("trump", trump.TrumpMatch, trump_bot.rules_choice),
+        RulesFamily("petukh", petukh.PetukhMatch, petukh_bot.rules_choice),
     )
 }
 assert {spec.family for spec in PRESETS.values()} <= set(FAMILIES)

@@ -12,7 +12,8 @@ from engine.actions import Action
 from engine.cards import deck_points
 from engine.game import Game, new_match
 from engine.observation import observe
-from engine.players.bots import Bot, make_bot
+from engine.players.bots import Bot
+from engine.players.levels import make_bot
 from engine.presets import Rules, make_rules
 
 

@@ -7,7 +7,6 @@ turn (a declaration it may skip).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Protocol
 
 from engine.actions import Action
@@ -70,29 +69,3 @@ class EasyBot:
         if legal and on_move and rng.random() < self.MISTAKES:
             return rng.choice(legal)
         return RulesBot().choose(obs, legal, rng, on_move)
-
-
-def _search() -> Bot:
-    from engine.players.search import SearchBot  # the search imports this module
-
-    return SearchBot()
-
-
-BOTS: dict[str, Callable[[], Bot]] = {
-    "random": RandomBot,
-    "rules": RulesBot,
-    "easy": EasyBot,
-    "search": _search,
-}
-
-
-# the service's words for the levels: easy, normal (the rules player), hard (the search)
-ALIASES = {"normal": "rules", "hard": "search"}
-
-
-def make_bot(level: str) -> Bot:
-    try:
-        return BOTS[ALIASES.get(level, level)]()
-    except KeyError:
-        allowed = ", ".join([*BOTS, *ALIASES])
-        raise ValueError(f"unknown computer player {level!r} (allowed: {allowed})") from None

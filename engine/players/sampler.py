@@ -116,20 +116,30 @@ def turned_trump_hiding(
     hands = [unpack_cards(h) for h in deal["hands"]]
     if card in hands[seat]:
         return None
-    deck = unpack_cards(deal["deck"])
-    rest = deck[rules.hand_size * len(deal["seats"]) :]
-    if rules.trump_mode == "turn":
-        above = len(rest) - 1  # under the stock: drawn last
-    elif card in rest and rules.trump_mode != "halves":
-        above = rest.index(card)  # kozel-4: shown in the stock, drawn in its turn
-    else:
-        above = 0  # dealt into a hand
+    above = _cards_above(deal, rules, card)
     # who drew it is seen too: the seat whose hand holds it, or whose throw took it
     drawer = next((i for i, h in enumerate(hands) if card in h), None)
     if drawer is None:
         drawer = next((s for s, act in trail if card in act.cards), None)
         if drawer is None:
             return None, set()
+    throws = _throws_after(trail, drawer, above)
+    return (drawer, throws) if throws else None
+
+
+def _cards_above(deal: dict[str, Any], rules: Rules, card: Card) -> int:
+    """How many cards lay above the turned trump ``card`` in the stock (0: dealt)."""
+    deck = unpack_cards(deal["deck"])
+    rest = deck[rules.hand_size * len(deal["seats"]) :]
+    if rules.trump_mode == "turn":
+        return len(rest) - 1  # under the stock: drawn last
+    if card in rest and rules.trump_mode != "halves":
+        return rest.index(card)  # kozel-4: shown in the stock, drawn in its turn
+    return 0  # dealt into a hand
+
+
+def _throws_after(trail: Trail, drawer: int, above: int) -> set[Card]:
+    """The cards of the face-down throws ``drawer`` made once ``above`` cards were played."""
     throws: set[Card] = set()
     played = 0
     for s, act in trail:
@@ -138,7 +148,7 @@ def turned_trump_hiding(
         if played > above and s == drawer and act.kind in FACE_DOWN:
             throws.update(act.cards)
         played += len(act.cards)
-    return (drawer, throws) if throws else None
+    return throws
 
 
 def voids(

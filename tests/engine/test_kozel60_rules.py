@@ -22,6 +22,7 @@ from engine.cards import (
     parse_card,
     parse_cards,
 )
+from engine.dealing import shuffled_deck
 from engine.errors import IllegalAction
 from engine.events import (
     CardsDrawn,
@@ -35,7 +36,7 @@ from engine.events import (
     TrumpCardTaken,
 )
 from engine.families.drawing.deal import strength60
-from engine.families.drawing.match import Match, shuffled_deck
+from engine.families.drawing.match import Match
 from engine.log import LogError
 from engine.observation import observe
 from engine.presets import PresetError, make_rules

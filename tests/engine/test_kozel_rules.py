@@ -45,6 +45,7 @@ from engine.cards import (
     parse_card,
     parse_cards,
 )
+from engine.dealing import first_dealer, shuffled_deck
 from engine.errors import IllegalAction
 from engine.events import (
     Beaten,
@@ -61,7 +62,7 @@ from engine.events import (
     TrumpCardTaken,
 )
 from engine.families.drawing.deal import settings_of
-from engine.families.drawing.match import Match, first_dealer, shuffled_deck
+from engine.families.drawing.match import Match
 from engine.log import replay, to_log
 from engine.observation import observe
 from engine.presets import PresetError, make_rules

@@ -21,7 +21,8 @@ from engine.errors import IllegalAction
 from engine.families.petukh.rules import settings_of as petukh_settings
 from engine.families.trump.rules import TRUMPS
 from engine.game import Game, new_match
-from engine.players.bots import EasyBot, RulesBot, make_bot
+from engine.players.bots import EasyBot, RulesBot
+from engine.players.levels import make_bot
 from engine.players.playout import compact_of, draws_dice
 from engine.players.sampler import Sampler, known_cards, shuffle, suit_class, swap_hidden, trail_of, voids
 from engine.players.search import Search, SearchBot, deal_value, think

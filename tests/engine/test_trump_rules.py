@@ -19,9 +19,9 @@ import pytest
 
 from engine.actions import Action
 from engine.cards import CARD_TEXT, POINTS, deck_points
+from engine.dealing import first_dealer
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, TrickWon
-from engine.families.drawing.match import first_dealer
 from engine.families.trump.match import (
     BoastGiven,
     BoastRevealed,

@@ -84,7 +84,7 @@ def new(
 ) -> TrumpMatch:
     """A match whose dealings use ``decks`` in turn (then the seed's shuffles)."""
     rules = make_rules(preset, 4, options)
-    from engine.families.drawing.match import shuffled_deck
+    from engine.dealing import shuffled_deck
 
     def source(no: int, _dealer: int) -> tuple[list[int], int | None]:
         deck = decks[no - 1] if no <= len(decks) else None

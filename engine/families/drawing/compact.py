@@ -410,15 +410,19 @@ class DrawingCompact:
             # the most points it may (here: its spades)
             return tuple(sorted(c for c in hand if c // 9 == SHOKHA // 9))
         if t.shokha and SHOKHA in hand:
-            # an unbeatable lead: the most points home with it (no combination: declared)
-            best: list[Card] = []
-            score = (-1, 0)
-            for suit in range(4):
-                cards = [c for c in hand if c // 9 == suit and c != SHOKHA][:3]
-                if cards and (sum(POINTS[c] for c in cards), len(cards)) > score:
-                    score, best = (sum(POINTS[c] for c in cards), len(cards)), cards
-            return tuple(sorted((*best, SHOKHA)))
+            return self._shokha_lead(hand)
         return (min(hand, key=t.key.__getitem__),)
+
+    def _shokha_lead(self, hand: list[Card]) -> tuple[Card, ...]:
+        """The shokha's lead, unbeatable: the most points home with it (no combination:
+        declared)."""
+        best: list[Card] = []
+        score = (-1, 0)
+        for suit in range(4):
+            cards = [c for c in hand if c // 9 == suit and c != SHOKHA][:3]
+            if cards and (sum(POINTS[c] for c in cards), len(cards)) > score:
+                score, best = (sum(POINTS[c] for c in cards), len(cards)), cards
+        return tuple(sorted((*best, SHOKHA)))
 
     def _answer(self, seat: int, hand: list[Card]) -> tuple[int, tuple[Card, ...]]:
         """Beat cheaply, throw low, points onto the own side's trick: (kind, cards)."""

@@ -50,6 +50,33 @@ def decode(code: int) -> Action:
     return Action(KINDS[code >> SHIFT], cards_of(code & CARDS))
 
 
+def _next_seats(seats: tuple[int, ...], players: int) -> list[int]:
+    """The seat in play after each seat (a seat out of play: the first in play)."""
+    n = len(seats)
+    return [seats[(seats.index(s) + 1) % n] if s in seats else seats[0] for s in range(players)]
+
+
+def _draw_orders(seats: tuple[int, ...], players: int) -> list[tuple[int, ...]]:
+    """The seats in play clockwise from each seat (a seat out of play: all of them)."""
+    return [
+        seats[seats.index(s) :] + seats[: seats.index(s)] if s in seats else seats for s in range(players)
+    ]
+
+
+def _dumps(trump: int) -> list[int]:
+    """What each card is worth thrown onto the own side's trick."""
+    return [POINTS[c] * 3 - (100 if c // 9 == trump or c == SHOKHA else 0) for c in range(36)]
+
+
+def _combination_bits(shokha: bool) -> tuple[list[int], list[bool]]:
+    """For combinations, per card: the bit of the suit it counts for (0: the shokha) and
+    whether it counts as an ace or a ten."""
+    joker = [shokha and c == SHOKHA for c in range(36)]
+    return [0 if joker[c] else 1 << c // 9 for c in range(36)], [
+        joker[c] or c % 9 in (ACE, TEN) for c in range(36)
+    ]
+
+
 class Table:
     """What does not change in a deal: the seats, the trump, the card orders and costs."""
 
@@ -84,8 +111,7 @@ class Table:
     def __init__(self, rules: Rules, seats: tuple[int, ...], trump: int, dealer: int, first: int) -> None:
         self.players = rules.players
         self.seats = seats
-        n = len(seats)
-        self.nxt = [seats[(seats.index(s) + 1) % n] if s in seats else seats[0] for s in range(rules.players)]
+        self.nxt = _next_seats(seats, rules.players)
         self.side = [rules.side_of(s) for s in range(rules.players)]
         self.partnership = rules.partnership
         self.trump = trump
@@ -104,21 +130,16 @@ class Table:
         self.cost = [self._cost(c) for c in range(36)]
         self.cost60 = [self._cost60(c) for c in range(36)]
         # what a card is worth thrown onto the own side's trick
-        self.dump = [POINTS[c] * 3 - (100 if c // 9 == trump or c == SHOKHA else 0) for c in range(36)]
+        self.dump = _dumps(trump)
         # the drawing order after a trick, per winner (RULES.md 1: the winner first)
-        self.order = [
-            seats[seats.index(s) :] + seats[: seats.index(s)] if s in seats else seats
-            for s in range(rules.players)
-        ]
+        self.order = _draw_orders(seats, rules.players)
         # the prices with the card as the tie-break (the rules player takes the lowest card)
         self.key = [self.cost[c] << 6 | c for c in range(36)]
         self.key60 = [self.cost60[c] << 6 | c for c in range(36)]
         # kozel-60 strengths per led suit (a led jack leads trumps)
         self.dkey = [-self.dump[c] << 6 | c for c in range(36)]
         # for combinations: the suit a card counts for (none: the shokha), an ace or a ten
-        joker = [self.shokha and c == SHOKHA for c in range(36)]
-        self.suit_bit = [0 if joker[c] else 1 << c // 9 for c in range(36)]
-        self.ace_ten = [joker[c] or c % 9 in (ACE, TEN) for c in range(36)]
+        self.suit_bit, self.ace_ten = _combination_bits(self.shokha)
         self.s60 = [[self.strength60(c, led * 9) for c in range(36)] for led in range(4)]
 
     def _beats(self, b: Card, c: Card) -> bool:

@@ -391,12 +391,7 @@ class DrawingDeal:
         kind, cards = act
         hand = self.hands[seat] if 0 <= seat < len(self.hands) else []
         if kind == "declare":
-            decl = self.declarations().get(seat)
-            if decl is not None:
-                return None if decl.cards == cards else "not_a_combination"
-            if self.settings.combos or self.settings.pull:
-                return "declaration_closed"
-            return "unknown_action"
+            return self._check_declare(seat, cards)
         if seat != self.to_move:
             return "not_your_turn"
         if not cards or any(c not in hand for c in cards):
@@ -408,15 +403,32 @@ class DrawingDeal:
                 return "wrong_action"
             return None if len(cards) == 1 else "wrong_count"
         if not self.plays:
-            if kind != "lead":
-                return "wrong_action"
-            if len(cards) > 4:
-                return "wrong_count"
-            if self.settings.combos and self.combination(cards):
-                # RULES.md 1: the leader's combination is his lead, but it is a declaration
-                # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
-                return "must_declare"
-            return None if self.is_lead(cards) else "mixed_suits"
+            return self._check_lead(kind, cards)
+        return self._check_answer(kind, cards)
+
+    def _check_declare(self, seat: int, cards: tuple[Card, ...]) -> str | None:
+        """``check`` of a declaration."""
+        decl = self.declarations().get(seat)
+        if decl is not None:
+            return None if decl.cards == cards else "not_a_combination"
+        if self.settings.combos or self.settings.pull:
+            return "declaration_closed"
+        return "unknown_action"
+
+    def _check_lead(self, kind: str, cards: tuple[Card, ...]) -> str | None:
+        """``check`` of a move that opens a trick (multi-card rules)."""
+        if kind != "lead":
+            return "wrong_action"
+        if len(cards) > 4:
+            return "wrong_count"
+        if self.settings.combos and self.combination(cards):
+            # RULES.md 1: the leader's combination is his lead, but it is a declaration
+            # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
+            return "must_declare"
+        return None if self.is_lead(cards) else "mixed_suits"
+
+    def _check_answer(self, kind: str, cards: tuple[Card, ...]) -> str | None:
+        """``check`` of a move on a trick already led (multi-card rules)."""
         if kind not in ("beat", "throw"):
             return "wrong_action"
         if len(cards) != len(self.win_cards):
@@ -542,18 +554,28 @@ class DrawingDeal:
                     break
             else:
                 # each seat played the trick's k cards and the stock has them all: k rounds
-                for _ in range(k):
-                    for s in order:
-                        hands[s].append(stock.pop())
-                last = order[-1]
-                if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
-                    events.append(TrumpCardTaken(last, hands[last][-1]))
-                key = (order, k, len(stock))
-                drawn = _ROUNDS_DRAWN.get(key)
-                if drawn is None:
-                    drawn = _ROUNDS_DRAWN[key] = CardsDrawn(order, (k,) * len(order), len(stock))
-                events.append(drawn)
+                self._draw_rounds(order, k, events)
                 return
+        self._draw_in_turn(order, events)
+
+    def _draw_rounds(self, order: tuple[int, ...], k: int, events: list[Event]) -> None:
+        """``_draw`` when each seat of ``order`` draws ``k`` cards from a stock that has them."""
+        stock, hands = self.stock, self.hands
+        for _ in range(k):
+            for s in order:
+                hands[s].append(stock.pop())
+        last = order[-1]
+        if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
+            events.append(TrumpCardTaken(last, hands[last][-1]))
+        key = (order, k, len(stock))
+        drawn = _ROUNDS_DRAWN.get(key)
+        if drawn is None:
+            drawn = _ROUNDS_DRAWN[key] = CardsDrawn(order, (k,) * len(order), len(stock))
+        events.append(drawn)
+
+    def _draw_in_turn(self, order: tuple[int, ...], events: list[Event]) -> None:
+        """``_draw`` card by card in ``order`` up to the hand size while the stock lasts."""
+        stock, hands, size = self.stock, self.hands, self.rules.hand_size
         counts = [0] * len(order)
         progress = True
         while stock and progress:

@@ -16,31 +16,46 @@ if TYPE_CHECKING:
 def open_declarations(d: DrawingDeal) -> dict[int, Action]:
     """The declarations open now, per seat."""
     decls: dict[int, Action] = {}
-    # mid-trick only a pull or a Moscow over a just-declared Molodka may come
-    closed = bool(d.plays) and not d.settings.pull and (d.declared, len(d.plays)) != ("molodka", 1)
-    combos, pull, hands = d.settings.combos, d.settings.pull, d.hands
+    combos, pull = d.settings.combos, d.settings.pull
     if combos and not pull and not d.plays and not d.finished:
-        # the start of a trick: a hand of four that is a combination declares it
-        wild = SHOKHA if d.settings.shokha else -1
-        for s in d.seats:
-            hand = hands[s]
-            if len(hand) != 4:
-                continue
-            a, b = hand[0], hand[1]
-            if a // 9 != b // 9 and not ACES_TENS >> a & ACES_TENS >> b & 1 and wild not in (a, b):
-                continue  # two real cards of two suits, not both aces or tens: neither
-            if d.combination(hand) is not None:
-                decls[s] = Action("declare", tuple(sorted(hand)))
-    elif not d.finished and (combos or pull) and not closed:
-        pulls = trick_pulls(d) if pull and d.declared != "pull" else None  # one pull a trick
-        if not combos and not any(pulls or ()):
-            return decls
-        for s in d.seats:
-            if combos and len(hands[s]) == 4 and _may_declare(d, s):
-                decls[s] = Action("declare", tuple(sorted(hands[s])))
-            elif pulls is not None and (pulled := pulls[s]) is not None and (d.plays or s != d.leader):
-                decls[s] = Action("declare", pulled)  # the leader with four simply leads them
+        _trick_start_declarations(d, decls)
+    elif not d.finished and (combos or pull) and not _closed(d):
+        _mid_trick_declarations(d, decls)
     return decls
+
+
+def _closed(d: DrawingDeal) -> bool:
+    """Whether declaring is closed now: mid-trick only a pull or a Moscow over a
+    just-declared Molodka may come."""
+    return bool(d.plays) and not d.settings.pull and (d.declared, len(d.plays)) != ("molodka", 1)
+
+
+def _trick_start_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
+    """The start of a trick: a hand of four that is a combination declares it."""
+    hands = d.hands
+    wild = SHOKHA if d.settings.shokha else -1
+    for s in d.seats:
+        hand = hands[s]
+        if len(hand) != 4:
+            continue
+        a, b = hand[0], hand[1]
+        if a // 9 != b // 9 and not ACES_TENS >> a & ACES_TENS >> b & 1 and wild not in (a, b):
+            continue  # two real cards of two suits, not both aces or tens: neither
+        if d.combination(hand) is not None:
+            decls[s] = Action("declare", tuple(sorted(hand)))
+
+
+def _mid_trick_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
+    """Declarations while a trick may take them: a combination, or a pull."""
+    combos, pull, hands = d.settings.combos, d.settings.pull, d.hands
+    pulls = trick_pulls(d) if pull and d.declared != "pull" else None  # one pull a trick
+    if not combos and not any(pulls or ()):
+        return
+    for s in d.seats:
+        if combos and len(hands[s]) == 4 and _may_declare(d, s):
+            decls[s] = Action("declare", tuple(sorted(hands[s])))
+        elif pulls is not None and (pulled := pulls[s]) is not None and (d.plays or s != d.leader):
+            decls[s] = Action("declare", pulled)  # the leader with four simply leads them
 
 
 def trick_pulls(d: DrawingDeal) -> tuple[tuple[Card, ...] | None, ...]:

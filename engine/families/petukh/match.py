@@ -23,10 +23,9 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import CARD_TEXT, Card
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
+from engine.dealing import DealRecord, DeckSource, first_dealer, shuffled_deck
 from engine.errors import IllegalAction
 from engine.events import Event, MatchEnded
-from engine.families.drawing.match import DealRecord, DeckSource, first_dealer, shuffled_deck
-from engine.families.petukh.bot import rules_choice
 from engine.families.petukh.deal import PetukhDeal
 from engine.families.petukh.rules import (
     FINISH_RECORD,
@@ -82,7 +81,6 @@ __all__ = [
     "best_boys",
     "boys_value",
     "deal_change",
-    "rules_choice",
     "settings_of",
     "trick_winner",
 ]

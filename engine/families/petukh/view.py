@@ -3,14 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from engine.cards import CARD_TEXT, Card
+from engine.families.petukh.deal import PetukhDeal
 from engine.families.petukh.rules import HAND, trick_winner
 from engine.observation import Extras, Observation
+from engine.presets import PetukhSettings, Rules
 
-if TYPE_CHECKING:
-    from engine.families.petukh.match import PetukhMatch
+
+class PetukhTable(Protocol):
+    """What the view reads of a Petukh match (``PetukhMatch`` is one)."""
+
+    rules: Rules
+    cfg: PetukhSettings
+    deal: PetukhDeal
+    deal_no: int
+    dealer: int
+    scores: list[int]
+    skips_left: list[int]
+    roosters: tuple[int, ...]
+    debts: tuple[tuple[int, int, int], ...]
+    finished: bool
+    winners: tuple[int, ...]
+
+    def to_act(self) -> tuple[int, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +88,7 @@ class PetukhExtras(Extras):
         return out
 
 
-def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
+def observe_petukh(m: PetukhTable, seat: int | None) -> Observation:
     n = m.rules.players
     plays = tuple((s, k, cs, len(cs)) for s, k, cs in m.deal.plays)
     win_seat, win_cards = -1, tuple[Card, ...]()
@@ -116,7 +133,7 @@ def observe_petukh(m: PetukhMatch, seat: int | None) -> Observation:
     )
 
 
-def _extras(m: PetukhMatch) -> PetukhExtras:
+def _extras(m: PetukhTable) -> PetukhExtras:
     """The family's public extras: records, passes, skips, boys, the face-up trump."""
     n = m.rules.players
     return PetukhExtras(

@@ -361,6 +361,12 @@ class TrumpCompact:
             if last or (t.cls[win_card] == TRUMPS and not out & higher[win_card]):
                 return max(cards, key=t.smears[risky].__getitem__)
             return min(cards, key=cost)
+        return self._answer_opponent(cards, out, cost, last)
+
+    def _answer_opponent(self, cards: list[int], out: int, cost: Callable[[int], int], last: bool) -> int:
+        """The quick player's answer to a trick an opponent holds: take it when worth it,
+        else the cheapest card."""
+        t = self.t
         led, strength, cls = self.led, t.strength, t.cls
         win_key = self.win_key
         winners = [c for c in cards if (cls[c] == TRUMPS or cls[c] == led) and strength[c] > win_key]

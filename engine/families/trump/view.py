@@ -3,16 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.cards import CARD_TEXT, Card, deck_points
+from engine.families.trump.deal import TrumpDeal
+from engine.families.trump.rules import Table
 from engine.observation import Extras, Observation, SeenPlay, visible_to_act
-
-if TYPE_CHECKING:
-    from engine.families.trump.match import TrumpMatch
+from engine.presets import Rules
 
 
-def seen_plays(m: TrumpMatch, viewer: int | None) -> tuple[SeenPlay, ...]:
+class TrumpTable(Protocol):
+    """What the view reads of a permanent-trump match (``TrumpMatch`` is one)."""
+
+    rules: Rules
+    deal: TrumpDeal
+    deal_no: int
+    dealer: int
+    scores: list[int]
+    eggs: bool
+    redeals: int
+    nn: bool
+    table: Table
+    finished: bool
+    winners: tuple[int, ...]
+
+    @property
+    def moment(self) -> int: ...
+
+    def to_act(self) -> tuple[int, ...]: ...
+
+
+def seen_plays(m: TrumpTable, viewer: int | None) -> tuple[SeenPlay, ...]:
     if m.deal.phase == "boast" and m.deal.laid:
         k = len(m.deal.laid)
         out: list[SeenPlay] = [(m.deal.boaster, "lay", m.deal.laid if viewer == m.deal.boaster else None, k)]
@@ -83,7 +104,7 @@ class TrumpExtras(Extras):
         return out
 
 
-def extras(m: TrumpMatch) -> TrumpExtras:
+def extras(m: TrumpTable) -> TrumpExtras:
     boast: BoastLaying | BoastPiles | None = None
     if m.nn and m.deal.phase == "boast":
         boast = BoastLaying(m.deal.boaster, len(m.deal.laid))
@@ -105,7 +126,7 @@ def extras(m: TrumpMatch) -> TrumpExtras:
     )
 
 
-def played_cards(m: TrumpMatch) -> list[Card]:
+def played_cards(m: TrumpTable) -> list[Card]:
     """The cards played to tricks in this dealing, in order (public: face up)."""
     out: list[Card] = []
     boast = {c for cs, _w in m.deal.boast_piles for c in cs}
@@ -115,7 +136,7 @@ def played_cards(m: TrumpMatch) -> list[Card]:
     return out
 
 
-def observe_trump(m: TrumpMatch, seat: int | None) -> Observation:
+def observe_trump(m: TrumpTable, seat: int | None) -> Observation:
     acting = m.to_act()
     last = None
     if m.deal.last_trick is not None:
