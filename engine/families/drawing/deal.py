@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from engine.actions import TWO_CARDS, Action
 from engine.cards import SHOKHA, Card, deck_points
@@ -43,7 +42,6 @@ from engine.families.drawing.rules import (
     settings_of,
     strength60,
 )
-from engine.families.drawing.state import restore, state_of
 from engine.presets import DrawingSettings, Rules
 
 __all__ = ["DrawingDeal", "Play", "beaters", "settings_of", "strength60"]
@@ -59,7 +57,7 @@ _LEAD2, _BEAT2, _THROW2 = (TWO_CARDS[k] for k in ("lead", "beat", "throw"))
 
 # derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
 # seat, ``_side`` each seat's side, ``_order`` the seats in play clockwise from each seat in
-# play, ``_pulls`` each seat's pull on this trick (``engine.families.drawing.declare.trick_pulls``),
+# play, ``_pulls`` each seat's pull on this trick (``trick_pulls``),
 # ``_legal`` the legal actions asked for so far
 _SLOT_NAMES = (
     "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"
@@ -141,40 +139,33 @@ class DrawingDeal:
         d.piles = [[] for _ in range(rules.sides)]
         d.tricks = [0] * rules.sides
         d.plays = []
-        d.declared = None
-        d.counter = 0
-        d.trick_no = 0
-        d.last_trick = None
+        d.declared = d.last_trick = d._decls = None
+        d.counter = d.trick_no = d.half = 0
         d.finished = False
-        d.half = 0
         d.reserve = []
-        d._decls = None
         d._legal = {}
         d._derive_seats()
         left = d.next_seat(dealer)
         hand = rules.hand_size
+        dealt = list(deck[: hand * n])
         if rules.trump_mode == "halves":
-            dealt = list(deck[: hand * n])
             d.reserve = list(deck[hand * n :])
             d.stock = []
             # RULES.md 3 halves: the last card dealt (the 4th of the dealer's left) is trump.
             d.trump_card = dealt[-n] if n else None
-            d.trump_public = True
         else:
-            dealt = list(deck[: hand * n])
             rest = list(deck[hand * n :])
             if rules.trump_mode == "turn":
                 # RULES.md 1, 3: the card after the deal is turned, put under the stock.
                 d.trump_card = rest[0]
                 d.stock = [rest[0], *reversed(rest[1:])]
-                d.trump_public = True
             else:
                 # RULES.md 2: a card shown from the middle of the stock stays where it was.
                 if trump_card is None or trump_card not in rest:
                     raise ValueError("kozel-4 needs trump_card: a card of the stock")
                 d.trump_card = trump_card
                 d.stock = list(reversed(rest))
-                d.trump_public = True
+        d.trump_public = True  # RULES.md 1-3: the trump card is seen in every deal
         assert d.trump_card is not None
         d.trump = d.trump_card // 9
         d._beat = beaters(d.trump, d.settings.shokha)
@@ -225,23 +216,20 @@ class DrawingDeal:
         d._legal = {}
         return d
 
-    def to_state(self) -> dict[str, Any]:
-        """The whole deal as compact JSON-safe data (``engine.codec`` card strings)."""
-        return state_of(self)
-
     @classmethod
-    def from_state(cls, rules: Rules, state: dict[str, Any]) -> DrawingDeal:
-        """The inverse of ``to_state``."""
+    def loading(cls, rules: Rules) -> DrawingDeal:
+        """An empty deal of ``rules`` for a stored one to fill in (then ``derive``)."""
         d = DrawingDeal()
-        d.rules = rules
-        d.settings = settings_of(rules)
-        restore(d, state)
-        d._decls = None
-        d._pulls = None
-        d._legal = {}
-        d._derive_seats()
-        d._beat = beaters(d.trump, d.settings.shokha)
+        d.rules, d.settings = rules, settings_of(rules)
         return d
+
+    def derive(self) -> None:
+        """The fields derived from the stored ones, once a stored deal is loaded."""
+        self._decls = None
+        self._pulls = None
+        self._legal = {}
+        self._derive_seats()
+        self._beat = beaters(self.trump, self.settings.shokha)
 
     def _derive_seats(self) -> None:
         key = (self.rules.players, self.rules.partnership, self.seats)
@@ -292,9 +280,14 @@ class DrawingDeal:
         """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
         return combination_of(cards, self.settings.shokha)
 
-    def pull_cards(self, seat: int) -> tuple[Card, ...] | None:
-        """Four cards of one suit among the seat's hand and its cards on this trick."""
-        return pull_cards(self, seat)
+    def trick_pulls(self) -> tuple[tuple[Card, ...] | None, ...]:
+        """Each seat's ``pull_cards`` on this trick, found once a trick: a seat's cards in its
+        hand and on the trick stay the same four through a trick (a declaration gives the
+        table's cards back to their owners; the draw comes after)."""
+        pulls = self._pulls
+        if pulls is None:
+            pulls = self._pulls = tuple(pull_cards(self, s) for s in range(self.rules.players))
+        return pulls
 
     # --- the state machine ----------------------------------------------------------------
 
@@ -402,12 +395,9 @@ class DrawingDeal:
             if kind != ("play" if self.plays else "lead"):
                 return "wrong_action"
             return None if len(cards) == 1 else "wrong_count"
-        if not self.plays:
-            return self._check_lead(kind, cards)
-        return self._check_answer(kind, cards)
+        return self._check_multi(kind, cards)
 
     def _check_declare(self, seat: int, cards: tuple[Card, ...]) -> str | None:
-        """``check`` of a declaration."""
         decl = self.declarations().get(seat)
         if decl is not None:
             return None if decl.cards == cards else "not_a_combination"
@@ -415,20 +405,18 @@ class DrawingDeal:
             return "declaration_closed"
         return "unknown_action"
 
-    def _check_lead(self, kind: str, cards: tuple[Card, ...]) -> str | None:
-        """``check`` of a move that opens a trick (multi-card rules)."""
-        if kind != "lead":
-            return "wrong_action"
-        if len(cards) > 4:
-            return "wrong_count"
-        if self.settings.combos and self.combination(cards):
-            # RULES.md 1: the leader's combination is his lead, but it is a declaration
-            # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
-            return "must_declare"
-        return None if self.is_lead(cards) else "mixed_suits"
-
-    def _check_answer(self, kind: str, cards: tuple[Card, ...]) -> str | None:
-        """``check`` of a move on a trick already led (multi-card rules)."""
+    def _check_multi(self, kind: str, cards: tuple[Card, ...]) -> str | None:
+        """``check`` of a move of the multi-card rules: a lead, or an answer to the trick."""
+        if not self.plays:
+            if kind != "lead":
+                return "wrong_action"
+            if len(cards) > 4:
+                return "wrong_count"
+            if self.settings.combos and self.combination(cards):
+                # RULES.md 1: the leader's combination is his lead, but it is a declaration
+                # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
+                return "must_declare"
+            return None if self.is_lead(cards) else "mixed_suits"
         if kind not in ("beat", "throw"):
             return "wrong_action"
         if len(cards) != len(self.win_cards):
@@ -494,10 +482,7 @@ class DrawingDeal:
         return strength60(card, self.trump, self.plays[0][2][0])
 
     def _declare(self, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
-        if self.settings.pull:
-            combo = "pull"
-        else:
-            combo = self.combination(cards) or "molodka"
+        combo = "pull" if self.settings.pull else self.combination(cards) or "molodka"
         returned = sorted({s for s, _k, _c in self.plays})
         for s, _kind, played in self.plays:
             self.hands[s].extend(played)
@@ -556,26 +541,6 @@ class DrawingDeal:
                 # each seat played the trick's k cards and the stock has them all: k rounds
                 self._draw_rounds(order, k, events)
                 return
-        self._draw_in_turn(order, events)
-
-    def _draw_rounds(self, order: tuple[int, ...], k: int, events: list[Event]) -> None:
-        """``_draw`` when each seat of ``order`` draws ``k`` cards from a stock that has them."""
-        stock, hands = self.stock, self.hands
-        for _ in range(k):
-            for s in order:
-                hands[s].append(stock.pop())
-        last = order[-1]
-        if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
-            events.append(TrumpCardTaken(last, hands[last][-1]))
-        key = (order, k, len(stock))
-        drawn = _ROUNDS_DRAWN.get(key)
-        if drawn is None:
-            drawn = _ROUNDS_DRAWN[key] = CardsDrawn(order, (k,) * len(order), len(stock))
-        events.append(drawn)
-
-    def _draw_in_turn(self, order: tuple[int, ...], events: list[Event]) -> None:
-        """``_draw`` card by card in ``order`` up to the hand size while the stock lasts."""
-        stock, hands, size = self.stock, self.hands, self.rules.hand_size
         counts = [0] * len(order)
         progress = True
         while stock and progress:
@@ -589,6 +554,20 @@ class DrawingDeal:
                     if not stock and card == self.trump_card and self.rules.trump_mode == "turn":
                         events.append(TrumpCardTaken(s, card))
         events.append(CardsDrawn(order, tuple(counts), len(stock)))
+
+    def _draw_rounds(self, order: tuple[int, ...], k: int, events: list[Event]) -> None:
+        stock, hands = self.stock, self.hands
+        for _ in range(k):
+            for s in order:
+                hands[s].append(stock.pop())
+        last = order[-1]
+        if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
+            events.append(TrumpCardTaken(last, hands[last][-1]))
+        key = (order, k, len(stock))
+        drawn = _ROUNDS_DRAWN.get(key)
+        if drawn is None:
+            drawn = _ROUNDS_DRAWN[key] = CardsDrawn(order, (k,) * len(order), len(stock))
+        events.append(drawn)
 
     def _deal_second_half(self, events: list[Event]) -> None:
         """RULES.md 3 halves: deal the second half the same way; same trump, same leader."""

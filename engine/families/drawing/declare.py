@@ -1,19 +1,35 @@
 """The drawing family's declarations (RULES.md 1-2): a Moscow or a Molodka, and kozel-4's
-pull. ``DrawingDeal.declarations`` keeps them per state."""
+pull. ``DrawingDeal.declarations`` keeps them per state; they read the deal through
+``Declaring``, what a declaration looks at."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from engine.actions import Action
 from engine.cards import SHOKHA, Card
-from engine.families.drawing.rules import ACES_TENS
-
-if TYPE_CHECKING:
-    from engine.families.drawing.deal import DrawingDeal
+from engine.families.drawing.rules import ACES_TENS, Play
+from engine.presets import DrawingSettings
 
 
-def open_declarations(d: DrawingDeal) -> dict[int, Action]:
+class Declaring(Protocol):
+    """What the declarations read of a deal (``DrawingDeal`` is one)."""
+
+    settings: DrawingSettings
+    seats: tuple[int, ...]
+    hands: list[list[Card]]
+    plays: list[Play]
+    declared: str | None
+    finished: bool
+    leader: int
+
+    def combination(self, cards: Sequence[Card]) -> str | None: ...
+
+    def trick_pulls(self) -> tuple[tuple[Card, ...] | None, ...]: ...
+
+
+def open_declarations(d: Declaring) -> dict[int, Action]:
     """The declarations open now, per seat."""
     decls: dict[int, Action] = {}
     combos, pull = d.settings.combos, d.settings.pull
@@ -24,13 +40,13 @@ def open_declarations(d: DrawingDeal) -> dict[int, Action]:
     return decls
 
 
-def _closed(d: DrawingDeal) -> bool:
+def _closed(d: Declaring) -> bool:
     """Whether declaring is closed now: mid-trick only a pull or a Moscow over a
     just-declared Molodka may come."""
     return bool(d.plays) and not d.settings.pull and (d.declared, len(d.plays)) != ("molodka", 1)
 
 
-def _trick_start_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
+def _trick_start_declarations(d: Declaring, decls: dict[int, Action]) -> None:
     """The start of a trick: a hand of four that is a combination declares it."""
     hands = d.hands
     wild = SHOKHA if d.settings.shokha else -1
@@ -45,10 +61,10 @@ def _trick_start_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
             decls[s] = Action("declare", tuple(sorted(hand)))
 
 
-def _mid_trick_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
+def _mid_trick_declarations(d: Declaring, decls: dict[int, Action]) -> None:
     """Declarations while a trick may take them: a combination, or a pull."""
     combos, pull, hands = d.settings.combos, d.settings.pull, d.hands
-    pulls = trick_pulls(d) if pull and d.declared != "pull" else None  # one pull a trick
+    pulls = d.trick_pulls() if pull and d.declared != "pull" else None  # one pull a trick
     if not combos and not any(pulls or ()):
         return
     for s in d.seats:
@@ -58,17 +74,7 @@ def _mid_trick_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
             decls[s] = Action("declare", pulled)  # the leader with four simply leads them
 
 
-def trick_pulls(d: DrawingDeal) -> tuple[tuple[Card, ...] | None, ...]:
-    """Each seat's ``pull_cards`` on this trick, found once a trick: a seat's cards in its
-    hand and on the trick stay the same four through a trick (a declaration gives the
-    table's cards back to their owners; the draw comes after)."""
-    pulls = d._pulls
-    if pulls is None:
-        pulls = d._pulls = tuple(pull_cards(d, s) for s in range(d.rules.players))
-    return pulls
-
-
-def pull_cards(d: DrawingDeal, seat: int) -> tuple[Card, ...] | None:
+def pull_cards(d: Declaring, seat: int) -> tuple[Card, ...] | None:
     """Four cards of one suit among the seat's hand and its cards on this trick."""
     own = list(d.hands[seat])
     for s, _kind, cards in d.plays:
@@ -85,7 +91,7 @@ def pull_cards(d: DrawingDeal, seat: int) -> tuple[Card, ...] | None:
     return None
 
 
-def _may_declare(d: DrawingDeal, seat: int) -> bool:
+def _may_declare(d: Declaring, seat: int) -> bool:
     if not d.settings.combos:
         return False
     if d.plays and (d.declared != "molodka" or len(d.plays) != 1):
