@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from redis.asyncio import Redis
 
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "123456:TEST-token"

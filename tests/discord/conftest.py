@@ -13,7 +13,7 @@ from bot.clock import ManualClock
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 
 from .harness import Harness, make_settings
 

@@ -25,7 +25,7 @@ from bot.config import Settings
 from bot.room import PLAYING, Room
 from bot.service import GameService
 from bot.views import Choice, Line
-from tests.fakes.discord_api import (
+from tests.fakes.discord import (
     FLAG_EPHEMERAL,
     HANG,
     FakeChannel,
@@ -198,7 +198,7 @@ class LeakGuard:
 
     def _classify_response(self, interaction: int, body: Any) -> tuple[bool, str | None, Any]:
         """``_classify`` of an interaction's response."""
-        inter = self.fake.interactions.get(interaction)
+        inter = self.fake.world.interactions.get(interaction)
         assert inter is not None
         data = (body or {}).get("data") or {}
         kind = (body or {}).get("type")
@@ -210,7 +210,7 @@ class LeakGuard:
     def _classify_followup(self, method: str, parts: list[str], body: Any) -> tuple[bool, str | None, Any]:
         """``_classify`` of a webhook call: a follow-up, or an edit of a message."""
         token = parts[2]
-        inter = next((i for i in self.fake.interactions.values() if i.token == token), None)
+        inter = next((i for i in self.fake.world.interactions.values() if i.token == token), None)
         assert inter is not None
         who = uid(inter.user)
         if method == "POST":
@@ -363,8 +363,8 @@ class Harness:
         self.sleeper.wake()  # the clock may have been moved by hand
         try:
             async with asyncio.timeout(timeout):
-                while not (self.fake.is_idle and activity.is_quiet and not self.sleeper.woken):
-                    await self.fake.idle()
+                while not (self.fake.log.is_idle and activity.is_quiet and not self.sleeper.woken):
+                    await self.fake.log.idle()
                     await self.sleeper.resumed.wait()
                     await activity.quiet()
         except TimeoutError:
@@ -418,13 +418,13 @@ class Harness:
         joined = self.client.wait_for("guild_join", check=lambda g: g.name == name, timeout=HANG)
         guild = self.fake.add_guild(name, locale=locale)
         channel = self.fake.add_text_channel(guild, "cards")
-        await self.fake.flush()
+        await self.fake.gateway.flush()
         await joined
         await self.settle()
         return channel
 
     def reply(self, inter: FakeInteraction) -> FakeMessage:
-        msg = self.fake.original_message(inter)
+        msg = self.fake.world.original_message(inter)
         assert msg is not None, inter
         return msg
 
@@ -566,7 +566,7 @@ def mover(room: Room, fake: FakeDiscord) -> FakeUser | None:
     assert seat is not None
     if seat.computer:
         return None
-    return next(u for u in fake.users.values() if uid(u) == seat.user)
+    return next(u for u in fake.world.users.values() if uid(u) == seat.user)
 
 
 def person(room: Room, fake: FakeDiscord) -> FakeUser:

@@ -23,7 +23,7 @@ from bot.service import GameService
 from bot.store import Store
 from bot.views import HandView
 from engine.presets import PRESETS
-from tests.fakes.discord_api import (
+from tests.fakes.discord import (
     DEFAULT_MEMBER_PERMISSIONS,
     FLAG_IS_COMPONENTS_V2,
     PERM_SEND_MESSAGES,
@@ -387,7 +387,7 @@ async def test_every_layout_within_discord_limits_over_whole_matches(
 
 
 async def test_slash_commands_synced_with_russian_descriptions(h: Harness, fake: FakeDiscord) -> None:
-    names = {c["name"] for c in fake.global_commands}
+    names = {c["name"] for c in fake.world.global_commands}
     assert names >= {
         "newgame",
         "join",
@@ -407,7 +407,7 @@ async def test_slash_commands_synced_with_russian_descriptions(h: Harness, fake:
         "hand",
     }
     ru = Text("ru")
-    for cmd in fake.global_commands:
+    for cmd in fake.world.global_commands:
         assert cmd["name"].isascii() and not cmd.get("name_localizations")
         loc = cmd.get("description_localizations") or {}
         assert loc.get("ru") == ru._(cmd["description"]) != cmd["description"], cmd["name"]

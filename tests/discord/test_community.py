@@ -8,7 +8,7 @@ from adapters.common.render import Text
 from bot.room import User
 from bot.stats import season_of
 from tests.discord.harness import Harness, rid, uid
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 from tests.service.test_community import play_out
 
 EN = Text("en")

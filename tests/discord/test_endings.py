@@ -14,7 +14,7 @@ from bot.room import Room, User
 from engine.cards import CARD_TEXT
 from engine.families.trump.match import trump_order, trump_suit
 from engine.presets import PRESETS
-from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeMessage
+from tests.fakes.discord import FakeChannel, FakeDiscord, FakeMessage
 
 from .harness import DELAY, Harness, mover, people_and_bots, refusal_text, uid
 

@@ -15,7 +15,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests.fakes.discord_api import (
+from tests.fakes.discord import (
     DEFAULT_MEMBER_PERMISSIONS,
     FLAG_EPHEMERAL,
     FLAG_IS_COMPONENTS_V2,
@@ -262,14 +262,14 @@ async def test_login_gateway_ready_and_guild_cache(fake: FakeDiscord, bot: Kozel
     first = [(c.method, c.path) for c in fake.calls[:2]]
     assert first == [("GET", "/users/@me"), ("GET", "/oauth2/applications/@me")]
     assert bot.user is not None and bot.user.id == fake.bot.id
-    assert bot.application_id == fake.application_id
+    assert bot.application_id == fake.world.application_id
 
-    conn = fake.connections[0]
+    conn = fake.gateway.connections[0]
     assert conn.query == {"v": "10", "encoding": "json", "compress": "zlib-stream"}
     assert conn.heartbeats >= 1  # discord.py beats right after HELLO
     assert conn.session is not None
     assert conn.session.intents == discord.Intents.default().value
-    assert fake.identify_payloads[0]["token"] == fake.token
+    assert fake.gateway.identify_payloads[0]["token"] == fake.token
 
     guild = bot.get_guild(fake.guild.id)
     assert guild is not None and not guild.unavailable
@@ -283,18 +283,18 @@ async def test_login_gateway_ready_and_guild_cache(fake: FakeDiscord, bot: Kozel
 async def test_command_sync_returns_ids(fake: FakeDiscord, bot: KozelTestBot) -> None:
     put = fake.calls_to("PUT", "/applications/{app_id}/commands")
     assert len(put) == 1 and put[0].status == 200
-    names = {c["name"] for c in fake.global_commands}
+    names = {c["name"] for c in fake.world.global_commands}
     assert {"ping", "game", "table", "slow", "bid", "admin"} <= names
     admin = fake.command("admin")
     assert admin is not None and int(admin["default_member_permissions"]) == PERM_MANAGE_GUILD
 
     # re-sync keeps ids (Discord keeps ids for unchanged names); guild sync also works
     synced = await bot.tree.sync()
-    assert {c.name: c.id for c in synced} == {c["name"]: int(c["id"]) for c in fake.global_commands}
+    assert {c.name: c.id for c in synced} == {c["name"]: int(c["id"]) for c in fake.world.global_commands}
     bot.tree.copy_global_to(guild=discord.Object(fake.guild.id))
     guild_synced = await bot.tree.sync(guild=discord.Object(fake.guild.id))
     assert {c.guild_id for c in guild_synced} == {fake.guild.id}
-    assert len(fake.guild_commands[fake.guild.id]) == len(synced)
+    assert len(fake.world.guild_commands[fake.guild.id]) == len(synced)
 
 
 async def test_slash_command_ephemeral_pong(fake: FakeDiscord, bot: KozelTestBot) -> None:
@@ -312,7 +312,7 @@ async def test_slash_command_ephemeral_pong(fake: FakeDiscord, bot: KozelTestBot
     assert callback.json["data"]["flags"] == FLAG_EPHEMERAL
     assert callback.query == {"with_response": "1"}
     # Discord never echoes ephemerals over the gateway
-    assert not [d for t, d in fake.dispatched if t == "MESSAGE_CREATE" and d["id"] == str(msg.id)]
+    assert not [d for t, d in fake.gateway.dispatched if t == "MESSAGE_CREATE" and d["id"] == str(msg.id)]
 
 
 async def test_persistent_view_button_and_dynamic_item(fake: FakeDiscord, bot: KozelTestBot) -> None:
@@ -360,7 +360,7 @@ async def test_persistent_view_survives_restart(fake: FakeDiscord) -> None:
         await fake.wait_for_original(play, lambda m: m.content == "dave played AS")
     finally:
         await stop_client(second, task)
-    assert len(fake.connections) == 2
+    assert len(fake.gateway.connections) == 2
 
 
 async def test_components_v2_layout(fake: FakeDiscord, bot: KozelTestBot) -> None:
@@ -426,7 +426,7 @@ async def test_options_and_default_permissions(fake: FakeDiscord, bot: KozelTest
 
 
 async def test_channel_send_survives_429(fake: FakeDiscord, bot: KozelTestBot) -> None:
-    fake.fail_next("POST", "/channels/{channel_id}/messages", status=429, times=2)
+    fake.limits.fail_next("POST", "/channels/{channel_id}/messages", status=429, times=2)
     inter = await fake.interaction_command(fake.alice, fake.games, "announce")
     done = await fake.wait_for_original(inter)
     assert done.content == "done"
@@ -446,7 +446,7 @@ async def test_channel_send_survives_429(fake: FakeDiscord, bot: KozelTestBot) -
 async def test_http_errors_surface_as_discord_exceptions(fake: FakeDiscord, bot: KozelTestBot) -> None:
     channel = bot.get_channel(fake.channel.id)
     assert isinstance(channel, discord.TextChannel)
-    fake.fail_next("POST", "/channels/{channel_id}/messages", status=403)
+    fake.limits.fail_next("POST", "/channels/{channel_id}/messages", status=403)
     with pytest.raises(discord.Forbidden) as forbidden:
         await channel.send("nope")
     assert forbidden.value.code == 50013
@@ -474,7 +474,7 @@ async def test_dms_threads_and_files(fake: FakeDiscord, bot: KozelTestBot) -> No
     games = bot.get_channel(fake.games.id)
     assert isinstance(games, discord.TextChannel)
     thread = await games.create_thread(name="table-2", type=discord.ChannelType.public_thread)
-    assert fake.channels[thread.id].parent_id == fake.games.id
+    assert fake.world.channels[thread.id].parent_id == fake.games.id
     await thread.send("deal", file=discord.File(io.BytesIO(b"PNG..."), "hand.png"))
     msg = fake.messages_in(thread.id)[-1]
     assert msg.content == "deal" and msg.files == {"hand.png": b"PNG..."}
@@ -495,11 +495,11 @@ async def test_modal_roundtrip(fake: FakeDiscord, bot: KozelTestBot) -> None:
 
 async def test_gateway_reconnect_resumes(fake: FakeDiscord, bot: KozelTestBot) -> None:
     resumed = bot.wait_for("resumed", timeout=HANG)  # registers the listener right away
-    await fake.request_reconnect()
+    await fake.gateway.request_reconnect()
     await resumed
 
-    assert len(fake.connections) == 2
-    assert fake.connections[1].received[1]["op"] == 6  # heartbeat, then RESUME
+    assert len(fake.gateway.connections) == 2
+    assert fake.gateway.connections[1].received[1]["op"] == 6  # heartbeat, then RESUME
     inter = await fake.interaction_command(fake.alice, fake.channel, "ping")
     assert (await fake.wait_for_original(inter)).content == "pong"
 
@@ -539,7 +539,7 @@ async def test_wrong_token_gives_login_failure(fake: FakeDiscord) -> None:
 
 
 async def test_privileged_intents_refused(fake: FakeDiscord) -> None:
-    fake.privileged_intents_enabled = False
+    fake.gateway.privileged_intents_enabled = False
     client = discord.Client(intents=discord.Intents.all(), guild_ready_timeout=0.01)
     with pytest.raises(discord.PrivilegedIntentsRequired):
         await start_client(client, fake)
@@ -551,7 +551,7 @@ async def test_autosharded_client_uses_gateway_bot(fake: FakeDiscord) -> None:
     task = await start_client(client, fake)
     try:
         assert fake.calls_to("GET", "/gateway/bot")[0].status == 200
-        assert fake.identify_payloads[0]["shard"] == [0, 1]
+        assert fake.gateway.identify_payloads[0]["shard"] == [0, 1]
         assert client.get_guild(fake.guild.id) is not None
     finally:
         await stop_client(client, task)
@@ -601,9 +601,9 @@ async def test_user_select_with_members_intent(fake: FakeDiscord) -> None:
 
 
 async def test_invalid_session_reidentifies(fake: FakeDiscord, bot: KozelTestBot) -> None:
-    await fake.invalidate_session(resumable=False)
-    await fake.wait_for(lambda: len(fake.sessions) == 2 and fake.connection)
-    assert [c.received[1]["op"] for c in fake.connections] == [2, 2]  # IDENTIFY twice
+    await fake.gateway.invalidate_session(resumable=False)
+    await fake.wait_for(lambda: len(fake.gateway.sessions) == 2 and fake.gateway.connection)
+    assert [c.received[1]["op"] for c in fake.gateway.connections] == [2, 2]  # IDENTIFY twice
     inter = await fake.interaction_command(fake.alice, fake.channel, "ping")
     assert (await fake.wait_for_original(inter)).content == "pong"
 

@@ -18,7 +18,7 @@ from bot.config import Settings
 from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, RecordedCall
+from tests.fakes.discord import FakeDiscord, FakeMessage, FakeUser, RecordedCall
 
 from .harness import (
     DELAY,

@@ -15,7 +15,7 @@ from bot.room import User
 from bot.views import Line
 from engine.cards import CARD_TEXT
 from engine.cli import main as engine_main
-from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.fakes.discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 from .harness import Harness, check_limits, refusal_text, uid
 

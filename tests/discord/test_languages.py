@@ -4,7 +4,7 @@ localizations, a person's own locale for what only he sees, a server's locale an
 from __future__ import annotations
 
 from adapters.common.render import Text
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 
 from .harness import Harness
 
@@ -12,7 +12,7 @@ from .harness import Harness
 async def test_commands_are_described_in_ukrainian_and_croatian(h: Harness, fake: FakeDiscord) -> None:
     for lang in ("uk", "hr"):
         t = Text(lang)
-        for cmd in fake.global_commands:
+        for cmd in fake.world.global_commands:
             loc = cmd.get("description_localizations") or {}
             assert loc.get(lang) == t._(cmd["description"]) != cmd["description"], (lang, cmd)
     lang_command = fake.command("lang")

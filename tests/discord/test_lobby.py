@@ -12,7 +12,7 @@ from bot.clock import ManualClock
 from bot.service import GameService
 from bot.store import Store
 from engine.presets import PRESETS, make_rules
-from tests.fakes.discord_api import FakeDiscord, FakeDiscordError
+from tests.fakes.discord import FakeDiscord, FakeDiscordError
 
 from .harness import Harness, make_settings, refusal_text
 

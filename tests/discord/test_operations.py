@@ -12,7 +12,7 @@ import pytest
 
 from bot import logs
 from bot.metrics_prometheus import PrometheusMetrics
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 
 from .harness import Harness, people_and_bots, person, uid, until_person_moves
 
@@ -37,7 +37,7 @@ async def test_a_long_429_its_wait_and_the_painter_queue_are_counted(h: Harness,
     ch = fake.games
     await people_and_bots(h, fake, ch)
     value = metrics.registry.get_sample_value
-    fake.fail_next("PATCH", TABLE_EDIT, status=429, retry_after=40.0)
+    fake.limits.fail_next("PATCH", TABLE_EDIT, status=429, retry_after=40.0)
     room = await until_person_moves(h, ch)
     user = person(room, fake)
     hand = h.service.hand_of(room, uid(user))
@@ -84,7 +84,7 @@ async def test_a_short_429_discord_py_sleeps_out_is_counted_too(h: Harness, fake
     ch = fake.games
     await people_and_bots(h, fake, ch)
     table = await h.table(ch)
-    fake.fail_next("PATCH", TABLE_EDIT, status=429, retry_after=0.01)
+    fake.limits.fail_next("PATCH", TABLE_EDIT, status=429, retry_after=0.01)
     room = await until_person_moves(h, ch)
     user = person(room, fake)
     hand = h.service.hand_of(room, uid(user))

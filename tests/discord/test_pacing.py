@@ -14,7 +14,7 @@ from adapters.discord import texts
 from bot.clock import ManualClock
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.discord_api import FakeDiscord, RecordedCall
+from tests.fakes.discord import FakeDiscord, RecordedCall
 
 from .harness import TURN, Harness, make_settings, people_and_bots, person, uid, until_person_moves
 
@@ -65,7 +65,7 @@ async def test_table_edits_are_paced_and_coalesced(quick: Harness, fake: FakeDis
     times = [c.at for c in edits]
     assert all(b - a >= 1.2 - 1e-6 for a, b in zip(times, times[1:], strict=False))
     assert all(sum(1 for t in times if a <= t < a + 5.0) <= 5 for a in times)
-    assert not fake.limited  # never past Discord's limits, the hand's included
+    assert not fake.limits.limited  # never past Discord's limits, the hand's included
     room = await h.room(ch)  # the newest state is on screen: the table, the hand
     assert texts.table_text(Text("en"), h.service.table_of(room)) == table.text()
     own = h.service.hand_of(room, uid(fake.alice))
@@ -81,7 +81,7 @@ async def test_a_429_on_the_table_holds_back_no_hand(h: Harness, fake: FakeDisco
     await people_and_bots(h, fake, ch)
     table = await h.table(ch)
     hands = {u.id: await h.open_hand(u, ch) for u in (fake.alice, fake.bob)}
-    fake.fail_next("PATCH", TABLE_EDIT, status=429, retry_after=40.0)
+    fake.limits.fail_next("PATCH", TABLE_EDIT, status=429, retry_after=40.0)
     mark = len(fake.calls)
     start = h.clock.now()
     before = {u: len(m.edits) for u, m in hands.items()}
@@ -104,4 +104,4 @@ async def test_a_429_on_the_table_holds_back_no_hand(h: Harness, fake: FakeDisco
     assert len(edits) == 1 and edits[0].at >= limited[0].at + 40.0  # the newest, in one edit
     final = h.service.table_of(await h.room(ch))
     assert texts.table_text(Text("en"), final) == table.text()
-    assert not fake.limited
+    assert not fake.limits.limited

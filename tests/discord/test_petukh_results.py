@@ -5,7 +5,7 @@ same step (the rooster gives his seat to the first in the queue)."""
 from __future__ import annotations
 
 from bot.room import User
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 
 from .harness import Harness, rid, uid
 from .test_results import last_move, posts

@@ -11,7 +11,7 @@ import pytest
 from adapters.common.chart import LEGEND
 from adapters.common.render import Text
 from bot.views import Line
-from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeDiscordError, FakeMessage
+from tests.fakes.discord import FakeChannel, FakeDiscord, FakeDiscordError, FakeMessage
 from tests.fast_forward import fast_forward
 
 from .harness import Harness, person, rid, uid

@@ -25,7 +25,7 @@ from bot.config import Settings
 from bot.room import User
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.discord_api import HANG, FakeDiscord
+from tests.fakes.discord import HANG, FakeDiscord
 
 from .harness import (
     DELAY,
@@ -198,7 +198,7 @@ async def test_sigterm_stops_the_discord_bot_cleanly(redis_url: str, redis: Redi
         try:
             # up: its commands synced, its gateway session ready
             await fake.wait_for(lambda: fake.command("newgame", fake.guild), what="commands")
-            conn = await fake.wait_until_connected()
+            conn = await fake.gateway.wait_until_connected()
             inter = await fake.interaction_command(fake.alice, fake.games, "newgame")
             await fake.wait_for_response(inter)
             table = await fake.wait_for_message(lambda m: "kz:t:join" in m.custom_ids(), channel=fake.games)

@@ -16,7 +16,7 @@ from bot.clock import ManualClock
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.discord_api import HANG, FakeChannel, FakeDiscord, FakeMessage
+from tests.fakes.discord import HANG, FakeChannel, FakeDiscord, FakeMessage
 
 from .harness import DELAY, ClockSleeper, Harness, person, rid, uid
 
@@ -25,7 +25,7 @@ def two_shard_servers(fake: FakeDiscord) -> tuple[FakeChannel, FakeChannel]:
     """A channel in a server of shard 0 and one in a server of shard 1 (of two)."""
     found: dict[int, FakeChannel] = {}
     while len(found) < 2:
-        guild = fake.add_guild(f"Club {len(fake.guilds)}")
+        guild = fake.add_guild(f"Club {len(fake.world.guilds)}")
         found.setdefault((guild.id >> 22) % 2, fake.add_text_channel(guild, "cards"))
     return found[0], found[1]
 
@@ -40,7 +40,7 @@ async def settle_all(*hs: Harness) -> None:
                 await h.flush()
             if (
                 all(h.client.doing.is_quiet and not h.sleeper.woken for h in hs)
-                and hs[0].fake.is_idle
+                and hs[0].fake.log.is_idle
                 and hs[0].sleeper.next_due() is None
             ):
                 return
@@ -131,7 +131,7 @@ async def test_two_shard_processes_share_every_table(
         for u in (fake.alice, fake.bob):
             view = a.service.hand_of(room, uid(u))
             assert view is not None and texts.hand_text(Text("en"), view) in hands[u.id].text()
-        assert not fake.limited and not [c for c in fake.calls if c.status >= 400]
+        assert not fake.limits.limited and not [c for c in fake.calls if c.status >= 400]
         assert rid(ch0) == room.id
     finally:
         try:

@@ -15,7 +15,7 @@ from bot.service import GameService
 from bot.store import Store
 from bot.tournament import OVER
 from bot.views import Line
-from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeMessage
+from tests.fakes.discord import FakeChannel, FakeDiscord, FakeMessage
 from tests.fast_forward import fast_forward
 
 from .harness import Harness, mover, refusal_text, rid, uid

@@ -15,7 +15,7 @@ import contextlib
 import signal
 import sys
 
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 WAIT_SECONDS = 120.0  # for the bot's first poll and its answer: a cold container is slow
 

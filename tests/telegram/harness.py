@@ -37,7 +37,7 @@ from bot.views import Choice
 from engine.cards import CARD_TEXT, SUIT_LETTERS, SUIT_SYMBOLS
 from engine.codec import unpack_action
 from engine.families.petukh.view import PetukhExtras
-from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
+from tests.fakes.telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 
 GROUP_ID = -1001000000001
 # the bot's own limits on asking, for tests that press at once on a still clock
@@ -109,7 +109,7 @@ class Env:
         if "ephemeral" not in kw:
             kw["ephemeral"] = self.client_sends_ephemeral(where, user, text)
         msg = self.fake.user_message(where, user, text, **kw)
-        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=SIGNAL_LIMIT)
+        await self.fake.wait_confirmed(self.fake.updates.last_update_id, timeout=SIGNAL_LIMIT)
         if flush:
             await self.flush()
         return msg
@@ -123,9 +123,9 @@ class Env:
             return False
         name = text[1:].split()[0].split("@")[0].lower() if len(text) > 1 else ""
         scope = json.dumps({"type": "all_group_chats"}, sort_keys=True)
-        listed = self.fake.commands.get((scope, user.language_code or "")) or self.fake.commands.get(
-            (scope, ""), []
-        )
+        listed = self.fake.world.commands.get(
+            (scope, user.language_code or "")
+        ) or self.fake.world.commands.get((scope, ""), [])
         return any(c.get("command") == name and c.get("is_ephemeral") for c in listed)
 
     async def press(
@@ -134,7 +134,7 @@ class Env:
         """Press a button; returns the answer the bot gave (it always must) once its
         handler has finished."""
         cb = self.fake.press(user, message, data, check_button=check_button)
-        await self.fake.wait_confirmed(self.fake._last_update_id, timeout=SIGNAL_LIMIT)
+        await self.fake.wait_confirmed(self.fake.updates.last_update_id, timeout=SIGNAL_LIMIT)
         assert cb.answered, f"press {data!r} was not answered"
         if flush:
             await self.flush()
@@ -275,7 +275,7 @@ class Env:
             "editEphemeralMessageText",
             "editEphemeralMessageReplyMarkup",
         ):
-            original = fake._responders[method.lower()]
+            original = fake.responder(method)
 
             async def wrapped(params: dict[str, Any], _orig: Any = original, _method: str = method) -> Any:
                 await self._check(_method, params)
@@ -331,9 +331,9 @@ async def telegram(
     async with contextlib.AsyncExitStack() as stack:
         if fake is None:
             fake = await stack.enter_async_context(FakeTelegram(clock=clock.now))
-        if GROUP_ID in fake.chats:
-            group = fake.chats[GROUP_ID].chat
-            users = [fake.users[1000 + i] for i in range(len(NAMES))]
+        if GROUP_ID in fake.world.chats:
+            group = fake.world.chats[GROUP_ID].chat
+            users = [fake.world.users[1000 + i] for i in range(len(NAMES))]
         else:
             group = fake.group(GROUP_ID, "Пятничный покер")
             users = [

@@ -13,7 +13,7 @@ import json
 import random
 from dataclasses import dataclass, field
 
-from tests.fakes.telegram_api import FakeMessage, FakeUser
+from tests.fakes.telegram import FakeMessage, FakeUser
 from tests.telegram.harness import Env, pick
 
 THINK = (1.0, 6.0)
@@ -181,6 +181,6 @@ async def _finish(env: Env, figures: Figures, table: FakeMessage) -> None:
             ours.append(c)
     figures.edits = [c.at for c in ours]
     figures.result_at = next((c.at for c in ours if "🏁" in str(c.params.get("text"))), None)
-    figures.refused = len(env.fake.flood.refused) if env.fake.flood else 0
+    figures.refused = len(env.fake.limits.flood.refused) if env.fake.limits.flood else 0
     times = sorted(c.at for c in calls)
     figures.writes_per_minute = max((sum(1 for u in times if t <= u < t + 60) for t in times), default=0)

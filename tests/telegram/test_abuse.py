@@ -171,8 +171,8 @@ async def test_the_outbox_keeps_a_few_answers_and_never_drops_a_result(
     the group pile up: only the newest few wait (the oldest dropped, with a log line); the
     match's result posted meanwhile is never dropped."""
     async with telegram(redis) as env:
-        env.fake.limit_group_writes(20, 60.0)
-        env.fake.fail_retry_after("sendMessage", 30, when=lambda p: int(p["chat_id"]) < 0)
+        env.fake.limits.limit_group_writes(20, 60.0)
+        env.fake.limits.fail_retry_after("sendMessage", 30, when=lambda p: int(p["chat_id"]) < 0)
         await env.painter.say(GROUP_ID, "first", info=True)  # refused: the chat waits 30 s
         for i in range(10):
             await env.painter.say(GROUP_ID, f"answer {i}", info=True)

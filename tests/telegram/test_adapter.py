@@ -40,7 +40,7 @@ async def test_four_people_play_a_whole_kozel_match_with_ephemeral_hands(redis: 
         for u in env.users:
             assert not env.fake.messages(u.id, from_bot=True)
         # every callback answered; every callback_data within 64 bytes
-        assert all(cb.answered for cb in env.fake.callbacks.values())
+        assert all(cb.answered for cb in env.fake.world.callbacks.values())
         for m in env.fake.messages(env.group, from_bot=True, include_deleted=True):
             for v in m.versions:
                 for row in (v.reply_markup or {}).get("inline_keyboard", []):
@@ -73,7 +73,7 @@ async def test_two_people_one_in_private_chat_and_two_computer_players(redis: Re
         # Boris played from the private chat: his moves' presses came from there
         private_presses = [
             cb
-            for cb in env.fake.callbacks.values()
+            for cb in env.fake.world.callbacks.values()
             if cb.user.id == boris.id
             and cb.message is not None
             and cb.message.chat.id == boris.id
@@ -87,14 +87,14 @@ async def test_failed_ephemeral_send_falls_back_to_the_private_chat(redis: Redis
         await open_table(env, people=4)
         vera = env.users[2]
         env.fake.private_chat(vera)  # Vera has started the bot before
-        env.fake.fail_ephemeral_send(receiver_user_id=vera.id)
+        env.fake.limits.fail_ephemeral_send(receiver_user_id=vera.id)
         answer = await env.press(vera, env.table_message(), "T:hand")
         assert not answer.get("url")
         private = env.fake.messages(vera.id, from_bot=True)
         assert private and any(d.startswith("S~") for d in private[-1].callback_data)
         # and a user who never started the bot gets the deep link instead
         gleb = env.users[3]
-        env.fake.fail_ephemeral_send(receiver_user_id=gleb.id)
+        env.fake.limits.fail_ephemeral_send(receiver_user_id=gleb.id)
         answer = await env.press(gleb, env.table_message(), "T:hand")
         assert "?start=h" in answer.get("url", "")
 
@@ -145,7 +145,7 @@ async def test_stale_forged_and_foreign_callbacks_alert_and_change_nothing(redis
 
 async def test_restart_mid_match_old_buttons_still_work(redis: Redis) -> None:
     from bot.clock import ManualClock
-    from tests.fakes.telegram_api import FakeTelegram
+    from tests.fakes.telegram import FakeTelegram
 
     clock = ManualClock()
     async with FakeTelegram(clock=clock.now) as fake:
@@ -179,7 +179,7 @@ async def test_restart_mid_match_old_buttons_still_work(redis: Redis) -> None:
 async def test_retry_after_blocks_the_chat_and_nothing_is_lost(redis: Redis) -> None:
     async with telegram(redis) as env:
         await open_table(env, people=1, bots=3)
-        env.fake.fail_retry_after("editMessageText", 7)
+        env.fake.limits.fail_retry_after("editMessageText", 7)
         for _ in range(3000):
             room = await env.room()
             if room.state != "playing":
@@ -193,7 +193,7 @@ async def test_retry_after_blocks_the_chat_and_nothing_is_lost(redis: Redis) -> 
         assert len(refused) == 1
         blocked_at = refused[0].at
         await env.drain()
-        writes = env.fake.group_writes[GROUP_ID]
+        writes = env.fake.limits.group_writes[GROUP_ID]
         for i, t in enumerate(writes):
             window = [w for w in writes[i:] if w < t + 60]
             assert len(window) <= 20, f"{len(window)} group writes within a minute"
@@ -212,7 +212,7 @@ async def test_missing_or_rejected_token_one_clear_line(redis: Redis) -> None:
     from bot.config import Settings
     from bot.service import GameService
     from bot.store import Store
-    from tests.fakes.telegram_api import FakeTelegram
+    from tests.fakes.telegram import FakeTelegram
 
     with pytest.raises(ConfigError, match="BOT_TOKEN"):
         make_bot(Settings(bot_token=None))
@@ -275,7 +275,7 @@ async def test_invite_link_seats_a_friend_from_the_private_chat(redis: Redis) ->
 async def test_forum_topic_is_a_table_of_its_own_and_hand_command_is_ephemeral(
     redis: Redis,
 ) -> None:
-    from tests.fakes.telegram_api import FakeTelegram
+    from tests.fakes.telegram import FakeTelegram
 
     async with FakeTelegram() as fake:
         forum = fake.group(-1002000000002, "Клуб", forum=True)
@@ -359,7 +359,9 @@ async def test_new_games_played_through_buttons_with_no_leak(
         assert room.state == "finished" or room.load_match().deal_no >= 4
         assert not env.leaks, env.leaks[:3]
         pressed = {
-            cb.data.rsplit(".", 1)[1][0] for cb in env.fake.callbacks.values() if cb.data.startswith("A~")
+            cb.data.rsplit(".", 1)[1][0]
+            for cb in env.fake.world.callbacks.values()
+            if cb.data.startswith("A~")
         }
         if game == "kozel-nn":
             assert "c" in pressed  # a cut, pressed as a button
@@ -406,12 +408,14 @@ async def test_replies_wait_for_the_budget_under_429_and_none_is_lost(
     """Answers typed past the menu (plain commands, not ephemeral ones) go to the sender's
     private chat (issue 33); a 429 there holds them for Telegram's time, and none is lost."""
     async with telegram(redis) as env:
-        env.fake.limit_group_writes(20, 60.0)
+        env.fake.limits.limit_group_writes(20, 60.0)
         await open_table(env, people=1, bots=3)
         anna = env.users[0]
         env.fake.private_chat(anna)
         group_writes = len(env.fake.find_calls("sendMessage", ok=True))
-        env.fake.fail_retry_after("sendMessage", 30, times=1, when=lambda p: int(p["chat_id"]) == anna.id)
+        env.fake.limits.fail_retry_after(
+            "sendMessage", 30, times=1, when=lambda p: int(p["chat_id"]) == anna.id
+        )
         for command in ("/invite", "/series", "/score", "/top"):
             await env.say(anna, command, ephemeral=False)
         await env.drain()
@@ -530,9 +534,9 @@ async def test_a_press_answer_refused_with_429_is_logged_and_the_press_applied(
 ) -> None:
     async with telegram(redis) as env:
         await env.say(env.users[0], "/newgame kozel")
-        env.fake.fail_retry_after("answerCallbackQuery", 3)
+        env.fake.limits.fail_retry_after("answerCallbackQuery", 3)
         env.fake.press(env.users[1], env.table_message(), "L:join")
-        await env.fake.wait_confirmed(env.fake._last_update_id, timeout=60)
+        await env.fake.wait_confirmed(env.fake.updates.last_update_id, timeout=60)
         room = await env.room()
         assert room.seat_of(f"tg:{env.users[1].id}") is not None
         assert any("unanswered: 429" in r.getMessage() for r in caplog.records)

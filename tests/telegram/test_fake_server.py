@@ -43,7 +43,7 @@ from aiogram.types import (
     WebAppInfo,
 )
 
-from tests.fakes.telegram_api import (
+from tests.fakes.telegram import (
     FakeChat,
     FakeTelegram,
     FakeUser,
@@ -176,7 +176,7 @@ async def test_get_me_and_token_check(fake: FakeTelegram, bot: Bot) -> None:
 
 
 async def test_retry_after_raises_telegram_retry_after(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
-    fake.fail_retry_after("sendMessage", retry_after=7, times=2)
+    fake.limits.fail_retry_after("sendMessage", retry_after=7, times=2)
 
     for _ in range(2):
         with pytest.raises(TelegramRetryAfter) as raised:
@@ -197,7 +197,7 @@ async def test_forbidden_until_user_starts_the_bot(fake: FakeTelegram, bot: Bot,
     sent = await bot.send_message(bob.id, "psst")
     assert sent.chat.type == "private"
 
-    fake.block_bot(bob)
+    fake.world.block_bot(bob)
     with pytest.raises(TelegramForbiddenError, match="blocked by the user"):
         await bot.send_message(bob.id, "psst again")
 
@@ -206,7 +206,7 @@ async def test_injected_bad_request_and_forbidden(
     fake: FakeTelegram, bot: Bot, group: FakeChat, alice: FakeUser
 ) -> None:
     fake.make_admin(group, fake.bot)  # admins may send ephemerals unprompted
-    fake.fail_ephemeral_send(error_code=403, description="Forbidden: ephemeral refused")
+    fake.limits.fail_ephemeral_send(error_code=403, description="Forbidden: ephemeral refused")
     ephemeral = EphemeralMessageParameters(receiver_user_id=alice.id)
 
     with pytest.raises(TelegramForbiddenError, match="ephemeral refused"):
@@ -218,7 +218,7 @@ async def test_injected_bad_request_and_forbidden(
     assert secret.message_id == 0 and secret.ephemeral_message_id == 1
     assert secret.receiver_user is not None and secret.receiver_user.id == alice.id
 
-    fake.fail_next("deleteMessage", error_code=400, description="Bad Request: nope")
+    fake.limits.fail_next("deleteMessage", error_code=400, description="Bad Request: nope")
     with pytest.raises(TelegramBadRequest, match="nope"):
         await bot.delete_message(group.id, public.message_id)
 
@@ -239,7 +239,7 @@ async def test_strict_ephemeral_rules(fake: FakeTelegram, bot: Bot, group: FakeC
 
 async def test_edit_delete_and_not_modified(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
     sent = await bot.send_message(group.id, "<b>Trump</b>: ♣", parse_mode="HTML")
-    model = fake.find_message(group, sent.message_id)
+    model = fake.world.find_message(group, sent.message_id)
     assert model is not None and model.text == "Trump: ♣" and model.raw_text == "<b>Trump</b>: ♣"
 
     edited = await bot.edit_message_text("Trump: ♦", chat_id=group.id, message_id=sent.message_id)
@@ -286,7 +286,7 @@ async def test_members_commands_and_chat(
     assert await bot.delete_my_commands(scope=scope) is True
     assert await bot.get_my_commands(scope=scope) == []
     assert await bot.delete_webhook(drop_pending_updates=True) is True
-    assert fake.pending_update_count() == 0
+    assert fake.updates.pending_update_count() == 0
 
 
 async def test_get_chat_member_of_a_stranger_left_and_kicked(
@@ -344,7 +344,7 @@ async def test_an_unknown_method_gets_404_not_found(fake: FakeTelegram, bot: Bot
     photo = BufferedInputFile(b"\x89PNG fake", filename="table.png")
     with pytest.raises(TelegramNotFound, match="Not Found"):
         await bot.set_chat_photo(group.id, photo)
-    assert fake.unknown_methods == ["setChatPhoto"]
+    assert fake.log.unknown_methods == ["setChatPhoto"]
     [call] = fake.find_calls("setChatPhoto")
     assert (call.error_code, call.description) == (404, "Not Found")
     assert call.params["photo"]["size"] == 9
@@ -379,7 +379,7 @@ async def test_get_updates_long_poll_is_woken_by_an_update(
     again = await bot.get_updates(timeout=0)
     assert [update.update_id for update in again] == [updates[0].update_id]
     assert await bot.get_updates(offset=updates[0].update_id + 1, timeout=0) == []
-    assert fake.pending_update_count() == 0
+    assert fake.updates.pending_update_count() == 0
 
 
 async def test_stop_releases_a_pending_long_poll(fake: FakeTelegram) -> None:
@@ -406,7 +406,7 @@ async def test_manual_start_and_stop_polling(
     await asyncio.wait_for(polling, 2)
 
     assert pong.message_id == 2  # the user's /ping was message 1
-    assert fake.method_names()[:2] == ["getMe", "sendMessage"]
+    assert fake.log.method_names()[:2] == ["getMe", "sendMessage"]
     assert sorted(fake.find_calls("getUpdates")[0].params["allowed_updates"]) == [
         "callback_query",
         "message",
@@ -463,7 +463,7 @@ async def test_ephemeral_send_edit_and_press(
         hand_press = fake.press(alice, table, "hand")
 
         edit = await fake.wait_for_call("editEphemeralMessageText")
-        hand = fake.find_ephemeral(group, edit.params["ephemeral_message_id"])
+        hand = fake.world.find_ephemeral(group, edit.params["ephemeral_message_id"])
         assert hand is not None and hand.text == "Your hand: 7♠ 9♥"
 
         send = fake.find_calls("sendMessage", lambda p: "ephemeral_message_parameters" in p)[0]
@@ -541,7 +541,7 @@ async def test_handler_errors_surface_as_aiogram_exceptions(
 
     dp = Dispatcher()
     dp.include_router(router)
-    fake.fail_retry_after("sendMessage", retry_after=3)
+    fake.limits.fail_retry_after("sendMessage", retry_after=3)
     async with run_polling(dp, bot, fake, handle_as_tasks=False):
         fake.user_message(group, alice, "/ping")
         await fake.wait_confirmed()
@@ -580,7 +580,7 @@ async def test_raw_json_and_query_bodies(fake: FakeTelegram, group: FakeChat, al
         "getMe",
     ]
     assert fake.calls[0].params == {"chat_id": group.id, "text": "42"}
-    assert fake.pending_update_count() == 1
+    assert fake.updates.pending_update_count() == 1
 
 
 # ---------------------------------------------------------------- limits like Telegram's
@@ -594,7 +594,7 @@ async def test_group_flood_limit_on_the_fakes_clock(group: FakeChat, alice: Fake
         fake.group(group.id, group.title or "")
         fake.make_admin(group, fake.bot)
         fake.add_user(alice.id, alice.first_name)
-        fake.limit_group_writes(20, 60.0)
+        fake.limits.limit_group_writes(20, 60.0)
         bot = make_bot(fake)
         try:
             first = await bot.send_message(group.id, "table")
@@ -615,8 +615,8 @@ async def test_group_flood_limit_on_the_fakes_clock(group: FakeChat, alice: Fake
             await bot.send_message(group.id, "allowed again")
         finally:
             await close_session_fast(bot)
-    assert len(fake.group_writes[group.id]) == 21
-    assert fake.flood is not None and len(fake.flood.refused) == 1
+    assert len(fake.limits.group_writes[group.id]) == 21
+    assert fake.limits.flood is not None and len(fake.limits.flood.refused) == 1
 
 
 async def test_payloads_the_real_api_refuses_get_400(fake: FakeTelegram, bot: Bot, group: FakeChat) -> None:
@@ -731,7 +731,7 @@ async def test_a_reaction_is_not_a_group_write(group: FakeChat, alice: FakeUser)
     async with FakeTelegram(clock=lambda: 0.0) as fake:
         fake.group(group.id, group.title or "")
         said = fake.user_message(group.id, alice, "good game")
-        fake.limit_group_writes(1, 60.0)
+        fake.limits.limit_group_writes(1, 60.0)
         bot = make_bot(fake)
         try:
             await bot.send_message(group.id, "table")
@@ -740,7 +740,7 @@ async def test_a_reaction_is_not_a_group_write(group: FakeChat, alice: FakeUser)
                 await bot.send_message(group.id, "one too many")
         finally:
             await close_session_fast(bot)
-        assert len(fake.group_writes[group.id]) == 1
+        assert len(fake.limits.group_writes[group.id]) == 1
 
 
 async def test_redelivered_update_comes_again_with_its_id(
@@ -760,13 +760,13 @@ async def test_redelivered_update_comes_again_with_its_id(
     dp = Dispatcher()
     dp.include_router(router)
     sent = await bot.send_message(group.id, "table", reply_markup=keyboard(("Go", "go")))
-    table = fake.find_message(group, sent.message_id)
+    table = fake.world.find_message(group, sent.message_id)
     assert table is not None
     async with run_polling(dp, bot, fake, handle_as_tasks=False):
         press = fake.press(alice, table, "go")
         await fake.wait_for(lambda: press.answered)
-        update_id = fake.update_of(press)
-        fake.redeliver(update_id)
+        update_id = fake.updates.update_of(press)
+        fake.updates.redeliver(update_id)
         await fake.wait_for(lambda: len(seen) == 3, what="the redelivery")
     assert seen == [(update_id, press.id), (update_id, press.id), (0, "answered twice")]
 
@@ -783,8 +783,8 @@ async def test_send_photo_uploads_bytes_with_a_caption_of_at_most_1024(
     assert sent.photo and sent.caption == "🟥 Anna — 4\n🟦 Boris — 12"
     msg = fake.messages(group)[-1]
     assert msg.photo is not None and msg.photo["size"] == len(png)
-    assert fake.uploads[msg.photo["attach"]] == png
-    assert fake.group_writes[group.id]
+    assert fake.world.uploads[msg.photo["attach"]] == png
+    assert fake.limits.group_writes[group.id]
     with pytest.raises(TelegramBadRequest, match="caption is too long"):
         await bot.send_photo(
             group.id, BufferedInputFile(png, filename="score.png"), caption="🟥" * 513

@@ -9,7 +9,7 @@ from redis.asyncio import Redis
 from adapters.common.render import Text
 from bot.room import User
 from bot.views import HandView
-from tests.fakes.telegram_api import FakeUser
+from tests.fakes.telegram import FakeUser
 from tests.telegram.harness import Env, telegram
 
 RU = Text("ru")
@@ -73,8 +73,8 @@ async def test_a_tap_on_an_old_hand_makes_it_the_live_one_with_todays_cards(redi
         user, _hand = await mover(env)
         old = await env.open_hand(user)
         # the retirement of the old hand fails (the message stays, buttons and all)
-        env.fake.fail_next("deleteEphemeralMessage")
-        env.fake.fail_next(
+        env.fake.limits.fail_next("deleteEphemeralMessage")
+        env.fake.limits.fail_next(
             "editEphemeralMessageText",
             when=lambda p: p.get("ephemeral_message_id") == old.ephemeral_message_id,
         )
@@ -243,7 +243,7 @@ async def test_a_hand_refused_with_429_comes_after_the_wait(redis: Redis) -> Non
     async with telegram(redis) as env:
         await open_table(env)
         anna = env.users[0]
-        env.fake.fail_retry_after(
+        env.fake.limits.fail_retry_after(
             "sendMessage", 5, when=lambda p: bool(p.get("ephemeral_message_parameters"))
         )
         answer = await env.press(anna, env.table_message(), "T:hand")
@@ -265,11 +265,11 @@ async def test_a_redelivered_press_is_applied_once_and_answered_quietly(redis: R
         choice = next(c for c in hand.choices if c.kind != "declare")
         await env.play(user, choice)
         press = next(
-            cb for cb in reversed(list(env.fake.callbacks.values())) if cb.data == "A~" + choice.token
+            cb for cb in reversed(list(env.fake.world.callbacks.values())) if cb.data == "A~" + choice.token
         )
         room = await env.room()
         mark = env.fake.mark()
-        env.fake.redeliver(env.fake.update_of(press))
+        env.fake.updates.redeliver(env.fake.updates.update_of(press))
         answered = await env.fake.wait_for_call(
             "answerCallbackQuery", lambda p: p["callback_query_id"] == press.id, after=mark, timeout=10
         )
@@ -350,7 +350,7 @@ async def test_a_tap_refused_with_429_redraws_the_hand_after_the_wait(redis: Red
         await open_table(env)
         user, _hand = await mover(env)
         msg = await env.open_hand(user)
-        refused = env.fake.fail_retry_after("editEphemeralMessageText", 5)
+        refused = env.fake.limits.fail_retry_after("editEphemeralMessageText", 5)
         data = next(d for d in msg.callback_data if d.startswith("S~"))
         mark = env.fake.mark()
         await env.press(user, msg, data)
@@ -375,7 +375,7 @@ async def test_an_old_hand_refused_with_429_is_retired_after_the_wait(redis: Red
         await open_table(env)
         anna = env.users[0]
         first = await env.open_hand(anna)
-        env.fake.fail_retry_after("deleteEphemeralMessage", 4)
+        env.fake.limits.fail_retry_after("deleteEphemeralMessage", 4)
         await env.press(anna, env.table_message(), "T:hand")
         second = env.hand_message(anna)
         assert second is not first and not first.deleted
@@ -391,7 +391,7 @@ async def test_hand_in_the_private_chat_always_answers(redis: Redis) -> None:
         reply = env.fake.last_bot_message(anna.id)
         assert reply is not None and reply.text == RU._("You are not in a game now.")
         await open_table(env)
-        env.fake.fail_next(
+        env.fake.limits.fail_next(
             "sendMessage", when=lambda p: int(p["chat_id"]) == anna.id and "🐐" in str(p.get("text"))
         )
         await env.say(anna, "/hand", chat=anna.id)

@@ -9,7 +9,7 @@ from redis.asyncio import Redis
 
 from adapters.telegram.handlers.history import LIMIT
 from bot.room import User
-from tests.fakes.telegram_api import FakeMessage, FakeUser
+from tests.fakes.telegram import FakeMessage, FakeUser
 from tests.telegram.harness import Env, telegram
 
 

@@ -17,7 +17,7 @@ from bot import logs
 from bot.clock import ManualClock
 from bot.metrics_prometheus import PrometheusMetrics
 from bot.store import Store
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 from tests.telegram.harness import telegram
 from tests.telegram.test_hands import open_table
 from tests.telegram.test_webhook_workers import worker
@@ -30,11 +30,11 @@ async def test_429s_their_waits_and_the_painter_queue_are_counted(redis: Redis) 
         await open_table(env)
         anna = env.users[0]
         # a hand refused with a 429 (the delivery path), then a group write (the painter's)
-        env.fake.fail_retry_after(
+        env.fake.limits.fail_retry_after(
             "sendMessage", 5, when=lambda p: bool(p.get("ephemeral_message_parameters"))
         )
         await env.press(anna, env.table_message(), "T:hand")
-        env.fake.fail_retry_after(
+        env.fake.limits.fail_retry_after(
             "sendMessage", 7, when=lambda p: int(p["chat_id"]) < 0 and "ephemeral_message_parameters" not in p
         )
         await env.say(anna, "/cancel")  # its confirmation: a group write
@@ -54,12 +54,12 @@ async def test_a_line_logged_while_handling_a_press_names_the_room_and_the_updat
     async with telegram(redis) as env:
         await open_table(env)
         anna = env.users[0]
-        env.fake.fail_retry_after(
+        env.fake.limits.fail_retry_after(
             "sendMessage", 5, when=lambda p: bool(p.get("ephemeral_message_parameters"))
         )
         with caplog.at_level(logging.INFO, logger="adapters.telegram"):
             await env.press(anna, env.table_message(), "T:hand")
-        press = list(env.fake.callbacks.values())[-1]
+        press = list(env.fake.world.callbacks.values())[-1]
     line = next(r for r in caplog.records if "429, retry after" in r.getMessage())
     assert line.room == f"tg:{env.group.id}"  # type: ignore[attr-defined]
     assert line.update == f"cb{press.id}"  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ GOAL = 8.0  # seconds: the table is never older than this while moves are made
 async def open_paced_table(env: Env, people: int, bots: int, game: str = "kozel", seed: int = 0) -> None:
     """A table opened through the buttons, dealt from ``seed`` (the service's start with a
     seed, as the Start button does without one): the same match on every run."""
-    env.fake.limit_group_writes(20, 60.0)
+    env.fake.limits.limit_group_writes(20, 60.0)
     anna = env.users[0]
     await env.say(anna, f"/newgame {game}")
     for user in env.users[1:people]:

@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from adapters.common.chart import LEGEND
 from adapters.common.render import Text
 from bot.views import Line
-from tests.fakes.telegram_api import FakeMessage
+from tests.fakes.telegram import FakeMessage
 from tests.fast_forward import fast_forward
 from tests.telegram.harness import Env, telegram
 
@@ -115,7 +115,7 @@ async def test_a_long_match_ends_with_one_photo_unless_the_chat_turned_charts_of
         assert lines[2].startswith("Козлы: " + LEGEND[1 - winners[0] % 2])
         assert all(n in lines[1] for n in won_names)
         photo = photos(env)[0].photo or {}
-        assert len(caption) <= 1024 and env.fake.uploads[photo["attach"]].startswith(b"\x89PNG")
+        assert len(caption) <= 1024 and env.fake.world.uploads[photo["attach"]].startswith(b"\x89PNG")
         table = env.table_message().text or ""
         assert "🏁" in table and "Козлы" not in table  # the story is the photo's caption
 
@@ -168,7 +168,7 @@ async def test_top_stats_and_series_after_three_matches(redis: Redis) -> None:
 async def test_a_photo_refused_for_good_leaves_the_result_in_words(redis: Redis) -> None:
     async with telegram(redis) as env:
         await open_table(env)
-        env.fake.fail_next(
+        env.fake.limits.fail_next(
             "sendPhoto", times=5, description="Bad Request: not enough rights to send photos to the chat"
         )
         await last_move(env, progress=LONG)

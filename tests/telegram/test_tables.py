@@ -76,7 +76,7 @@ async def test_a_table_scrolled_far_away_is_posted_again_below(redis: Redis) -> 
 
 async def test_cancel_rewrites_strips_hands_and_confirms_once(redis: Redis) -> None:
     async with telegram(redis) as env:
-        env.fake.limit_group_writes(20, 60.0)
+        env.fake.limits.limit_group_writes(20, 60.0)
         await open_table(env, people=2, bots=2)
         anna, boris = env.users[:2]
         for u in (anna, boris):
@@ -85,7 +85,7 @@ async def test_cancel_rewrites_strips_hands_and_confirms_once(redis: Redis) -> N
         table = env.table_message()
         mark = env.fake.mark()
         # the group's budget is spent: Boris's /score waits, and then the match is cancelled
-        env.fake.fail_retry_after(
+        env.fake.limits.fail_retry_after(
             "sendMessage",
             20,
             when=lambda p: int(p["chat_id"]) < 0 and "ephemeral_message_parameters" not in p,

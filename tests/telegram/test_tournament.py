@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from adapters.common.render import Text
 from bot.clock import ManualClock
 from bot.tournament import OVER
-from tests.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
+from tests.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.fast_forward import fast_forward
 from tests.telegram.harness import Env, telegram
 

@@ -21,7 +21,7 @@ from bot.clock import ManualClock
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store, client
-from tests.fakes.telegram_api import FakeTelegram, close_session_fast
+from tests.fakes.telegram import FakeTelegram, close_session_fast
 
 GROUP = -1009000000001
 SECRET = "s3cret-token"

@@ -12,7 +12,7 @@ from adapters.telegram.app import build, make_bot, run
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.telegram_api import close_session_fast
+from tests.fakes.telegram import close_session_fast
 from tests.telegram.harness import Env, telegram
 
 
@@ -85,12 +85,12 @@ async def test_one_flood_budget_for_every_worker(redis: Redis) -> None:
             await computers_to_move(env)
             env.clock.advance(1.5)
             await service_b.run_timers()
-            before = len(env.fake.group_writes[env.group.id])
+            before = len(env.fake.limits.group_writes[env.group.id])
             await app_b.painter.flush()  # type: ignore[attr-defined]
-            assert len(env.fake.group_writes[env.group.id]) == before  # B waits A's gap
+            assert len(env.fake.limits.group_writes[env.group.id]) == before  # B waits A's gap
             env.clock.advance(4)
             await app_b.painter.flush()  # type: ignore[attr-defined]
-            assert len(env.fake.group_writes[env.group.id]) == before + 1
+            assert len(env.fake.limits.group_writes[env.group.id]) == before + 1
         finally:
             await close_session_fast(bot_b)  # type: ignore[arg-type]
 

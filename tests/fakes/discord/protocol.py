@@ -1,0 +1,112 @@
+"""Discord's numbers, as the API documents them: permission bits, message flags, gateway
+intents, channel, interaction, callback and component types."""
+
+from __future__ import annotations
+
+API_VERSION = 10
+ANSWER_WINDOW = 3.0  # seconds to answer an interaction
+TOKEN_LIFE = 15 * 60.0  # seconds an interaction token keeps working
+DISCORD_EPOCH_MS = 1420070400000
+
+#: how long a test-side wait lasts before it fails: only a bound that turns a hang into a
+#: failure, never a measure of speed (a loaded 2-core machine may take seconds to answer)
+HANG = 60.0
+
+# --- permission bits -------------------------------------------------------------------------
+PERM_CREATE_INSTANT_INVITE = 1 << 0
+PERM_ADMINISTRATOR = 1 << 3
+PERM_MANAGE_CHANNELS = 1 << 4
+PERM_MANAGE_GUILD = 1 << 5
+PERM_ADD_REACTIONS = 1 << 6
+PERM_VIEW_CHANNEL = 1 << 10
+PERM_SEND_MESSAGES = 1 << 11
+PERM_MANAGE_MESSAGES = 1 << 13
+PERM_EMBED_LINKS = 1 << 14
+PERM_ATTACH_FILES = 1 << 15
+PERM_READ_MESSAGE_HISTORY = 1 << 16
+PERM_USE_EXTERNAL_EMOJIS = 1 << 18
+PERM_USE_APPLICATION_COMMANDS = 1 << 31
+PERM_MANAGE_THREADS = 1 << 34
+PERM_CREATE_PUBLIC_THREADS = 1 << 35
+PERM_CREATE_PRIVATE_THREADS = 1 << 36
+PERM_SEND_MESSAGES_IN_THREADS = 1 << 38
+ALL_PERMISSIONS = (1 << 51) - 1
+
+DEFAULT_MEMBER_PERMISSIONS = (
+    PERM_CREATE_INSTANT_INVITE
+    | PERM_ADD_REACTIONS
+    | PERM_VIEW_CHANNEL
+    | PERM_SEND_MESSAGES
+    | PERM_EMBED_LINKS
+    | PERM_ATTACH_FILES
+    | PERM_READ_MESSAGE_HISTORY
+    | PERM_USE_EXTERNAL_EMOJIS
+    | PERM_USE_APPLICATION_COMMANDS
+    | PERM_CREATE_PUBLIC_THREADS
+    | PERM_CREATE_PRIVATE_THREADS
+    | PERM_SEND_MESSAGES_IN_THREADS
+)
+DEFAULT_BOT_PERMISSIONS = (
+    DEFAULT_MEMBER_PERMISSIONS | PERM_MANAGE_MESSAGES | PERM_MANAGE_THREADS | PERM_MANAGE_CHANNELS
+)
+
+# --- message flags ---------------------------------------------------------------------------
+FLAG_SUPPRESS_EMBEDS = 1 << 2
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+FLAG_IS_COMPONENTS_V2 = 1 << 15
+
+# --- gateway intents -------------------------------------------------------------------------
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_PRESENCES = 1 << 8
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15
+PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
+
+# --- channel types ---------------------------------------------------------------------------
+CHANNEL_TEXT = 0
+CHANNEL_DM = 1
+CHANNEL_PUBLIC_THREAD = 11
+CHANNEL_PRIVATE_THREAD = 12
+THREAD_TYPES = (10, CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+
+# --- interactions ----------------------------------------------------------------------------
+INTERACTION_PING = 1
+INTERACTION_APPLICATION_COMMAND = 2
+INTERACTION_MESSAGE_COMPONENT = 3
+INTERACTION_AUTOCOMPLETE = 4
+INTERACTION_MODAL_SUBMIT = 5
+
+CALLBACK_PONG = 1
+CALLBACK_CHANNEL_MESSAGE = 4
+CALLBACK_DEFERRED_CHANNEL_MESSAGE = 5
+CALLBACK_DEFERRED_UPDATE_MESSAGE = 6
+CALLBACK_UPDATE_MESSAGE = 7
+CALLBACK_AUTOCOMPLETE_RESULT = 8
+CALLBACK_MODAL = 9
+
+# --- component types -------------------------------------------------------------------------
+COMPONENT_ACTION_ROW = 1
+COMPONENT_BUTTON = 2
+COMPONENT_STRING_SELECT = 3
+COMPONENT_TEXT_INPUT = 4
+COMPONENT_USER_SELECT = 5
+COMPONENT_ROLE_SELECT = 6
+COMPONENT_MENTIONABLE_SELECT = 7
+COMPONENT_CHANNEL_SELECT = 8
+COMPONENT_SECTION = 9
+COMPONENT_TEXT_DISPLAY = 10
+COMPONENT_THUMBNAIL = 11
+COMPONENT_CONTAINER = 17
+COMPONENT_LABEL = 18
+SELECT_TYPES = (3, 5, 6, 7, 8)
+BUTTON_LINK = 5
+BUTTON_PREMIUM = 6
+BUTTON_STYLES = (1, 2, 3, 4, BUTTON_LINK, BUTTON_PREMIUM)
+INTERACTIVE_TYPES = (2, *SELECT_TYPES)
+V2_TOP_LEVEL_TYPES = (1, 9, 10, 12, 13, 14, 17)
+# Container Child Components: action row, text display, section, media gallery, separator, file
+CONTAINER_CHILD_TYPES = (1, 9, 10, 12, 13, 14)
