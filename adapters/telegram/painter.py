@@ -27,7 +27,6 @@ import dataclasses
 import logging
 import secrets
 from collections import deque
-from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
@@ -41,12 +40,15 @@ from adapters.common.painting import Dirty, drain, paint_loop, take
 from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
+from adapters.telegram.lobbies import LobbyExpiry
 from adapters.telegram.members import Members
 from adapters.telegram.outbox import BAD_RETRY, Outbox, Stats
 from adapters.telegram.posts import Post
 from adapters.telegram.webapp import web_table_button
 from adapters.telegram.words import Words
 from bot.clock import Clock
+from bot.platform import Platform
+from bot.records import ChatSettings
 from bot.room import FINISHED, LOBBY, PLAYING, Room
 from bot.service import GameService
 from bot.views import Line
@@ -58,22 +60,27 @@ LEASE_RETRY = 1.0  # seconds: another worker is drawing this thing now
 CAPTION_LIMIT = 1024  # a photo's caption, in UTF-16 units as Telegram counts
 
 
-@dataclass
-class LobbyWatch:
-    """A lobby message to strip when its room expires."""
-
-    chat: int
-    message: int
-    preset: str
-    expires: float
-
-
 class Painter(Outbox):
+    """The tables and hands of Telegram rooms, drawn within the chats' budgets: it takes
+    the rooms (``games``), the platform's records (leases, budgets, message records) and the
+    chats' settings; lobby expiry is ``LobbyExpiry``'s."""
+
     def __init__(
-        self, bot: Bot, service: GameService, clock: Clock, words: Words, idle_seconds: float
+        self,
+        bot: Bot,
+        games: GameService,
+        platform: Platform,
+        chats: ChatSettings,
+        clock: Clock,
+        words: Words,
+        idle_seconds: float,
     ) -> None:
         self.bot = bot
-        self.service = service
+        self.service = games
+        self.leases = platform.leases
+        self.budgets = platform.budgets
+        self.platform_data = platform.data
+        self.chats = chats
         self.clock = clock
         self.words = words
         self.idle_seconds = idle_seconds
@@ -85,7 +92,7 @@ class Painter(Outbox):
         self.outbox: dict[tuple[int, bool], deque[Post]] = {}
         self.hand_seen: dict[tuple[str, str], str] = {}
         self.tails: dict[int, int] = {}  # chat -> the newest message id seen there
-        self.lobbies: dict[str, LobbyWatch] = {}
+        self.lobbies = LobbyExpiry(games, words, self.post, idle_seconds)
         self.stats = Stats()
         self.members = Members(bot, clock)  # getChatMember, remembered a few seconds
         self.wake = asyncio.Event()
@@ -135,7 +142,7 @@ class Painter(Outbox):
             elif ln.key == "lobby_expired":
                 values["tg_end"] = {"gen": room.gen, "expired": True}
         if values:
-            await self.service.set_room_data(room.id, **values)
+            await self.platform_data.set_room_data(room.id, **values)
             room.pdata.update(values)
         if chart is not None:
             extra_lines = [x for x in lines if x.key in ("rooster_chosen", "eliminated")]
@@ -147,7 +154,7 @@ class Painter(Outbox):
         if not worth_a_chart(room.result_progress()):
             return None
         chat, _thread = chat_of(room.id)
-        if await self.service.chat_setting("tg", str(chat), "chart") == "off":
+        if await self.chats.chat_setting("tg", str(chat), "chart") == "off":
             return None
         return match_chart(self.service.table_of(room), room.result_progress())
 
@@ -209,13 +216,14 @@ class Painter(Outbox):
                 await self._paint_table(room_id, mark.version, mark.urgent, now)
             for key, mark in self.hands.due(now):
                 await self._paint_hand(key[0], key[1], mark.version, now)
-            await self._expire_lobbies(now)
+            await self.lobbies.expire(now)
             for dirty in (self.tables, self.hands):
                 due = dirty.next_due()
                 if due is not None:
                     dues.append(due)
-            if self.lobbies:
-                dues.append(min(w.expires for w in self.lobbies.values()))
+            due = self.lobbies.next_due()
+            if due is not None:
+                dues.append(due)
             self.service.metrics.painter_queue(
                 "tg", len(self.tables) + len(self.hands) + sum(len(q) for q in self.outbox.values())
             )
@@ -255,7 +263,7 @@ class Painter(Outbox):
 
     async def redraw_stale(self) -> int:
         """At start: the tables of playing rooms drawn from an older version than theirs."""
-        rooms = await self.service.rooms_to_redraw("tg")
+        rooms = await self.leases.rooms_to_redraw("tg")
         for room in rooms:
             self.redraw(room)
         return len(rooms)
@@ -263,16 +271,16 @@ class Painter(Outbox):
     # --- the table ---------------------------------------------------------------------
 
     async def _paint_table(self, room_id: str, version: int, urgent: bool, now: float) -> None:
-        drawn = await self.service.drawn_version(room_id, "table")
+        drawn = await self.leases.drawn_version(room_id, "table")
         if drawn >= version:
             self.tables.drawn(room_id, drawn)
             return
         chat, _thread = chat_of(room_id)
-        wait = await take(self.service, budget_key(chat), pace_of(chat), routine=not urgent)
+        wait = await take(self.budgets, budget_key(chat), pace_of(chat), routine=not urgent)
         if wait > 0:
             self.tables.later(room_id, now + wait)
             return
-        claim = await self.service.begin_paint(room_id, "table", self.owner)
+        claim = await self.leases.begin_paint(room_id, "table", self.owner)
         if claim.busy:
             self.tables.later(room_id, now + LEASE_RETRY)
             return
@@ -284,7 +292,7 @@ class Painter(Outbox):
         try:
             ok = await self._draw_table(room, now)
         finally:
-            again = await self.service.end_paint(
+            again = await self.leases.end_paint(
                 room_id, "table", owner=self.owner, version=room.version if ok else drawn
             )
         if ok:
@@ -315,12 +323,14 @@ class Painter(Outbox):
                     SendMessage(chat_id=chat, message_thread_id=thread, text=text, reply_markup=markup)
                 )
                 self.saw(chat, sent.message_id)
-                await self.service.set_room_data(room.id, tg_table=sent.message_id, tg_table_gen=room.gen)
+                await self.platform_data.set_room_data(
+                    room.id, tg_table=sent.message_id, tg_table_gen=room.gen
+                )
                 room.pdata.update(tg_table=sent.message_id, tg_table_gen=room.gen)
                 if msg is not None:
                     await self._retire_table(room, t, chat, int(msg), old_gen, moved=bool(far))
             if room.state == LOBBY:
-                self._watch_lobby(room, chat)
+                self.lobbies.watch(room, chat)
             return True
         except TelegramRetryAfter as e:
             await self._blocked(chat, e.retry_after)
@@ -330,7 +340,7 @@ class Painter(Outbox):
                 return True
             if "not found" in str(e) and msg is not None:
                 # deleted by someone: the next draw posts a new one
-                await self.service.set_room_data(room.id, tg_table=None)
+                await self.platform_data.set_room_data(room.id, tg_table=None)
                 return False
             log.warning("table of %s: %s", room.id, e)
             return True
@@ -380,47 +390,11 @@ class Painter(Outbox):
             )
         )
 
-    # --- expiry of lobbies ---------------------------------------------------------------
-
-    def _watch_lobby(self, room: Room, chat: int) -> None:
-        msg = room.pdata.get("tg_table")
-        if msg is None:
-            return
-        self.lobbies[room.id] = LobbyWatch(chat, int(msg), room.preset, room.updated + self.idle_seconds)
-
-    async def _expire_lobbies(self, now: float) -> None:
-        """A lobby nobody touched for ``idle_seconds`` is gone from the store: its message
-        loses its buttons."""
-        for room_id, watch in list(self.lobbies.items()):
-            if watch.expires > now:
-                continue
-            room = await self.service.room(room_id)
-            if room is not None and room.state == LOBBY and room.pdata.get("tg_table") == watch.message:
-                watch.expires = room.updated + self.idle_seconds
-                if watch.expires > now:
-                    continue
-            del self.lobbies[room_id]
-            if room is not None and room.pdata.get("tg_table") != watch.message:
-                continue  # a new table replaced it: drawn by its own rules
-            if room is not None and room.state != LOBBY:
-                continue
-            t = await self.words.chat(watch.chat)
-            await self.post(
-                Post(
-                    watch.chat,
-                    EditMessageText(
-                        chat_id=watch.chat,
-                        message_id=watch.message,
-                        text=texts.one_line_result(t, watch.preset, {"expired": True}),
-                    ),
-                )
-            )
-
     # --- hands -------------------------------------------------------------------------
 
     async def _paint_hand(self, room_id: str, user: str, version: int, now: float) -> None:
         what = f"hand:{user}"
-        claim = await self.service.begin_paint(room_id, what, self.owner)
+        claim = await self.leases.begin_paint(room_id, what, self.owner)
         if claim.busy:
             self.hands.later((room_id, user), now + LEASE_RETRY)
             return
@@ -432,8 +406,8 @@ class Painter(Outbox):
         try:
             ok = await self._draw_hand(room, user, now)
         finally:
-            drawn = room.version if ok else await self.service.drawn_version(room_id, what)
-            again = await self.service.end_paint(room_id, what, owner=self.owner, version=drawn)
+            drawn = room.version if ok else await self.leases.drawn_version(room_id, what)
+            again = await self.leases.end_paint(room_id, what, owner=self.owner, version=drawn)
         if ok:
             self.hands.drawn((room_id, user), room.version)
             if again:
@@ -457,7 +431,7 @@ class Painter(Outbox):
         if result is None:
             return False
         if ended or result is False:
-            await self.service.set_seat_data(room.id, user, tg_hand=None)
+            await self.platform_data.set_seat_data(room.id, user, tg_hand=None)
             self.hand_seen.pop(key, None)
         else:
             self.hand_seen[key] = sig

@@ -37,6 +37,7 @@ from tests.fakes.discord_api import (
     stop_client,
     walk_components,
 )
+from tests.pieces import pieces
 
 DELAY = 1.0
 TURN = 60.0
@@ -316,7 +317,9 @@ class Harness:
             guard.public, guard.previous = old.public, old.previous
             guard.hands_seen, guard.checked = old.hands_seen, old.checked
         sleeper = sleeper or ClockSleeper(clock)
-        client = KozelClient(service, settings, guild_ready_timeout=0.01, sleep=sleeper.sleep, **options)
+        client = KozelClient(
+            pieces(service), settings, guild_ready_timeout=0.01, sleep=sleeper.sleep, **options
+        )
         task = await start_client(client, fake)
         return cls(fake, redis, settings, clock, service, client, task, guard, sleeper)
 

@@ -32,6 +32,7 @@ from tests.fakes.discord_api import (
     FakeUser,
     walk_components,
 )
+from tests.pieces import pieces
 
 from .harness import (
     TURN,
@@ -537,9 +538,9 @@ async def test_run_refuses_a_missing_or_rejected_token_in_one_line(
 ) -> None:
     service = GameService(store, make_settings(), clock)
     with pytest.raises(ConfigError) as missing:
-        await run(make_settings(discord_token=None), service, asyncio.Event())
+        await run(make_settings(discord_token=None), pieces(service), asyncio.Event())
     with pytest.raises(ConfigError) as rejected:
-        await run(make_settings(discord_token="not-the-token"), service, asyncio.Event())
+        await run(make_settings(discord_token="not-the-token"), pieces(service), asyncio.Event())
     for e in (missing, rejected):
         assert "\n" not in str(e.value) and "DISCORD_TOKEN" in str(e.value)
     assert "rejected" in str(rejected.value)

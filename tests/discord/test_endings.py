@@ -15,6 +15,7 @@ from engine.cards import CARD_TEXT
 from engine.presets import PRESETS
 from engine.trump import trump_order, trump_suit
 from tests.fakes.discord_api import FakeDiscord
+from tests.pieces import pieces
 
 from .harness import DELAY, Harness, mover, people_and_bots, refusal_text, uid
 
@@ -168,4 +169,4 @@ async def test_r33_after_a_deal_cancel_asks_the_others_and_they_agree_on_the_tab
     await h.press(fake.bob, table, "kz:t:agree")
     room = await h.room(ch)
     assert room.state == "finished" and room.result == {"cancelled": True}
-    assert await h.service.recent_matches("dc", str(ch.id)) == []
+    assert await pieces(h.service).stats.recent_matches("dc", str(ch.id)) == []

@@ -38,6 +38,7 @@ from engine.cards import CARD_TEXT, SUIT_LETTERS, SUIT_SYMBOLS
 from engine.codec import unpack_action
 from engine.petukh_view import PetukhExtras
 from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
+from tests.pieces import pieces
 
 GROUP_ID = -1001000000001
 # the bot's own limits on asking, for tests that press at once on a still clock
@@ -350,7 +351,7 @@ async def telegram(
         )
         service = GameService(Store(redis), conf, clock)
         bot = make_bot(conf)
-        app = await build(bot, service, conf, clock)
+        app = await build(bot, pieces(service), conf, clock)
         if not real_limits:
             app.context.asking = WIDE
         env = Env(fake, group, users, service, clock, app, conf, redis)

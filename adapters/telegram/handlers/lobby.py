@@ -42,6 +42,8 @@ from adapters.telegram.posts import Post
 from adapters.telegram.replies import is_admin, offer, tell
 from bot import invites
 from bot.changes import Reason
+from bot.platform import PlatformData
+from bot.records import ChatSettings
 from bot.room import FINISHED, LOBBY, User
 from bot.service import GameService, Outcome
 
@@ -54,6 +56,8 @@ def bot_names(t: Text) -> tuple[str, ...]:
 
 async def open_table(
     service: GameService,
+    platform_data: PlatformData,
+    chats: ChatSettings,
     painter: Painter,
     chat: int,
     thread: int | None,
@@ -69,9 +73,9 @@ async def open_table(
         "tg", str(chat), str(thread) if thread else None, user, preset, update_id=update_key
     )
     if out.ok and out.room is not None and title:
-        await service.set_room_data(out.room.id, tg_title=title)
+        await platform_data.set_room_data(out.room.id, tg_title=title)
     if out.ok and not out.repeat and out.room is not None:
-        await community.send_notice(service, painter, out.room, chat_t)  # issue 36.2
+        await community.send_notice(chats, painter, out.room, chat_t)  # issue 36.2
     return out
 
 
@@ -79,6 +83,8 @@ async def newgame(
     message: Message,
     command: CommandObject,
     service: GameService,
+    chats: ChatSettings,
+    platform_data: PlatformData,
     painter: Painter,
     user: User,
     chat_t: Text,
@@ -95,7 +101,17 @@ async def newgame(
         return
     thread = message.message_thread_id if message.is_topic_message else None
     out = await open_table(
-        service, painter, message.chat.id, thread, message.chat.title, user, preset, update_key, chat_t
+        service,
+        platform_data,
+        chats,
+        painter,
+        message.chat.id,
+        thread,
+        message.chat.title,
+        user,
+        preset,
+        update_key,
+        chat_t,
     )
     await answer_outcome(message, painter, t, out)
 
@@ -104,6 +120,8 @@ async def picked_game(
     query: CallbackQuery,
     callback_data: cb.Game,
     service: GameService,
+    chats: ChatSettings,
+    platform_data: PlatformData,
     painter: Painter,
     user: User,
     t: Text,
@@ -121,7 +139,17 @@ async def picked_game(
     else:
         thread = msg.message_thread_id if msg.is_topic_message else None
         out = await open_table(
-            service, painter, msg.chat.id, thread, msg.chat.title, user, preset, update_key, chat_t
+            service,
+            platform_data,
+            chats,
+            painter,
+            msg.chat.id,
+            thread,
+            msg.chat.title,
+            user,
+            preset,
+            update_key,
+            chat_t,
         )
         if out.ok and not out.repeat:
             # the list has done its work: the lobby is drawn below it, the only buttons
@@ -139,6 +167,7 @@ async def picked_game(
 async def join(
     message: Message,
     service: GameService,
+    chats: ChatSettings,
     painter: Painter,
     user: User,
     room_id: str,
@@ -146,15 +175,15 @@ async def join(
     update_key: str | None,
 ) -> None:
     out = await service.join(room_id, user, update_id=update_key)
-    await remember_username(service, out, message.from_user)
+    await remember_username(chats, out, message.from_user)
     await answer_outcome(message, painter, t, out)
 
 
-async def remember_username(service: GameService, out: Outcome, tg_user: TgUser | None) -> None:
+async def remember_username(chats: ChatSettings, out: Outcome, tg_user: TgUser | None) -> None:
     """``/kick @name`` and ``/stats @name`` find a person by the username kept when he sat
     down."""
     if out.ok and out.room is not None:
-        await remember_in_chat(service, out.room.chat, tg_user)
+        await remember_in_chat(chats, out.room.chat, tg_user)
 
 
 async def leave(
@@ -280,6 +309,7 @@ async def kick(
     message: Message,
     command: CommandObject,
     service: GameService,
+    chats: ChatSettings,
     painter: Painter,
     user: User,
     room_id: str,
@@ -287,7 +317,7 @@ async def kick(
     update_key: str | None,
 ) -> None:
     room = await service.room(room_id)
-    target = await person_named(service, message, command.args or "", room.size if room else 0)
+    target = await person_named(chats, message, command.args or "", room.size if room else 0)
     if target is None:
         await tell(
             message,
@@ -350,6 +380,7 @@ async def lobby_button(
     query: CallbackQuery,
     callback_data: cb.Lobby,
     service: GameService,
+    chats: ChatSettings,
     painter: Painter,
     user: User,
     room_id: str,
@@ -374,7 +405,7 @@ async def lobby_button(
 
     out = await as_admin(painter, msg.chat.id, user, pressed)
     if out is not None and out.ok and action is common_lobby.LobbyAction.JOIN:
-        await remember_username(service, out, query.from_user)
+        await remember_username(chats, out, query.from_user)
     if out is not None and not out.ok and out.reason == Reason.NO_ROOM:
         await strip_buttons(painter, msg)  # a lobby gone (expired): its buttons go too
     answer_press(callback_answer, t, out)

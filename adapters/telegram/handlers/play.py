@@ -18,6 +18,7 @@ from adapters.telegram.keyboards import moment
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from adapters.telegram.words import Words
+from bot.platform import PlatformData
 from bot.room import PLAYING, Room, User
 from bot.service import GameService, Outcome, Refused
 from bot.views import HandView
@@ -222,6 +223,7 @@ async def deliver(
     callback_data: cb.Deliver,
     bot: Bot,
     service: GameService,
+    platform_data: PlatformData,
     painter: Painter,
     user: User,
     t: Text,
@@ -242,10 +244,10 @@ async def deliver(
         if await delivery.send_hand(painter, room, user.id, t, ephemeral=False) is None:
             callback_answer.url = await create_start_link(bot, hand_link_payload(room.id))
             return
-        await service.set_seat_data(room.id, user.id, tg_mode="private")
+        await platform_data.set_seat_data(room.id, user.id, tg_mode="private")
         callback_answer.text = t._("Your cards are in our private chat.")
         return
-    await service.set_seat_data(room.id, user.id, tg_mode="ephemeral")
+    await platform_data.set_seat_data(room.id, user.id, tg_mode="ephemeral")
     callback_answer.text = t._("Press “My cards” in the group.")
 
 
