@@ -21,7 +21,7 @@ from typing import Any
 
 from redis.exceptions import OutOfMemoryError
 
-from bot import deadlines, invites, keys, lobby, logs, play, queue
+from bot import invites, keys, lobby, logs, play, queue
 from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Seated, Transition, Unseated
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
@@ -31,6 +31,7 @@ from bot.platform import FloodBudgets, PaintLeases, Platform, PlatformData
 from bot.ratings import rated
 from bot.records import ChatSettings, Statistics, chat_key
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
+from bot.settle import settle
 from bot.stats import Ratings, match_record, season_of
 from bot.store import ChangeFeed, MatchRecord, Store, claim_of, open_store
 from bot.thinking import HINT, Busy, Thinker
@@ -149,18 +150,13 @@ class GameService(Timers, Tournaments, ChatHistory):
                 return Outcome(True, None, room, repeat=True)
             if change is None:
                 return Outcome(True, None, room)
-            new = change.room
             now = self.now()
-            new.updated = now.t
-            if change.lines:
-                new.events = [{"key": ln.key, "params": ln.params} for ln in change.lines][-MAX_LINES:]
-            deadlines.schedule(new, now)
+            new = settle(change, now).room  # events, results, deadline: in the change
             # a lobby closes by its own deadline (its table is told); the key's expiry is a
             # backstop a little later
             ttl = 0 if new.state == PLAYING else self.settings.idle_seconds + EXPIRY_SLACK
             record = None
             if change.record is not None:
-                change.record["date"] = now.t
                 record = await self._match_record(keys.chat_of(new.id), change.record)
             written = await self.store.cas(new, claim, self.settings.update_ttl_seconds, ttl, now.t, record)
             if written.version:
@@ -281,8 +277,6 @@ class GameService(Timers, Tournaments, ChatHistory):
     ) -> Outcome:
         """Seat a computer player (the creator or a chat admin); ``names``: names in the
         chat's language, the first one unused at the table is taken (else "Bot N")."""
-        if level is not None and level not in BOT_LEVELS:
-            return Outcome(False, Reason.BAD_LEVEL, data={"allowed": list(lobby.LEVELS)})
         return await self._mutate(
             room_id, lambda room: lobby.add_bot(room, user, level, names, is_admin), update_id
         )

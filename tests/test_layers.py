@@ -144,3 +144,21 @@ def test_the_telegram_painter_takes_its_pieces() -> None:
     assert len(own) <= 24, sorted(own)
     for name in ("_expire_lobbies", "_watch_lobby"):
         assert name not in own
+
+
+def test_the_service_writes_the_room_its_change_describes() -> None:
+    """Issue 35.5: what a change produced (events, results, the next deadline) is set by
+    ``bot/settle.py`` and travels in the change; the write path sets nothing of the room
+    but its stored version and its platform data snapshot."""
+    tree = ast.parse((ROOT / "bot" / "service.py").read_text(encoding="utf-8"))
+    write = next(
+        n for n in ast.walk(tree) if isinstance(n, ast.AsyncFunctionDef) and n.name == "_mutate_once"
+    )
+    for node in ast.walk(write):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            for t in target.elts if isinstance(target, ast.Tuple) else [target]:
+                if isinstance(t, ast.Attribute):
+                    assert t.attr in ("version", "pdata", "sdata"), ast.unparse(t)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            assert node.func.attr != "schedule", ast.unparse(node)

@@ -27,6 +27,7 @@ import io
 import logging
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -108,14 +109,9 @@ class Painter:
         job = self.jobs.setdefault(room.id, TableJob())
         if job.room is None or room.version >= job.room.version:
             job.room = room
-        restarted = any(ln.key == "eliminated" for ln in lines)
         for ln in lines:
             if ln.key in ("deal_ended", "match_ended"):
                 job.posts.append((ln, room))
-            elif ln.key == "deal_scored":  # Petukh: on the table (whichever worker draws it)
-                deal = {"gen": room.gen - restarted, "key": ln.key, "params": ln.params}
-                await self.platform_data.set_room_data(room.id, dc_deal=deal)
-                room.pdata["dc_deal"] = deal
         self._kick_table(room.id, job)
         for user_id in self.live.people(room):
             self._kick_hand((room.id, user_id), room)
@@ -261,7 +257,7 @@ class Painter:
         channel's post budget is spent: try again once it is not)."""
         t = Text(await self.language(room))
         table = self.service.table_of(room)
-        layout = views.table_layout(t, table, texts.deal_summary(t, table, room.pdata.get("dc_deal")))
+        layout = views.table_layout(t, table, texts.deal_summary(t, table, petukh_deal(room)))
         channel = self.client.get_partial_messageable(int(room.chat))
         known = self.table_message(room)
         if known is not None:
@@ -439,3 +435,14 @@ class Painter:
                 log.info("hand of %s in %s: %s", user_id, room.id, e)
                 await self.live.forget(room.id, user_id, rec)
         return room.version
+
+
+def petukh_deal(room: Room) -> dict[str, Any] | None:
+    """A Petukh deal's result, shown on the table (whichever worker draws it): the room's
+    own record (Kozel's deals are posts of their own); a room written before results were
+    the room's has the painter's old note (``dc_deal``)."""
+    deal = room.results.get("deal")
+    if isinstance(deal, dict) and deal.get("key") == "deal_scored":
+        return deal
+    old = room.pdata.get("dc_deal")
+    return old if isinstance(old, dict) and "deal" not in room.results else None

@@ -14,10 +14,14 @@ chat, kept in Redis by the service so that every worker spends the same one:
 - **hands** (one live hand message per person: ephemeral in the group or in the private
   chat) are edited when what they show changes, and stripped when the match ends.
 
-Deal results are folded into the table message; a new lobby or match is a new message at
-the bottom and the old one becomes a one-line result. Nothing is drawn from a room older
-than one drawn before (the service's paint leases and drawn versions), so several workers
-may serve one chat. The clock is injectable: tests advance it and call ``flush``.
+Deal and match results are the room's own record (``Room.results``, written with the move
+that produced them): the table shows them whichever worker draws it, however late, and a
+listener that failed loses nothing. A long match's result is a photo of its score chart
+instead (``tg_photo``: the platform's note of which match's photo went out). A new lobby
+or match is a new message at the bottom and the old one becomes a one-line result.
+Nothing is drawn from a room older than one drawn before (the service's paint leases and
+drawn versions), so several workers may serve one chat. The clock is injectable: tests
+advance it and call ``flush``.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from aiogram.types import BufferedInputFile
 from adapters.common.chart import worth_a_chart
 from adapters.common.hands import hand_signature
 from adapters.common.painting import Dirty, drain, paint_loop, take
-from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
+from adapters.common.render import Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
 from adapters.telegram.lobbies import LobbyExpiry
@@ -49,6 +53,7 @@ from adapters.telegram.words import Words
 from bot.clock import Clock
 from bot.platform import Platform
 from bot.records import ChatSettings
+from bot.results import ENDING_EXTRA
 from bot.room import FINISHED, LOBBY, PLAYING, Room
 from bot.service import GameService
 from bot.views import Line
@@ -102,10 +107,10 @@ class Painter(Outbox):
     # --- what the service tells us -----------------------------------------------------
 
     async def changed(self, room: Room, lines: list[Line]) -> None:
-        """The service's listener: remember results, mark the table and hands dirty."""
+        """The service's listener: a long match's chart, the table and hands marked dirty."""
         if room.platform != "tg":
             return
-        await self._remember(room, lines)
+        await self._chart_of_result(room, lines)
         self.tables.mark(room.id, room.version, urgent=not routine(room, lines))
         if any(ln.key in ("cancelled", "abandoned") for ln in lines):
             self._drop_posts(room.id, room.gen)
@@ -114,39 +119,21 @@ class Painter(Outbox):
                 self.hands.mark((room.id, user), room.version)
         self.wake.set()
 
-    async def _remember(self, room: Room, lines: list[Line]) -> None:
-        """Deal and match results go into the room's platform data: the table shows them
-        (drawn by whichever worker, at whatever later version). A long match's result is a
-        photo of its score chart instead, captioned with the result (one write)."""
-        values: dict[str, Any] = {}
-        restarted = any(ln.key == "eliminated" for ln in lines)
-        chart: tuple[Line, bytes] | None = None
-        for ln in lines:
-            if ln.key in DEAL_END_KEYS:
-                values["tg_deal"] = {"gen": room.gen - restarted, "key": ln.key, "params": ln.params}
-            elif ln.key == "match_ended":
-                extra = [
-                    {"key": x.key, "params": x.params}
-                    for x in lines
-                    if x.key in ("rooster_chosen", "eliminated")
-                ]
-                values["tg_end"] = {"gen": room.gen - restarted, "params": ln.params, "extra": extra}
-                png = await self._chart(room)
-                if png is not None:
-                    values["tg_end"]["photo"] = True
-                    chart = (ln, png)
-            elif ln.key == "cancelled":
-                values["tg_end"] = {"gen": room.gen, "cancelled": True, "params": ln.params}
-            elif ln.key == "abandoned":
-                values["tg_end"] = {"gen": room.gen, "abandoned": True, "params": ln.params}
-            elif ln.key == "lobby_expired":
-                values["tg_end"] = {"gen": room.gen, "expired": True}
-        if values:
-            await self.platform_data.set_room_data(room.id, **values)
-            room.pdata.update(values)
-        if chart is not None:
-            extra_lines = [x for x in lines if x.key in ("rooster_chosen", "eliminated")]
-            await self._post_result(room, chart[0], extra_lines, chart[1])
+    async def _chart_of_result(self, room: Room, lines: list[Line]) -> None:
+        """A long match's result is a photo of its score chart, captioned with the result
+        (one write); the table then leaves the result out. A listener that fails before
+        the note is written leaves the result on the table instead."""
+        ended = next((ln for ln in lines if ln.key == "match_ended"), None)
+        end = room.results.get("end")
+        if ended is None or not isinstance(end, dict):
+            return
+        png = await self._chart(room)
+        if png is None:
+            return
+        await self.platform_data.set_room_data(room.id, tg_photo=end["gen"])
+        room.pdata["tg_photo"] = end["gen"]
+        extra = [x for x in lines if x.key in ENDING_EXTRA]
+        await self._post_result(room, ended, extra, png)
 
     async def _chart(self, room: Room) -> bytes | None:
         """The score chart of the match that just ended, if it was long and the chat has
@@ -350,7 +337,7 @@ class Painter(Outbox):
 
     def _table_text(self, t: Text, room: Room, now: float) -> str:
         table = self.service.table_of(room)
-        end = room.pdata.get("tg_end")
+        end = ending(room)
         if room.state == LOBBY:
             return texts.lobby_text(t, table)
         if _closed(room):
@@ -358,7 +345,7 @@ class Painter(Outbox):
             return texts.one_line_result(t, room.preset, mine)
         result = None
         if (
-            table.finished and isinstance(end, dict) and end.get("gen") == room.gen and not end.get("photo")
+            table.finished and isinstance(end, dict) and end.get("gen") == room.gen and not photo(room, end)
         ):  # else the result is the chart's caption
             line = Line("match_ended", end.get("params", {}))
             extra = [Line(x["key"], x["params"]) for x in end.get("extra", [])]
@@ -366,7 +353,7 @@ class Painter(Outbox):
             # the result names the winners with their scores: not a line of the table too
             table = dataclasses.replace(table, finished=False)
         text = t.table(table, now if room.state == PLAYING else None)
-        deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
+        deal = texts.deal_summary(t, table, last_deal(room))
         if deal and room.state == PLAYING:
             text += "\n\n" + deal
         return text + "\n\n" + result if result else text
@@ -379,7 +366,7 @@ class Painter(Outbox):
         if moved:
             await self.post(Post(chat, DeleteMessage(chat_id=chat, message_id=msg), budget=False))
             return
-        end = room.pdata.get("tg_end")
+        end = ending(room)
         mine = end if isinstance(end, dict) and end.get("gen") == old_gen else None
         await self.post(
             Post(
@@ -436,6 +423,24 @@ class Painter(Outbox):
         else:
             self.hand_seen[key] = sig
         return True
+
+
+def ending(room: Room) -> dict[str, Any] | None:
+    """How the room's match (or table) ended, as the service recorded it; a room written
+    before results were the room's own has the painter's old note (``tg_end``)."""
+    end = room.results.get("end", room.pdata.get("tg_end"))
+    return end if isinstance(end, dict) else None
+
+
+def last_deal(room: Room) -> dict[str, Any] | None:
+    """The last deal's result, as the service recorded it (or the painter's old note)."""
+    deal = room.results.get("deal", room.pdata.get("tg_deal"))
+    return deal if isinstance(deal, dict) else None
+
+
+def photo(room: Room, end: dict[str, Any]) -> bool:
+    """Whether this ending's result went out as the caption of its score chart."""
+    return bool(end.get("photo")) or room.pdata.get("tg_photo") == end.get("gen")
 
 
 def utf16_len(text: str) -> int:

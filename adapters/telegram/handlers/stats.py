@@ -12,7 +12,7 @@ from adapters.common.i18n import LANGUAGES
 from adapters.common.render import Text
 from adapters.telegram import texts
 from adapters.telegram.handlers.common import GROUPS, game_of, person_named, remember_username
-from adapters.telegram.painter import Painter
+from adapters.telegram.painter import Painter, last_deal
 from adapters.telegram.replies import is_admin, tell
 from adapters.telegram.words import Words
 from bot.records import ChatSettings, Statistics
@@ -33,7 +33,7 @@ async def score(message: Message, service: GameService, painter: Painter, room_i
             target=table.target,
         ),
     ]
-    deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
+    deal = texts.deal_summary(t, table, last_deal(room))
     if deal:
         rows.append(deal)
     await tell(message, painter, "\n".join(rows), match=(room.id, room.gen))
