@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.house import changed_options
 from bot.room import LOBBY, Room, Seat
-from bot.tokens import bare, make_token
+from bot.tokens import bare, make_token, moment
 from engine.actions import Action
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 from engine.events import Event
@@ -139,6 +139,9 @@ class HandView:
     why_not: dict[str, str] = field(default_factory=dict)
     single: Choice | None = None  # the only legal choice, when there is exactly one
     hint_allowed: bool = False  # a practice game: every other seat is a computer player
+    # the moment of play the hand shows (``bot.tokens.moment``): a card picked in it
+    # belongs to this moment only (``bot.tokens.picked``)
+    moment: str = ""
     # the hand's trumps from the weakest to the strongest (a player reads them so, the
     # strongest at the right); the other cards keep the engine's order
     trumps: list[str] = field(default_factory=list)
@@ -301,6 +304,7 @@ def hand_view(room: Room, match: Game, seat: int, now: float, deadline: float | 
         why_not=_why_not(match, seat, hand, legal) if on_move else {},
         single=choices[0] if len(choices) == 1 else None,
         hint_allowed=bool(others) and all(s is not None and s.bot is not None for s in others),
+        moment=moment(room.gen, obs.deal_no, obs.moment),
         trumps=_trumps(room, [CARD_TEXT[c] for c in hand], SUIT_LETTERS[obs.trump]),
     )
 

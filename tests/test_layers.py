@@ -146,6 +146,37 @@ def test_the_telegram_painter_takes_its_pieces() -> None:
         assert name not in own
 
 
+# What adapters may take of the service's token module (bot/tokens.py): a button's payload
+# and whether a press is stale; tokens themselves are the service's to build and to parse.
+ADAPTER_TOKENS = {"select_stem", "selected", "picked"}
+
+
+def test_adapters_never_build_or_parse_a_token() -> None:
+    """Issue 35.5: a button's staleness was decided in three places (``play._act``, the
+    Telegram keyboards' moment, Discord's ``parse_token(stem + "1")``); now once, in the
+    service and its token module."""
+    for path in sorted((ROOT / "adapters").rglob("*.py")):
+        where = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "bot.tokens":
+                assert {a.name for a in node.names} <= ADAPTER_TOKENS, where
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "tokens"
+            ):
+                assert node.attr in ADAPTER_TOKENS, (where, node.attr)
+            if isinstance(node, ast.Attribute) and node.attr == "rpartition":
+                raise AssertionError(f"{where}: a token's text taken apart")
+            if isinstance(node, ast.JoinedStr):  # a moment of play ("gen.deal.trick") made here
+                parts = {
+                    v.value.attr
+                    for v in node.values
+                    if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Attribute)
+                }
+                assert not {"deal_no", "trick"} <= parts, where
+
+
 def test_the_service_writes_the_room_its_change_describes() -> None:
     """Issue 35.5: what a change produced (events, results, the next deadline) is set by
     ``bot/settle.py`` and travels in the change; the write path sets nothing of the room

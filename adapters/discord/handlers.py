@@ -12,7 +12,6 @@ ephemeral message saying why, and changes nothing.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -25,11 +24,10 @@ from adapters.common.render import Text
 from adapters.discord import panels, texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.painter import Painter
-from bot import logs
+from bot import logs, tokens
 from bot.changes import Reason
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
 from bot.service import Outcome, Refused, Services
-from bot.tokens import TokenError, bare, parse_token
 from bot.views import HandView, TableView
 
 log = logging.getLogger(__name__)
@@ -488,14 +486,11 @@ class Handlers:
                 await self.refuse(interaction, "bad_token")
                 return
             mask |= int(v)
-        try:
-            tok = parse_token(stem + "1")
-        except TokenError:
-            tok = None
-        if tok is None or bare(tok.kind) or tok.kind == "cut" or not values:
+        token = tokens.selected(stem, mask) if values else None
+        if token is None:
             await self.refuse(interaction, "bad_token")
             return
-        await self.move(interaction, str(dataclasses.replace(tok, mask=mask)))
+        await self.move(interaction, token)
 
     # --- for the commands -------------------------------------------------------------------
 

@@ -19,11 +19,11 @@ from typing import Any
 from redis.asyncio import Redis
 
 from adapters.discord.app import KozelClient
-from adapters.discord.views import select_stem
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import PLAYING, Room
 from bot.service import GameService
+from bot.tokens import select_stem
 from bot.views import Choice, Line
 from tests.fakes.discord_api import (
     FLAG_EPHEMERAL,
@@ -450,7 +450,7 @@ class Harness:
         button = f"kz:a:{choice.token}"
         if button in msg.custom_ids():
             return button, None
-        select = f"kz:s:{select_stem(choice)}"
+        select = f"kz:s:{select_stem(choice.token)}"
         comp = msg.component(select)
         assert comp is not None, (choice, msg.custom_ids())
         offered = {o["value"] for o in comp["options"]}

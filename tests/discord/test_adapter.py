@@ -21,6 +21,7 @@ from bot.config import ConfigError, Settings
 from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
+from bot.tokens import select_stem
 from bot.views import HandView
 from engine.presets import PRESETS
 from tests.fakes.discord_api import (
@@ -203,7 +204,7 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     )
     planted.add_item(
         discord.ui.ActionRow(
-            views.CardsSelect(views.select_stem(current), [discord.SelectOption(label="x", value="4096")])
+            views.CardsSelect(select_stem(current.token), [discord.SelectOption(label="x", value="4096")])
         )
     )
     sent_there = await h.client.get_partial_messageable(fake.channel.id).send(view=planted)
@@ -214,7 +215,7 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     before = await snapshot(redis)
     calls = len(fake.calls)
     gen, deal, trick = room.gen, hand.table.deal_no, hand.trick
-    move, select = f"kz:a:{current.token}", f"kz:s:{views.select_stem(current)}"
+    move, select = f"kz:a:{current.token}", f"kz:s:{select_stem(current.token)}"
     # (a stale button on one's own hand: tests/discord/test_hands.py)
     cases: list[tuple[FakeUser, FakeMessage, str, list[str] | None, str]] = [
         # forged custom ids (not on the message they claim): nonsense, a made-up hand
@@ -325,7 +326,7 @@ def _check_moves_legal(view: discord.ui.LayoutView, hand: HandView) -> None:
     button's token, and every pick a select allows (from ``min_values`` to ``max_values``
     of its options, each option a mask of hand positions)."""
     tokens = {c.token for c in hand.choices}
-    legal = {(views.select_stem(c), c.mask) for c in hand.choices if c.mask}
+    legal = {(select_stem(c.token), c.mask) for c in hand.choices if c.mask}
     for comp in walk_components(view.to_components()):
         custom_id = str(comp.get("custom_id", ""))
         if custom_id.startswith("kz:a:"):

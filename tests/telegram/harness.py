@@ -26,7 +26,6 @@ from redis.asyncio import Redis
 from adapters.common.painting import Pace
 from adapters.common.render import Text
 from adapters.telegram.app import TelegramApp, build, make_bot
-from adapters.telegram.keyboards import moment
 from adapters.telegram.limits import Asking
 from bot.clock import ManualClock
 from bot.config import Settings
@@ -181,7 +180,7 @@ class Env:
         for _ in range(30):
             msg = await self.open_hand(user)
             hand = self.service.hand_of(await self.room(choice.token.split("|")[0]), f"tg:{user.id}")
-            now = f"~{moment(hand)}~" if hand is not None else "-"
+            now = f"~{hand.moment}~" if hand is not None else "-"
             shown = {b.get("text", "").replace("✅", "") for row in msg.buttons for b in row}
             if "A~" + choice.token in msg.callback_data or (
                 choice.mask and labels <= shown and any(now in d for d in msg.callback_data)

@@ -14,10 +14,10 @@ from adapters.telegram import callbacks as cb
 from adapters.telegram import delivery
 from adapters.telegram.delivery import Where
 from adapters.telegram.handlers.common import GROUPS, why
-from adapters.telegram.keyboards import moment
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from adapters.telegram.words import Words
+from bot import tokens
 from bot.platform import PlatformData
 from bot.room import PLAYING, Room, User
 from bot.service import GameService, Outcome, Refused
@@ -131,8 +131,9 @@ async def pick(
         callback_answer.text, callback_answer.show_alert = why(t, answer), True
         await _settle_pressed(painter, pressed, room, user, t, hand)
         return
-    current = callback_data.moment == moment(hand)
-    mask = callback_data.mask if current and callback_data.mask < 1 << len(hand.cards) else 0
+    still = tokens.picked(hand.moment, len(hand.cards), callback_data.moment, callback_data.mask)
+    current = still is not None
+    mask = still or 0
     if mask and not any(c.mask & mask == mask for c in hand.choices if c.mask):
         callback_answer.text = _why_not(t, hand, mask)
         mask = 0
