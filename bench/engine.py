@@ -4,7 +4,7 @@ Times the path ``simulate`` uses: observe, legal actions, a random choice, apply
 events), deal scoring and the next deal. Invariant checks are off (they are for tests).
 
 Beside them, random full deals per second through a family's compact playout form
-(``engine.playout``: the drawing family's ``engine.compact_drawing``): a match dealt, its
+(``engine.players.playout``: the drawing family's ``engine.families.drawing.compact``): a match dealt, its
 compact form built from its state, played out by uniformly random legal moves (the compact
 form's full legality), and by its quick player (the rules player's choices).
 
@@ -30,9 +30,9 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import random  # noqa: E402
 
-from engine.bots import RandomBot, RulesBot  # noqa: E402
 from engine.game import new_match  # noqa: E402
-from engine.playout import MODULES  # noqa: E402
+from engine.players.bots import RandomBot, RulesBot  # noqa: E402
+from engine.players.playout import MODULES  # noqa: E402
 from engine.presets import PRESETS, SEARCH_TABLES, make_rules  # noqa: E402
 from engine.simulate import play_match  # noqa: E402
 
@@ -79,7 +79,7 @@ def compact_bench(preset: str, players: int, options: dict[str, str], seconds: f
     """Full deals per second through the compact form (random or quick-player moves): the
     compact form built from a dealt match's state and played to the deal's end (the
     dealing through the ``Game`` API is not timed)."""
-    from engine.compact_drawing import build
+    from engine.families.drawing.compact import build
 
     rules = make_rules(preset, players, options)
     deals = 0
@@ -117,7 +117,7 @@ def search_speed(preset: str, players: int, seconds: float) -> tuple[float, floa
     """Playouts per 100 ms of the search, over the moves with a choice of first deals: of
     wall-clock time (what a move gets) and of the process's CPU time (what a loaded machine
     leaves it: nearer what one quiet core gives)."""
-    from engine.search import think
+    from engine.players.search import think
 
     rules = make_rules(preset, players)
     playouts = 0
@@ -154,7 +154,9 @@ def main() -> None:
     )
     parser.add_argument("presets", nargs="*", help="the search's presets (default: all)")
     args = parser.parse_args()
-    from engine import compact_drawing, compact_petukh, compact_trump
+    from engine.families.drawing import compact as compact_drawing
+    from engine.families.petukh import compact as compact_petukh
+    from engine.families.trump import compact as compact_trump
 
     compact_drawing.QUICK = args.quick
     compact_trump.QUICK = compact_petukh.QUICK = "rules" if args.quick == "rules" else "random"

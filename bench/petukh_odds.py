@@ -1,11 +1,11 @@
-"""Fit the Petukh search's odds tables (``engine.petukh_odds``) from rules-player matches.
+"""Fit the Petukh search's odds tables (``engine.families.petukh.odds``) from rules-player matches.
 
 The search values a deal's end by the seat's chance to win the match from the records it
 leaves (RULES.md 5: the first to exactly 0 wins). This script plays ``--matches`` matches of
 four rules players (seeds ``odds0``, ``odds1``, ...: not the strength bench's), takes the
 records before every deal and who went on to win, and fits one weight per record by maximum
 likelihood: a seat's chance is its weight over the sum of every seat's. It prints the
-weights' logarithms as an entry of ``engine.petukh_odds.ODDS``.
+weights' logarithms as an entry of ``engine.families.petukh.odds.ODDS``.
 
     python bench/petukh_odds.py [--matches 20000] [--players 4] [preset ...]
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from engine.petukh_rules import settings_of  # noqa: E402
+from engine.families.petukh.rules import settings_of  # noqa: E402
 from engine.presets import make_rules  # noqa: E402
 from engine.simulate import make_bots, play_match  # noqa: E402
 

@@ -30,16 +30,20 @@ import os
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from engine import compact_drawing, compact_petukh, compact_trump, search  # noqa: E402
 from engine.cards import CLUBS  # noqa: E402
+from engine.families.drawing import compact as compact_drawing  # noqa: E402
+from engine.families.petukh import compact as compact_petukh  # noqa: E402
+from engine.families.trump import compact as compact_trump  # noqa: E402
+from engine.families.trump.rules import QUEEN_CLUBS  # noqa: E402
 from engine.game import Game, new_match  # noqa: E402
+from engine.players import search  # noqa: E402
 from engine.presets import PRESETS, SEARCH_TABLES, Rules, make_rules, trump_ladder  # noqa: E402
 from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
-from engine.trump_rules import QUEEN_CLUBS  # noqa: E402
 
 CASES = list(SEARCH_TABLES)
 
@@ -158,44 +162,87 @@ def run(preset: str, players: int, args: argparse.Namespace) -> str:
     start = time.perf_counter()
     sides = (0, 1) if args.both else (0,)
     jobs = [(preset, players, args, seed, side) for seed in seeds for side in sides]
-    if args.jobs > 1:  # each seed's match is its own (its bots' dice are seeded by it)
-        with multiprocessing.Pool(args.jobs) as pool:
-            tallies = pool.map(_one, jobs, chunksize=1)
-    else:
-        tallies = [_one(job) for job in jobs]
-    wins = sum(t[0] for t in tallies)
-    left = [sum(column) for column in zip(*(t[1] for t in tallies), strict=True)]
-    points = [sum(t[2][side] for t in tallies) for side in range(rules.sides)]
-    deals = sum(t[3] for t in tallies)
-    catches = [sum(t[4][side] for t in tallies) for side in range(rules.sides)]
-    closed = [sum(t[5][side] for t in tallies) for side in range(rules.sides)]
-    closed_deals = sum(t[6] for t in tallies)
+    tallies = _play(jobs, args.jobs)
+    totals = Totals.of(tallies, rules.sides)
     seconds = time.perf_counter() - start
-    n = len(jobs)
     text = f"{preset:14} {players}p {strong} vs {weak}, seeds {seeds.start}-{seeds.stop - 1}:"
     if args.both:
-        text += " both sides:"
-        for side in sides:  # each orientation's own share, beside the two together
-            mine = [t[2] for t, job in zip(tallies, jobs, strict=True) if job[4] == side]
-            part = sum(t[0] for t in mine), sum(sum(t) for t in mine)
-            if part[1] > 0:
-                text += f" {strong} on side {side} {100 * part[0] / part[1]:.1f}%,"
+        text += " both sides:" + _sides_text(tallies, jobs, sides, strong)
+    text += _figures_text(rules, args, totals, len(jobs))
+    return text + f" · {seconds:.0f} s"
+
+
+def _play(jobs: list[tuple[str, int, argparse.Namespace, int, int]], processes: int) -> list[Tally]:
+    """Each job's tally, in order."""
+    if processes > 1:  # each seed's match is its own (its bots' dice are seeded by it)
+        with multiprocessing.Pool(processes) as pool:
+            return pool.map(_one, jobs, chunksize=1)
+    return [_one(job) for job in jobs]
+
+
+@dataclass(frozen=True)
+class Totals:
+    """The tallies of a preset's seeds added up (the strong side's entries first)."""
+
+    wins: int
+    left: list[int]
+    points: list[int]
+    deals: int
+    catches: list[int]
+    closed: list[int]
+    closed_deals: int
+
+    @classmethod
+    def of(cls, tallies: list[Tally], sides: int) -> Totals:
+        return cls(
+            wins=sum(t[0] for t in tallies),
+            left=[sum(column) for column in zip(*(t[1] for t in tallies), strict=True)],
+            points=[sum(t[2][side] for t in tallies) for side in range(sides)],
+            deals=sum(t[3] for t in tallies),
+            catches=[sum(t[4][side] for t in tallies) for side in range(sides)],
+            closed=[sum(t[5][side] for t in tallies) for side in range(sides)],
+            closed_deals=sum(t[6] for t in tallies),
+        )
+
+
+def _sides_text(
+    tallies: list[Tally],
+    jobs: list[tuple[str, int, argparse.Namespace, int, int]],
+    sides: tuple[int, ...],
+    strong: str,
+) -> str:
+    """With ``--both``: each orientation's own share, beside the two together."""
+    text = ""
+    for side in sides:
+        mine = [t[2] for t, job in zip(tallies, jobs, strict=True) if job[4] == side]
+        part = sum(t[0] for t in mine), sum(sum(t) for t in mine)
+        if part[1] > 0:
+            text += f" {strong} on side {side} {100 * part[0] / part[1]:.1f}%,"
+    return text
+
+
+def _figures_text(rules: Rules, args: argparse.Namespace, totals: Totals, n: int) -> str:
+    """The card points' share, the scores, the catches and the matches won."""
+    text = ""
+    points, left = totals.points, totals.left
     total = sum(points)
     if rules.scoring != "record" and total > 0:
-        text += f" card points {100 * points[0] / total:.1f}% over {deals} deals ({points[0]} of {total})"
+        text += (
+            f" card points {100 * points[0] / total:.1f}% over {totals.deals} deals ({points[0]} of {total})"
+        )
     if args.deals and rules.scoring in ("eyes", "penalty"):
         text += f" · {rules.scoring} scored " + " to ".join(str(x) for x in left)
-    if any(catches):
-        text += " · catches of the Q♣ " + " to ".join(str(x) for x in catches)
-    if closed_deals:
-        share = 100 * closed[0] / sum(closed)
-        text += f" · where no catch could be made {share:.1f}% over {closed_deals} deals"
+    if any(totals.catches):
+        text += " · catches of the Q♣ " + " to ".join(str(x) for x in totals.catches)
+    if totals.closed_deals:
+        share = 100 * totals.closed[0] / sum(totals.closed)
+        text += f" · where no catch could be made {share:.1f}% over {totals.closed_deals} deals"
     if not args.deals:
-        text += f" · matches won {wins}/{n}"
+        text += f" · matches won {totals.wins}/{n}"
         if rules.scoring == "record":
             text += " · average record left " + " ".join(f"{x / n:.1f}" for x in left)
             text += " (sums " + " ".join(str(x) for x in left) + ")"
-    return text + f" · {seconds:.0f} s"
+    return text
 
 
 def main() -> None:

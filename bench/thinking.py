@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bot.thinking import Thinker  # noqa: E402
-from engine.bots import RulesBot  # noqa: E402
 from engine.codec import pack_action  # noqa: E402
 from engine.game import Game, new_match  # noqa: E402
+from engine.players.bots import RulesBot  # noqa: E402
 from engine.presets import make_rules  # noqa: E402
 
 

@@ -20,7 +20,7 @@ from engine.actions import Action
 from engine.codec import pack_action
 from engine.errors import IllegalAction
 from engine.game import Game, new_match
-from engine.observe import observe
+from engine.observation import observe
 
 MAX_LINES = 6  # event lines kept for the table
 LOG_CHARS = 2000  # packed actions a room keeps at most (older dealings are dropped first)

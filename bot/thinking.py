@@ -3,7 +3,7 @@
 A search takes ``SEARCH_MS`` of CPU a move (300 ms by default): run on the event loop it
 would stall every table of the worker. ``Thinker`` hands each search to a process pool
 (``SEARCH_WORKERS`` processes, started at the first search) with what the seat may know:
-the match's state (``engine.sampling`` reads no hidden card of it), the dealing's log,
+the match's state (``engine.players.sampler`` reads no hidden card of it), the dealing's log,
 the seat and a seed that is a function of the moment (any worker thinks the same moves
 with an iteration budget). ``SEARCH_WORKERS=0`` thinks in a thread of this process instead
 (tests: no processes to start, still off the loop).
@@ -27,8 +27,8 @@ from typing import Any
 from engine.actions import Action, parse_action
 from engine.codec import unpack_action
 from engine.game import match_from_state
+from engine.players.search import think
 from engine.presets import Rules, make_rules
-from engine.search import think
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,9 +25,9 @@ from bot.room import LOBBY, Room
 from bot.store import Store, lease_until
 from bot.thinking import MOVE, Busy, Idea, Thinker
 from engine.actions import Action
-from engine.bots import ALIASES, make_bot
 from engine.game import Game
-from engine.observe import observe
+from engine.observation import observe
+from engine.players.levels import ALIASES, make_bot
 
 log = logging.getLogger(__name__)
 

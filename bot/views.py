@@ -16,10 +16,10 @@ from bot.tokens import bare, make_token, moment
 from engine.actions import Action
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 from engine.events import Event
+from engine.families.trump.match import trump_order, trump_suit
 from engine.game import Game
-from engine.observe import Extras, Observation, SeenPlay, observe
+from engine.observation import Extras, Observation, SeenPlay, observe
 from engine.presets import PRESETS, players_allowed
-from engine.trump import trump_order, trump_suit
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,3 @@
+from engine.compiled import use_compiled
+
+use_compiled()

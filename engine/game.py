@@ -1,9 +1,9 @@
 """One interface over the three rules families (DESIGN.md: engine).
 
 ``new_match`` and ``match_from_state`` pick the family's match class from ``rules.family``
-in the registry of ``engine.families``: ``drawing`` (``engine.match.Match``, RULES.md 1-3),
-``trump`` (``engine.trump.TrumpMatch``, RULES.md 4) and ``petukh``
-(``engine.petukh.PetukhMatch``, RULES.md 5). Everything outside
+in the registry of ``engine.registry``: ``drawing`` (``engine.families.drawing.match.Match``, RULES.md 1-3),
+``trump`` (``engine.families.trump.match.TrumpMatch``, RULES.md 4) and ``petukh``
+(``engine.families.petukh.match.PetukhMatch``, RULES.md 5). Everything outside
 the engine (the service, the CLI, simulations) goes through ``Game``.
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from engine.actions import Action
+from engine.dealing import DealRecord, DeckSource
 from engine.events import Event
-from engine.families import FAMILIES
-from engine.match import DealRecord, DeckSource
-from engine.observe import Observation
+from engine.observation import Observation
 from engine.presets import Rules
+from engine.registry import FAMILIES
 
 
 class Game(Protocol):

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action
-from engine.bots import Bot, make_bot
 from engine.cards import deck_points
 from engine.game import Game, new_match
-from engine.observe import observe
+from engine.observation import observe
+from engine.players.bots import Bot
+from engine.players.levels import make_bot
 from engine.presets import Rules, make_rules
 
 
@@ -59,7 +60,7 @@ class Stats:
 
 def bot_choice(bot: Bot, match: Game, seat: int, rng: random.Random, on_move: bool) -> Action | None:
     """One computer player's choice: a searching one is handed the match (it reads only
-    what the seat may see: ``engine.sampling``), the others the seat's view."""
+    what the seat may see: ``engine.players.sampler``), the others the seat's view."""
     if getattr(bot, "needs_match", False):
         result: Action | None = bot.choose_in(match, seat, rng, on_move)  # type: ignore[attr-defined]
         return result

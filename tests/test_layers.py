@@ -70,8 +70,8 @@ def test_no_preset_name_is_compared_outside_the_preset_registry() -> None:
 
 
 # What adapters may take from the engine: the preset registry, the action kinds, a card's
-# text and typing one (the console). Everything else of a deal — rules families, trump ladders, the
-# codec — reaches them only as the service's views (``bot/views.py``).
+# text and typing one (the console). Everything else of a deal (rules families, trump
+# ladders, the codec) reaches them only as the service's views (``bot/views.py``).
 ENGINE_SURFACE = {
     "engine.presets": {"PRESETS"},
     "engine.actions": {"KINDS"},
@@ -136,8 +136,8 @@ def test_the_rooms_service_keeps_rooms_and_moves_only() -> None:
 
 
 def test_the_telegram_painter_takes_its_pieces() -> None:
-    """The Telegram painter draws tables and hands: lobby expiry and the outbox are its
-    parts, and it reaches the platform's records through them, not through the service."""
+    """The Telegram painter draws tables and hands; lobby expiry is a part of its own, and
+    the platform's records are pieces it is handed, not calls through the service."""
     from adapters.telegram.painter import Painter
 
     own = {n for n in vars(Painter) if not n.startswith("__")}

@@ -116,8 +116,8 @@ def test_catalogs_hold_every_string_of_the_code(tmp_path: Path) -> None:
 def test_every_preset_option_and_event_has_words() -> None:
     """A new preset, option or engine event without a title or a line would reach players
     as a raw name (or as nothing at all)."""
-    import engine.petukh
-    import engine.trump
+    import engine.families.petukh.match
+    import engine.families.trump.match
     from adapters.common.render import LINES, OPTION_TITLES, PRESET_TITLES, RULES_SUMMARIES
     from adapters.common.render import option_values as values
     from engine import events
@@ -127,7 +127,7 @@ def test_every_preset_option_and_event_has_words() -> None:
         assert preset in PRESET_TITLES and preset in RULES_SUMMARIES, preset
         for name, _ in values(preset):
             assert name in OPTION_TITLES, (preset, name)
-    kinds = [events, engine.trump, engine.petukh]
+    kinds = [events, engine.families.trump.match, engine.families.petukh.match]
     for module in kinds:
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, events.Event) and obj is not events.Event:

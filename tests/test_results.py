@@ -17,8 +17,8 @@ from adapters.common.i18n import LANGUAGES
 from adapters.common.render import Text, clip_lines, match_chart
 from adapters.common.results import signed
 from bot.views import Line, SeatView, TableView
+from engine.families.petukh.match import DealScored
 from engine.game import new_match
-from engine.petukh import DealScored
 from engine.presets import make_rules
 
 RU, EN = Text("ru"), Text("en")

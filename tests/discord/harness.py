@@ -192,26 +192,34 @@ class LeakGuard:
         if parts[0] == "channels":
             return False, None, body
         if parts[0] == "interactions":
-            inter = self.fake.interactions.get(int(parts[1]))
-            assert inter is not None
-            data = (body or {}).get("data") or {}
-            kind = (body or {}).get("type")
-            if kind in (4, 5):
-                return bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL), uid(inter.user), data
-            source = self.fake.messages.get(inter.source_message_id or 0)
-            return bool(source and source.ephemeral), uid(inter.user), data
+            return self._classify_response(int(parts[1]), body)
         if parts[0] == "webhooks":
-            token = parts[2]
-            inter = next((i for i in self.fake.interactions.values() if i.token == token), None)
-            assert inter is not None
-            who = uid(inter.user)
-            if method == "POST":
-                return bool(int((body or {}).get("flags") or 0) & FLAG_EPHEMERAL), who, body
-            mid = parts[-1]
-            target = inter.original_message_id if mid == "@original" else int(mid)
-            msg = self.fake.messages.get(target or 0)
-            return bool(msg and msg.ephemeral), who, body
+            return self._classify_followup(method, parts, body)
         return False, None, None
+
+    def _classify_response(self, interaction: int, body: Any) -> tuple[bool, str | None, Any]:
+        """``_classify`` of an interaction's response."""
+        inter = self.fake.interactions.get(interaction)
+        assert inter is not None
+        data = (body or {}).get("data") or {}
+        kind = (body or {}).get("type")
+        if kind in (4, 5):
+            return bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL), uid(inter.user), data
+        source = self.fake.messages.get(inter.source_message_id or 0)
+        return bool(source and source.ephemeral), uid(inter.user), data
+
+    def _classify_followup(self, method: str, parts: list[str], body: Any) -> tuple[bool, str | None, Any]:
+        """``_classify`` of a webhook call: a follow-up, or an edit of a message."""
+        token = parts[2]
+        inter = next((i for i in self.fake.interactions.values() if i.token == token), None)
+        assert inter is not None
+        who = uid(inter.user)
+        if method == "POST":
+            return bool(int((body or {}).get("flags") or 0) & FLAG_EPHEMERAL), who, body
+        mid = parts[-1]
+        target = inter.original_message_id if mid == "@original" else int(mid)
+        msg = self.fake.messages.get(target or 0)
+        return bool(msg and msg.ephemeral), who, body
 
     def check(self) -> None:
         known = self._known_public()
@@ -503,22 +511,28 @@ class Harness:
                 assert await self.service.run_timers() >= 1
                 await self.settle()
             else:
-                user = by_id[seat.user or ""]
-                hand = self.service.hand_of(room, uid(user))
-                assert hand is not None and hand.on_move
-                if user.id not in self.hands or step % fresh_every == 0:
-                    await self.open_hand(user, channel)
-                msg = self.hands[user.id]
-                # the open hand was kept up to date by the painter: it offers this move
-                moves = [c for c in hand.choices if c.kind != "declare"]
-                declares = [c for c in hand.choices if c.kind == "declare"]
-                choice = rng.choice(declares if declares and rng.random() < 0.5 else moves)
-                inter = await self.play(user, channel, choice, msg)
-                assert inter.response_type == 7, (inter.response_type, self.reply(inter).text())
+                await self._person_moves(room, channel, by_id[seat.user or ""], rng, step % fresh_every == 0)
             self.guard.check()
             if on_step is not None:
                 await on_step(step)
         raise AssertionError("the match did not end")
+
+    async def _person_moves(
+        self, room: Room, channel: FakeChannel, user: FakeUser, rng: random.Random, fresh: bool
+    ) -> None:
+        """``play_match``'s move of a person: through his ephemeral hand (opened anew when
+        ``fresh``), a declaration half the time it may be made."""
+        hand = self.service.hand_of(room, uid(user))
+        assert hand is not None and hand.on_move
+        if user.id not in self.hands or fresh:
+            await self.open_hand(user, channel)
+        msg = self.hands[user.id]
+        # the open hand was kept up to date by the painter: it offers this move
+        moves = [c for c in hand.choices if c.kind != "declare"]
+        declares = [c for c in hand.choices if c.kind == "declare"]
+        choice = rng.choice(declares if declares and rng.random() < 0.5 else moves)
+        inter = await self.play(user, channel, choice, msg)
+        assert inter.response_type == 7, (inter.response_type, self.reply(inter).text())
 
 
 # --- helpers for the shorter stories -------------------------------------------------------
@@ -586,24 +600,34 @@ def check_limits(message: FakeMessage) -> None:
     v2 = message.is_components_v2
     for body in bodies:
         comps = body.get("components") or []
-        if v2:
-            assert sum(1 for _ in walk_components(comps)) <= 40
-            text = sum(len(str(c.get("content", ""))) for c in walk_components(comps) if c.get("type") == 10)
-            assert text <= 4000
-        else:
-            assert len(comps) <= 5
-            assert all(c["type"] == 1 and len(c["components"]) <= 5 for c in comps)
+        _check_layout(comps, v2)
         for c in walk_components(comps):
-            if c.get("type") == 1:
-                assert 1 <= len(c["components"]) <= 5
-            if "custom_id" in c:
-                assert len(c["custom_id"]) <= 100, c["custom_id"]
-            if c.get("type") == 2:
-                assert 1 <= len(c.get("label") or "x") <= 80, c.get("label")
-            if c.get("type") == 3:
-                opts = c.get("options") or []
-                assert 1 <= len(opts) <= 25
-                assert all(len(o["label"]) <= 100 and len(o["value"]) <= 100 for o in opts)
-                assert len(c.get("placeholder") or "") <= 150
-                assert 0 <= c.get("min_values", 1) <= c.get("max_values", 1) <= len(opts)
+            _check_component(c)
     assert len(message.content) <= 2000
+
+
+def _check_layout(comps: list[dict[str, Any]], v2: bool) -> None:
+    """The limits of a message's components as a whole (components v2 or the rows)."""
+    if v2:
+        assert sum(1 for _ in walk_components(comps)) <= 40
+        text = sum(len(str(c.get("content", ""))) for c in walk_components(comps) if c.get("type") == 10)
+        assert text <= 4000
+    else:
+        assert len(comps) <= 5
+        assert all(c["type"] == 1 and len(c["components"]) <= 5 for c in comps)
+
+
+def _check_component(c: dict[str, Any]) -> None:
+    """The limits of one component: a row, a button, a select menu."""
+    if c.get("type") == 1:
+        assert 1 <= len(c["components"]) <= 5
+    if "custom_id" in c:
+        assert len(c["custom_id"]) <= 100, c["custom_id"]
+    if c.get("type") == 2:
+        assert 1 <= len(c.get("label") or "x") <= 80, c.get("label")
+    if c.get("type") == 3:
+        opts = c.get("options") or []
+        assert 1 <= len(opts) <= 25
+        assert all(len(o["label"]) <= 100 and len(o["value"]) <= 100 for o in opts)
+        assert len(c.get("placeholder") or "") <= 150
+        assert 0 <= c.get("min_values", 1) <= c.get("max_values", 1) <= len(opts)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.room import User
+from bot.room import Room, User
 from engine.cards import CARD_TEXT
+from engine.families.trump.match import trump_order, trump_suit
 from engine.presets import PRESETS
-from engine.trump import trump_order, trump_suit
-from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeMessage
 from tests.pieces import pieces
 
 from .harness import DELAY, Harness, mover, people_and_bots, refusal_text, uid
@@ -79,6 +79,22 @@ async def test_permanent_trump_hands_show_trumps_last(
     for u in people[1:]:
         await h.press(u, table, "kz:t:join")
     await h.press(fake.alice, table, "kz:t:start")
+    room = await _past_the_cut(h, fake, ch)
+    ladder = [CARD_TEXT[c] for c in trump_order(room.preset, trump_suit(room.preset, room.options))]
+    for u in people:
+        cards = _cards_shown(await h.open_hand(u, ch))
+        own = h.service.hand_of(room, uid(u))
+        assert own is not None and sorted(cards) == sorted(own.cards)
+        trumps = [c for c in cards if c in ladder]
+        plain = cards[: len(cards) - len(trumps)]
+        assert cards[len(plain) :] == trumps  # the trumps come last
+        assert trumps == sorted(trumps, key=lambda c: -ladder.index(c))  # weakest first
+        ids = [CARD_TEXT.index(c) for c in plain]  # the engine's order: by suit, then rank
+        assert ids == sorted(ids)
+
+
+async def _past_the_cut(h: Harness, fake: FakeDiscord, ch: FakeChannel) -> Room:
+    """The room once Nizhny Novgorod's cut of the deck is made (at once elsewhere)."""
     room = await h.room(ch)
     for _ in range(4):  # Nizhny Novgorod's deal begins with a cut of the deck
         cutter = mover(room, fake)
@@ -88,21 +104,15 @@ async def test_permanent_trump_hands_show_trumps_last(
             break
         await h.play(cutter, ch, cut)
         room = await h.room(ch)
-    ladder = [CARD_TEXT[c] for c in trump_order(room.preset, trump_suit(room.preset, room.options))]
+    return room
+
+
+def _cards_shown(msg: FakeMessage) -> list[str]:
+    """The cards of an open hand's "Your cards:" line, as the engine spells them (QC)."""
     symbols = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-    for u in people:
-        msg = await h.open_hand(u, ch)
-        line = next(x for x in msg.text().split("\n") if x.startswith("Your cards:"))
-        shown = line.removeprefix("Your cards: ").split(" ")
-        cards = [c[:-1] + next(k for k, v in symbols.items() if v == c[-1]) for c in shown]
-        own = h.service.hand_of(room, uid(u))
-        assert own is not None and sorted(cards) == sorted(own.cards)
-        trumps = [c for c in cards if c in ladder]
-        plain = cards[: len(cards) - len(trumps)]
-        assert cards[len(plain) :] == trumps  # the trumps come last
-        assert trumps == sorted(trumps, key=lambda c: -ladder.index(c))  # weakest first
-        ids = [CARD_TEXT.index(c) for c in plain]  # the engine's order: by suit, then rank
-        assert ids == sorted(ids)
+    line = next(x for x in msg.text().split("\n") if x.startswith("Your cards:"))
+    shown = line.removeprefix("Your cards: ").split(" ")
+    return [c[:-1] + next(k for k, v in symbols.items() if v == c[-1]) for c in shown]
 
 
 async def test_no_voice_warnings_at_start(h: Harness, caplog: pytest.LogCaptureFixture) -> None:

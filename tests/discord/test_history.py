@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from bot.room import User
 from bot.views import Line
 from engine.cards import CARD_TEXT
 from engine.cli import main as engine_main
-from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeMessage
+from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 from .harness import Harness, check_limits, refusal_text, uid
 
@@ -76,15 +77,7 @@ async def test_i36_history_and_a_replay_in_discord_with_its_log_file(
     assert opened.startswith(f"kz:y:{fake.carol.id}:") and len(opened) <= 100
     await h.press(fake.carol, msg, opened)
     assert "Deal 1" in msg.text() and "✋" in msg.text()
-    pages = {msg.text()}
-    for _ in range(200):
-        check_limits(msg)
-        assert len(msg.content) <= 2000 and all(len(c) <= 100 for c in msg.custom_ids())
-        nxt = button(msg, "▶") or button(msg, "⏭")
-        if nxt is None:
-            break
-        await h.press(fake.carol, msg, nxt)
-        pages.add(msg.text())
+    pages = await page_through(h, fake.carol, msg)
     assert len(pages) > 3 and "🏆" in msg.text()
     # Bob cannot see Carol's answer; her button forged onto the table message is refused,
     # and so is a key no match of the channel has; nothing changes
@@ -101,10 +94,30 @@ async def test_i36_history_and_a_replay_in_discord_with_its_log_file(
     inter = await h.press(fake.carol, msg, log_button)
     sent = h.reply(inter)
     assert sent.ephemeral and sent.ephemeral_for == fake.carol.id
+    summary = replayed(sent, tmp_path, capsys)
+    assert summary["finished"] and summary["winners"] == room.result["winners"]
+    assert summary["score"] == room.result["score"]
+
+
+async def page_through(h: Harness, user: FakeUser, msg: FakeMessage) -> set[str]:
+    """A replay's pages, pressed ▶ (or ⏭) by ``user`` to the last, each within Discord's
+    limits."""
+    pages = {msg.text()}
+    for _ in range(200):
+        check_limits(msg)
+        assert len(msg.content) <= 2000 and all(len(c) <= 100 for c in msg.custom_ids())
+        nxt = button(msg, "▶") or button(msg, "⏭")
+        if nxt is None:
+            break
+        await h.press(user, msg, nxt)
+        pages.add(msg.text())
+    return pages
+
+
+def replayed(sent: FakeMessage, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    """The engine's command line's summary of the log file ``sent`` carries."""
     [(name, data)] = sent.files.items()
     path = tmp_path / name
     path.write_bytes(data)
     assert engine_main(["replay", str(path)]) == 0
-    summary = json.loads(capsys.readouterr().out)
-    assert summary["finished"] and summary["winners"] == room.result["winners"]
-    assert summary["score"] == room.result["score"]
+    return json.loads(capsys.readouterr().out)

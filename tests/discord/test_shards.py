@@ -16,7 +16,7 @@ from bot.clock import ManualClock
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store
-from tests.fakes.discord_api import HANG, FakeChannel, FakeDiscord
+from tests.fakes.discord_api import HANG, FakeChannel, FakeDiscord, FakeMessage
 from tests.pieces import pieces
 
 from .harness import DELAY, ClockSleeper, Harness, person, rid, uid
@@ -45,6 +45,40 @@ async def settle_all(*hs: Harness) -> None:
                 and hs[0].sleeper.next_due() is None
             ):
                 return
+
+
+async def play_across_shards(
+    a: Harness,
+    b: Harness,
+    fake: FakeDiscord,
+    ch0: FakeChannel,
+    clock: ManualClock,
+    table: FakeMessage,
+    hands: dict[int, FakeMessage],
+) -> dict[str, int]:
+    """30 moves of shard 0's table: the people's through process A, the computer players'
+    by process B's timer loop; every fifth, the table as drawn is the newest state. The
+    moves each process made."""
+    moved = {"a": 0, "b": 0}
+    for step in range(30):
+        room = await a.room(ch0)
+        seat = room.seats[room.load_match().to_act()[0]]
+        assert seat is not None
+        if seat.computer:  # process B's timer loop makes it (and draws it)
+            clock.advance(DELAY)
+            moved["b"] += await b.service.run_timers()
+        else:
+            user = person(room, fake)
+            hand = a.service.hand_of(room, uid(user))
+            assert hand is not None
+            choice = next(c for c in hand.choices if c.kind != "declare")
+            await a.play(user, ch0, choice, hands[user.id], look=False)
+            moved["a"] += 1
+        await settle_all(a, b)
+        if step % 5 == 4:  # what people see is the newest state, drawn once
+            room = await a.room(ch0)
+            assert texts.table_text(Text("en"), a.service.table_of(room)) == table.text()
+    return moved
 
 
 async def test_two_shard_processes_share_every_table(
@@ -89,25 +123,7 @@ async def test_two_shard_processes_share_every_table(
             await a.press(fake.alice, table, "kz:t:bot")
         await a.press(fake.alice, table, "kz:t:start")
         hands = {u.id: await a.open_hand(u, ch0) for u in (fake.alice, fake.bob)}
-        moved = {"a": 0, "b": 0}
-        for step in range(30):
-            room = await a.room(ch0)
-            seat = room.seats[room.load_match().to_act()[0]]
-            assert seat is not None
-            if seat.computer:  # process B's timer loop makes it (and draws it)
-                clock.advance(DELAY)
-                moved["b"] += await b.service.run_timers()
-            else:
-                user = person(room, fake)
-                hand = a.service.hand_of(room, uid(user))
-                assert hand is not None
-                choice = next(c for c in hand.choices if c.kind != "declare")
-                await a.play(user, ch0, choice, hands[user.id], look=False)
-                moved["a"] += 1
-            await settle_all(a, b)
-            if step % 5 == 4:  # what people see is the newest state, drawn once
-                room = await a.room(ch0)
-                assert texts.table_text(Text("en"), a.service.table_of(room)) == table.text()
+        moved = await play_across_shards(a, b, fake, ch0, clock, table, hands)
         assert moved["a"] >= 3 and moved["b"] >= 3
         room = await a.room(ch0)
         assert await pieces(a.service).platform.leases.drawn_version(room.id, "table") == room.version

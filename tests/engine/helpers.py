@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import CARD_TEXT, parse_card
+from engine.families.drawing.match import Match
 from engine.log import replay
-from engine.match import Match
 from engine.presets import make_rules
 
 

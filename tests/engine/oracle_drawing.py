@@ -30,7 +30,6 @@ import pytest
 
 from engine.actions import KINDS, Action
 from engine.cards import CARD_TEXT, POINTS, deck_points
-from engine.drawing import settings_of
 from engine.errors import IllegalAction
 from engine.events import (
     DealEnded,
@@ -39,9 +38,10 @@ from engine.events import (
     MatchEnded,
     SideOut,
 )
+from engine.families.drawing.deal import settings_of
+from engine.families.drawing.match import PENALTY_LIMIT, SIXTY, Match
 from engine.log import to_log
-from engine.match import PENALTY_LIMIT, SIXTY, Match
-from engine.observe import observe
+from engine.observation import observe
 
 CARD_STRINGS = frozenset(CARD_TEXT)
 MAX_DEALS = 400

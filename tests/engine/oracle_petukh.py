@@ -25,8 +25,8 @@ from engine.actions import KINDS, Action
 from engine.cards import ACE, CARD_TEXT, JACK, SPADES, make
 from engine.errors import IllegalAction
 from engine.events import DealStarted, Event, MatchEnded, Played, TrickWon
+from engine.families.petukh.match import BoysFinish, DealScored, PetukhMatch
 from engine.log import to_log
-from engine.petukh import BoysFinish, DealScored, PetukhMatch
 
 MAX_DEALS = 1500
 _CARD_RE = re.compile(r'"((?:10|[6-9JQKA])[CSHD])"')

@@ -25,7 +25,7 @@ from engine.actions import Action
 from engine.cards import CARD_TEXT
 from engine.errors import IllegalAction
 from engine.events import DealEnded, Event, MatchEnded
-from engine.trump import Lyusya, QueenCaught, RedealPenalty, TrumpMatch
+from engine.families.trump.match import Lyusya, QueenCaught, RedealPenalty, TrumpMatch
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("kozel-hvalenyi", {"deck": 36, "lyusya": "match"}),

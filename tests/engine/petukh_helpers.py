@@ -8,8 +8,8 @@ from engine.actions import Action, parse_action
 from engine.cards import parse_card
 from engine.codec import pack_cards
 from engine.events import Event
+from engine.families.petukh.match import PetukhMatch
 from engine.log import replay
-from engine.petukh import PetukhMatch
 from engine.presets import make_rules
 from tests.engine.helpers import build_deck
 

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from engine.cli import main
+from engine.families.drawing.match import Match
 from engine.log import replay, to_log
-from engine.match import Match
 from engine.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2]

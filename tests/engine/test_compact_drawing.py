@@ -2,10 +2,10 @@
 
 Stories: random legal deals of every drawing preset and option (kozel 2-4 players with and
 without the shokha, kozel-4, kozel-60 2-4 players and halves), played step by step through
-the ``Game`` API and the compact form (``engine.compact_drawing``) at once, half the moves
+the ``Game`` API and the compact form (``engine.families.drawing.compact``) at once, half the moves
 the compact quick player's own choices: the same seats may act, the same legal moves (as
 codes) for every seat, the same trick winners, tricks and card points, the same end and
-the same value as ``engine.search.deal_value`` reads from the engine's events; a compact
+the same value as ``engine.players.search.deal_value`` reads from the engine's events; a compact
 form built in the middle of a deal agrees too.
 """
 
@@ -18,19 +18,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import compact_drawing
 from engine.actions import Action
-from engine.bots import RulesBot
 from engine.cards import POINTS, parse_cards
 from engine.codec import unpack_cards
-from engine.compact_drawing import DrawingCompact, build
-from engine.compact_drawing_table import DECLARE, decode, encode, mask_of
 from engine.events import DealEnded, Event, TrickWon
+from engine.families.drawing import compact as compact_drawing
+from engine.families.drawing.compact import DrawingCompact, build
+from engine.families.drawing.compact_table import DECLARE, decode, encode, mask_of
 from engine.game import Game, new_match
-from engine.playout import compact_of
+from engine.players.bots import RulesBot
+from engine.players.playout import compact_of
+from engine.players.sampler import Sampler
+from engine.players.search import deal_value
 from engine.presets import make_rules
-from engine.sampling import Sampler
-from engine.search import deal_value
 
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("kozel", 4, {}),
@@ -165,7 +165,7 @@ def rules_step(game: Game, bot: RulesBot, rnd: random.Random) -> tuple[int, Acti
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)
 def test_the_quick_player_plays_as_the_rules_player(config: tuple[str, int, dict[str, Any]]) -> None:
     """The compact quick player's every choice is the family's rules player's
-    (``engine.drawing_bot``), out-of-turn declarations included."""
+    (``engine.families.drawing.bot``), out-of-turn declarations included."""
     preset, players, options = config
     bot = RulesBot()
     for seed in range(4):

@@ -1,8 +1,8 @@
-"""RULES.md 5, 5a: the Petukh compact playout form (``engine.compact_petukh``) plays what the
+"""RULES.md 5, 5a: the Petukh compact playout form (``engine.families.petukh.compact``) plays what the
 engine plays: random legal deals of both presets over every option and table size, from
 random records, stepped through the ``Game`` API and the compact form side by side (same
 legal moves as codes, trick winners, tricks, records after the deal and the same value as
-``engine.search.deal_value`` reads from the engine's events)."""
+``engine.players.search.deal_value`` reads from the engine's events)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action
-from engine.compact_petukh import CODES, EXCHANGE, KEEP, PASS, SWAP, PetukhCompact, build
 from engine.errors import IllegalAction
 from engine.events import Event, TrickWon
+from engine.families.petukh.compact import CODES, EXCHANGE, KEEP, PASS, SWAP, PetukhCompact, build
+from engine.families.petukh.rules import DealScored, settings_of
 from engine.game import Game, match_from_state, new_match
-from engine.petukh_rules import DealScored, settings_of
-from engine.playout import compact_of
+from engine.players.playout import compact_of
+from engine.players.sampler import Sampler
+from engine.players.search import deal_value
 from engine.presets import PRESETS, make_rules
-from engine.sampling import Sampler
-from engine.search import deal_value
 
 PETUKH_OPTIONS = st.fixed_dictionaries(
     {

@@ -1,7 +1,7 @@
-"""RULES.md 4, 4a-4c: the permanent-trump compact playout form (``engine.compact_trump``)
+"""RULES.md 4, 4a-4c: the permanent-trump compact playout form (``engine.families.trump.compact``)
 plays what the engine plays: random legal deals of every preset and option, stepped through
 the ``Game`` API and the compact form side by side (same legal cards, trick winners, points,
-tricks and the same value as ``engine.search.deal_value`` reads from the engine's events)."""
+tricks and the same value as ``engine.players.search.deal_value`` reads from the engine's events)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action
-from engine.bots import RulesBot
 from engine.codec import pack_cards
-from engine.compact_trump import TrumpCompact, build
 from engine.events import DealEnded, Event, TrickWon
+from engine.families.trump.compact import TrumpCompact, build
+from engine.families.trump.rules import QUEEN_CLUBS, QueenCaught, settings_of, table_for
 from engine.game import Game, match_from_state, new_match
-from engine.playout import CATCH, compact_of
+from engine.players.bots import RulesBot
+from engine.players.playout import CATCH, compact_of
+from engine.players.sampler import NoSample, Sampler, trail_of
+from engine.players.search import deal_value
 from engine.presets import make_rules
-from engine.sampling import NoSample, Sampler, trail_of
-from engine.search import deal_value
-from engine.trump_rules import QUEEN_CLUBS, QueenCaught, settings_of, table_for
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[("kozel-hvalenyi", {"deck": d, "lyusya": ly}) for d in (36, 32) for ly in ("match", "reset")],
@@ -229,7 +229,7 @@ def test_r4_the_quick_player_plays_as_the_rules_player(
     config: tuple[str, dict[str, Any]], seed: int, rnd: random.Random
 ) -> None:
     """RULES.md 4, 4a-4c: the compact form's quick player chooses the card the rules
-    player (``engine.trump_bot``) chooses, in every deal of a match: after kozel-nn's boast
+    player (``engine.families.trump.bot``) chooses, in every deal of a match: after kozel-nn's boast
     too (the rules player counts the boast's cards as out: it counts only cards played to
     tricks) and with a 32-card deck (the cards the deck leaves out count as out for it)."""
     game = new_match(make_rules(config[0], 4, config[1]), seed=seed)

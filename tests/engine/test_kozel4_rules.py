@@ -13,6 +13,7 @@ import pytest
 
 from engine.actions import Action, action, parse_action
 from engine.cards import CARD_TEXT, SPADES, deck_36, parse_card, parse_cards
+from engine.dealing import shuffled_deck
 from engine.errors import IllegalAction
 from engine.events import (
     Beaten,
@@ -28,9 +29,9 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
+from engine.families.drawing.match import Match
 from engine.log import LogError, to_log
-from engine.match import Match, shuffled_deck
-from engine.observe import observe
+from engine.observation import observe
 from engine.presets import PresetError, make_rules
 
 from .helpers import build_deck, run

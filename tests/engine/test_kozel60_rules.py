@@ -22,7 +22,7 @@ from engine.cards import (
     parse_card,
     parse_cards,
 )
-from engine.drawing import strength60
+from engine.dealing import shuffled_deck
 from engine.errors import IllegalAction
 from engine.events import (
     CardsDrawn,
@@ -35,9 +35,10 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
+from engine.families.drawing.deal import strength60
+from engine.families.drawing.match import Match
 from engine.log import LogError
-from engine.match import Match, shuffled_deck
-from engine.observe import observe
+from engine.observation import observe
 from engine.presets import PresetError, make_rules
 
 from .helpers import build_deck, run

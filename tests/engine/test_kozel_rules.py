@@ -45,7 +45,7 @@ from engine.cards import (
     parse_card,
     parse_cards,
 )
-from engine.drawing import settings_of
+from engine.dealing import first_dealer, shuffled_deck
 from engine.errors import IllegalAction
 from engine.events import (
     Beaten,
@@ -61,9 +61,10 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
+from engine.families.drawing.deal import settings_of
+from engine.families.drawing.match import Match
 from engine.log import replay, to_log
-from engine.match import Match, first_dealer, shuffled_deck
-from engine.observe import observe
+from engine.observation import observe
 from engine.presets import PresetError, make_rules
 from tests.engine.helpers import build_deck, run
 

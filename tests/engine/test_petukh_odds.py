@@ -9,10 +9,10 @@ import random
 import pytest
 
 from engine.actions import parse_action
-from engine.petukh_odds import ODDS, weights, win_chance
-from engine.petukh_rules import DealScored, settings_of
+from engine.families.petukh.odds import ODDS, weights, win_chance
+from engine.families.petukh.rules import DealScored, settings_of
+from engine.players.search import think
 from engine.presets import make_rules
-from engine.search import think
 from tests.engine.petukh_helpers import deal, keep_all, play
 
 PETUKH = settings_of(make_rules("petukh", 4))

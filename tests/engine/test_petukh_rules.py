@@ -15,14 +15,11 @@ from typing import Any
 import pytest
 
 from engine.actions import Action
-from engine.bots import make_bot
 from engine.cards import CARD_TEXT, HEARTS, SPADES, deck_30, deck_32, deck_36
+from engine.dealing import first_dealer
 from engine.errors import IllegalAction
 from engine.events import DealStarted, MatchEnded, TrickWon
-from engine.game import new_match
-from engine.log import LogError, replay, to_log
-from engine.match import first_dealer
-from engine.petukh import (
+from engine.families.petukh.match import (
     BoysDeclared,
     BoysFinish,
     DealScored,
@@ -32,6 +29,9 @@ from engine.petukh import (
     Skipped,
     TrumpSwapped,
 )
+from engine.game import new_match
+from engine.log import LogError, replay, to_log
+from engine.players.levels import make_bot
 from engine.presets import make_rules
 from engine.simulate import play_match
 from tests.engine.petukh_helpers import act, c, deal, keep_all, kinds, petukh_log, play

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.match import Match
+from engine.families.drawing.match import Match
 from engine.presets import PRESETS, PresetError, make_rules, preset_names, validate_options
 
 KOZEL_ALLOWED = ("shokha: true|false (default true)", "tie: both_two|eggs|eggs_double (default both_two)")
@@ -138,13 +138,13 @@ def test_defaults_filled_in() -> None:
 def test_presets_are_data_and_families_are_registered() -> None:
     """Issue 16.1: each preset builds its family's frozen settings from its validated
     options; the match class and the computer player come from the family registry, never
-    from a comparison of names in engine/game.py or engine/bots.py."""
+    from a comparison of names in engine/game.py or engine/players/bots.py."""
     import dataclasses
     from pathlib import Path
 
-    from engine.families import FAMILIES
     from engine.game import new_match
     from engine.presets import DrawingSettings, PetukhSettings, TrumpSettings
+    from engine.registry import FAMILIES
 
     for name, spec in PRESETS.items():
         rules = make_rules(name, spec.players[0])
@@ -168,6 +168,6 @@ def test_presets_are_data_and_families_are_registered() -> None:
     k = make_rules("kozel-kocherga", 4, {"trump_suit": "hearts"}).settings
     assert isinstance(k, TrumpSettings) and k.suit == 2 and not k.nn
     root = Path(__file__).resolve().parents[2] / "engine"
-    for module in ("game.py", "bots.py"):
+    for module in ("game.py", "players/bots.py"):
         text = (root / module).read_text()
         assert "family ==" not in text and "preset ==" not in text, module

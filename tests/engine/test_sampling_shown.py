@@ -1,4 +1,4 @@
-"""The search's samples keep what the table was shown (issue 15, ``engine.sampling``).
+"""The search's samples keep what the table was shown (issue 15, ``engine.players.sampler``).
 
 ``Sampler`` decides which cards a seat knows (``known_cards``) and keeps those in place;
 ``test_search.py`` checks the samples against that same ``known``. Here what was shown is
@@ -19,7 +19,6 @@ import random
 import pytest
 
 from engine.actions import Action
-from engine.bots import RulesBot
 from engine.cards import CARD_TEXT, Card, parse_card
 from engine.codec import unpack_cards
 from engine.events import (
@@ -36,11 +35,12 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
+from engine.families.petukh.rules import BoysDeclared, Exchanged, Passed, TrumpSwapped
+from engine.families.trump.rules import BoastChosen, BoastRevealed, BoastVoid, Covered, PileWon, Shuffled
 from engine.game import Game, new_match
-from engine.petukh_rules import BoysDeclared, Exchanged, Passed, TrumpSwapped
+from engine.players.bots import RulesBot
+from engine.players.sampler import Sampler, trail_of
 from engine.presets import SEARCH_TABLES, Rules, make_rules
-from engine.sampling import Sampler, trail_of
-from engine.trump_rules import BoastChosen, BoastRevealed, BoastVoid, Covered, PileWon, Shuffled
 
 SAMPLES = 3  # samples per seat and moment, each from its own seed
 

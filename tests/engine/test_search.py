@@ -16,17 +16,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.actions import Action
-from engine.bots import EasyBot, RulesBot, make_bot
 from engine.cards import Card
 from engine.errors import IllegalAction
+from engine.families.petukh.rules import settings_of as petukh_settings
+from engine.families.trump.rules import TRUMPS
 from engine.game import Game, new_match
-from engine.petukh_rules import settings_of as petukh_settings
-from engine.playout import compact_of, draws_dice
+from engine.players.bots import EasyBot, RulesBot
+from engine.players.levels import make_bot
+from engine.players.playout import compact_of, draws_dice
+from engine.players.sampler import Sampler, known_cards, shuffle, suit_class, swap_hidden, trail_of, voids
+from engine.players.search import Search, SearchBot, deal_value, think
 from engine.presets import SEARCH_TABLES, make_rules
-from engine.sampling import Sampler, known_cards, shuffle, suit_class, swap_hidden, trail_of, voids
-from engine.search import Search, SearchBot, deal_value, think
 from engine.simulate import check_invariants, simulate
-from engine.trump_rules import TRUMPS
 
 CASES = list(SEARCH_TABLES)
 IDS = [f"{p}-{n}p" for p, n in CASES]
@@ -197,7 +198,7 @@ def test_r4b_a_trump_lead_shows_a_hand_of_trumps_only() -> None:
 
 def test_r4_the_search_weighs_its_samples_in_the_permanent_trump_presets() -> None:
     """RULES.md 4: in a permanent-trump deal each sample counts by how well the rules
-    player explains the other seats' plays so far (``engine.search.MISS`` a play it would
+    player explains the other seats' plays so far (``engine.players.search.MISS`` a play it would
     not have made): after off-rules plays some samples weigh less than one, and an
     action's value is its playouts' weighted mean. A drawing-family deal (no
     ``likelihood``) weighs every sample one."""
@@ -261,7 +262,7 @@ class NoDice(random.Random):
 @pytest.mark.parametrize(("preset", "players"), CASES, ids=IDS)
 def test_the_rules_quick_players_draw_no_dice(preset: str, players: int) -> None:
     """A compact playout with the rules quick player (``QUICK`` "rules") never draws from its
-    rng, so the search hands it none seeded for it (``engine.playout.draws_dice``): its
+    rng, so the search hands it none seeded for it (``engine.players.playout.draws_dice``): its
     deals still play to their end, with a value in 0..1."""
     match = mid_play(preset, players, seed=1)
     seat = match.to_act()[0]

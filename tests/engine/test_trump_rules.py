@@ -19,13 +19,10 @@ import pytest
 
 from engine.actions import Action
 from engine.cards import CARD_TEXT, POINTS, deck_points
+from engine.dealing import first_dealer
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Event, MatchEnded, TrickWon
-from engine.log import replay, to_log
-from engine.match import first_dealer
-from engine.presets import make_rules
-from engine.simulate import simulate
-from engine.trump import (
+from engine.families.trump.match import (
     BoastGiven,
     BoastRevealed,
     BoastVoid,
@@ -42,6 +39,9 @@ from engine.trump import (
     table_for,
     trump_order,
 )
+from engine.log import replay, to_log
+from engine.presets import make_rules
+from engine.simulate import simulate
 from tests.engine.trump_helpers import (
     act,
     boast_deck,

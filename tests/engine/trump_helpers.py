@@ -8,9 +8,9 @@ from typing import Any
 from engine.actions import Action, parse_action
 from engine.cards import CARD_TEXT, parse_card
 from engine.events import Event
+from engine.families.trump.match import TrumpMatch
 from engine.log import replay
 from engine.presets import make_rules
-from engine.trump import TrumpMatch
 
 
 def c(text: str) -> int:
@@ -84,7 +84,7 @@ def new(
 ) -> TrumpMatch:
     """A match whose dealings use ``decks`` in turn (then the seed's shuffles)."""
     rules = make_rules(preset, 4, options)
-    from engine.match import shuffled_deck
+    from engine.dealing import shuffled_deck
 
     def source(no: int, _dealer: int) -> tuple[list[int], int | None]:
         deck = decks[no - 1] if no <= len(decks) else None

@@ -20,7 +20,7 @@ from bot.service import GameService
 from bot.store import Store
 from bot.views import HandView, Line
 from engine.cards import CARD_TEXT
-from engine.petukh_view import PetukhExtras
+from engine.families.petukh.view import PetukhExtras
 from tests.pieces import pieces
 
 from .conftest import PEOPLE, TURN, people_room

@@ -23,7 +23,7 @@ from bot.room import PLAYING, Room, User
 from bot.service import GameService, Outcome
 from bot.store import Store
 from engine.codec import unpack_action
-from engine.match import Match
+from engine.families.drawing.match import Match
 
 from .conftest import make_settings
 

@@ -12,7 +12,7 @@ from bot import keys
 from bot.clock import ManualClock
 from bot.room import Room, User
 from bot.service import GameService
-from engine.match import Match
+from engine.families.drawing.match import Match
 from tests.pieces import pieces
 
 from .conftest import IDLE, PEOPLE, actor, people_room, pick

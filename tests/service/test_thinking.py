@@ -16,7 +16,7 @@ from bot.room import Room
 from bot.service import HINTS_PER_MINUTE, GameService, Refused
 from bot.thinking import HINT, MAX_WAITING, MOVE, Busy, Idea, Thinker, think_in_worker, trail_from_log
 from engine.codec import unpack_action
-from engine.search import think
+from engine.players.search import think
 
 from .conftest import DELAY, PEOPLE, TURN, make_settings
 

@@ -13,7 +13,7 @@ from bot import deadlines, lobby, play, queue
 from bot.changes import Now, Reason, Refused, Repeat, Seated, Unseated
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User
 from bot.views import hand_view
-from engine.drawing_rules import settings_of
+from engine.families.drawing.rules import settings_of
 
 ANNA = User("tg:1", "Anna")
 BORIS = User("tg:2", "Boris")

@@ -35,7 +35,7 @@ from bot.store import Store
 from bot.views import Choice
 from engine.cards import CARD_TEXT, SUIT_LETTERS, SUIT_SYMBOLS
 from engine.codec import unpack_action
-from engine.petukh_view import PetukhExtras
+from engine.families.petukh.view import PetukhExtras
 from tests.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
 from tests.pieces import pieces
 

@@ -16,7 +16,7 @@ import aiohttp
 from bot.room import Room
 from engine.cards import CARD_TEXT
 from engine.codec import unpack_action
-from engine.petukh_view import PetukhExtras
+from engine.families.petukh.view import PetukhExtras
 from tests.telegram.harness import cards_named
 
 # real seconds a test waits for a frame before it calls it lost (a bound, never a pause)

@@ -59,9 +59,7 @@ async def defaults(
     table's rules become the chat's for its game; /defaults reset [game]: back to the
     game's own (both for chat admins)."""
     chat = str(message.chat.id)
-    words = (command.args or "").lower().split()
-    action = words[0] if words and words[0] in ("save", "reset") else None
-    named = words[1 if action else 0] if len(words) > (1 if action else 0) else None
+    action, named = _defaults_words(command.args)
     preset = game_of(named) if named else None
     if named and preset is None:
         await tell(message, painter, t._("Unknown game: {word}.").format(word=named[:40]))
@@ -71,7 +69,7 @@ async def defaults(
         await tell(message, painter, t._("Only a chat admin may set the chat's defaults."))
         return
     if action == "save":
-        if room is None or room.state == FINISHED and room.match is None:
+        if room is None or not _has_rules(room):
             await tell(message, painter, t._("Open a table and set its rules first: /newgame."))
             return
         await chats.pin_rules(room)
@@ -79,6 +77,19 @@ async def defaults(
     elif action == "reset":
         await chats.reset_rules("tg", chat, [preset] if preset else list(PRESETS))
     await tell(message, painter, await shown(chats, chat, t, preset or (room.preset if room else None)))
+
+
+def _defaults_words(args: str | None) -> tuple[str | None, str | None]:
+    """/defaults' words: its action (``save``, ``reset`` or none) and the game named."""
+    words = (args or "").lower().split()
+    action = words[0] if words and words[0] in ("save", "reset") else None
+    at = 1 if action else 0
+    return action, words[at] if len(words) > at else None
+
+
+def _has_rules(room: Room) -> bool:
+    """Whether the chat's table has rules that /defaults save can keep."""
+    return not (room.state == FINISHED and room.match is None)
 
 
 async def shown(chats: ChatSettings, chat: str, t: Text, preset: str | None) -> str:
