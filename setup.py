@@ -69,12 +69,15 @@ COMPILED = [
     "engine/players/sampler.py",
     "engine/players/search.py",
     "engine/players/playout.py",
+    # each family's hidden cards as a sample deals them again
+    "engine/families/drawing/sampling.py",
+    "engine/families/trump/sampling.py",
+    "engine/families/petukh/sampling.py",
     # the drawing family's match and deal: the `Game` API's moves of kozel, kozel-4, kozel-60
     "engine/dealing.py",
     "engine/families/drawing/match.py",
     "engine/families/drawing/deal.py",
     "engine/families/drawing/rules.py",
-    "engine/families/drawing/declare.py",
     # the permanent-trump family's match and dealing: kozel-hvalenyi, kozel-nn, kozel-kocherga
     "engine/families/trump/match.py",
     "engine/families/trump/deal.py",

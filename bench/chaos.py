@@ -53,7 +53,7 @@ from bot.room import PLAYING, User  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store import open_store, unpack_doc  # noqa: E402
 from engine.codec import unpack_action  # noqa: E402
-from engine.game import new_match  # noqa: E402
+from engine.registry import new_match  # noqa: E402
 
 BOT_DELAY = 1.0
 GRACE = 3.0  # a due move later than this is a frozen room

@@ -30,10 +30,9 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import random  # noqa: E402
 
-from engine.game import new_match  # noqa: E402
 from engine.players.bots import RandomBot, RulesBot  # noqa: E402
-from engine.players.playout import MODULES  # noqa: E402
 from engine.presets import PRESETS, SEARCH_TABLES, make_rules  # noqa: E402
+from engine.registry import new_match  # noqa: E402
 from engine.simulate import play_match  # noqa: E402
 
 CASES = [
@@ -174,7 +173,7 @@ def main() -> None:
             if args.presets and preset not in args.presets:
                 continue
             per_100ms, per_cpu, moves = search_speed(preset, players, args.seconds)
-            how = "compact" if make_rules(preset, players).family in MODULES else "Game API"
+            how = "compact"
             print(
                 f"{preset:14} {players}p search {per_100ms:7.0f} playouts per 100 ms ({per_cpu:.0f} per"
                 f" 100 ms of CPU; {moves} moves, {how} playouts)",

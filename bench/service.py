@@ -45,8 +45,8 @@ from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.tokens import make_token  # noqa: E402
 from bot.views import token_secret  # noqa: E402
-from engine.game import new_match  # noqa: E402
 from engine.presets import make_rules  # noqa: E402
+from engine.registry import new_match  # noqa: E402
 
 PRESET = "kozel"
 PLAYERS = 4

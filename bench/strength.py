@@ -40,9 +40,10 @@ from engine.families.drawing import compact as compact_drawing  # noqa: E402
 from engine.families.petukh import compact as compact_petukh  # noqa: E402
 from engine.families.trump import compact as compact_trump  # noqa: E402
 from engine.families.trump.rules import QUEEN_CLUBS  # noqa: E402
-from engine.game import Game, new_match  # noqa: E402
+from engine.game import Game  # noqa: E402
 from engine.players import search  # noqa: E402
 from engine.presets import PRESETS, SEARCH_TABLES, Rules, make_rules, trump_ladder  # noqa: E402
+from engine.registry import new_match  # noqa: E402
 from engine.simulate import deal_totals, make_bots, play_match, step  # noqa: E402
 
 CASES = list(SEARCH_TABLES)

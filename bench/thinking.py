@@ -25,9 +25,10 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bot.thinking import Thinker  # noqa: E402
 from engine.codec import pack_action  # noqa: E402
-from engine.game import Game, new_match  # noqa: E402
+from engine.game import Game  # noqa: E402
 from engine.players.bots import RulesBot  # noqa: E402
 from engine.presets import make_rules  # noqa: E402
+from engine.registry import new_match  # noqa: E402
 
 
 def positions(count: int) -> list[tuple[Game, int]]:

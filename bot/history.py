@@ -36,8 +36,9 @@ from engine.actions import Action
 from engine.cards import CARD_TEXT, SUIT_LETTERS
 from engine.codec import unpack_action
 from engine.errors import IllegalAction
-from engine.game import Game, new_match
+from engine.game import Game
 from engine.log import to_log
+from engine.registry import new_match
 
 log = logging.getLogger(__name__)
 

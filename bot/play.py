@@ -19,8 +19,9 @@ from bot.views import Line, event_lines, token_secret
 from engine.actions import Action
 from engine.codec import pack_action
 from engine.errors import IllegalAction
-from engine.game import Game, new_match
+from engine.game import Game
 from engine.observation import observe
+from engine.registry import new_match
 
 MAX_LINES = 6  # event lines kept for the table
 LOG_CHARS = 2000  # packed actions a room keeps at most (older dealings are dropped first)

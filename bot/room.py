@@ -10,8 +10,9 @@ from typing import Any
 import orjson
 
 from bot.names import clean_name
-from engine.game import Game, match_from_state
+from engine.game import Game
 from engine.presets import Rules, make_rules, players_allowed
+from engine.registry import match_from_state
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
 

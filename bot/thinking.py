@@ -26,9 +26,9 @@ from typing import Any
 
 from engine.actions import Action, parse_action
 from engine.codec import unpack_action
-from engine.game import match_from_state
 from engine.players.search import think
 from engine.presets import Rules, make_rules
+from engine.registry import match_from_state
 
 
 @dataclass(frozen=True, slots=True)

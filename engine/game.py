@@ -1,10 +1,10 @@
-"""One interface over the three rules families (DESIGN.md: engine).
+"""One interface over the three rules families (DESIGN.md: engine): ``Game``.
 
-``new_match`` and ``match_from_state`` pick the family's match class from ``rules.family``
-in the registry of ``engine.registry``: ``drawing`` (``engine.families.drawing.match.Match``, RULES.md 1-3),
-``trump`` (``engine.families.trump.match.TrumpMatch``, RULES.md 4) and ``petukh``
-(``engine.families.petukh.match.PetukhMatch``, RULES.md 5). Everything outside
-the engine (the service, the CLI, simulations) goes through ``Game``.
+A match of any family is a ``Game``: ``drawing`` (``engine.families.drawing.match.Match``,
+RULES.md 1-3), ``trump`` (``engine.families.trump.match.TrumpMatch``, RULES.md 4) and
+``petukh`` (``engine.families.petukh.match.PetukhMatch``, RULES.md 5). ``engine.registry``
+makes them (``new_match``, ``match_from_state``). Everything outside the engine (the
+service, the CLI, simulations) goes through ``Game``.
 """
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from engine.actions import Action
-from engine.dealing import DealRecord, DeckSource
+from engine.dealing import DealRecord
 from engine.events import Event
 from engine.observation import Observation
 from engine.presets import Rules
-from engine.registry import FAMILIES
 
 
 class Game(Protocol):
@@ -43,20 +42,3 @@ class Game(Protocol):
     def audit(self) -> str | None: ...
     def to_state(self) -> dict[str, Any]: ...
     def copy(self) -> Game: ...
-
-
-def _family(rules: Rules) -> Any:
-    return FAMILIES[rules.family].match
-
-
-def new_match(
-    rules: Rules, seed: int | str = 0, dealer: int | None = None, decks: DeckSource | None = None
-) -> Game:
-    """Deal the first deal of a match of ``rules`` (decks from the seed unless given)."""
-    game: Game = _family(rules)(rules, seed=seed, dealer=dealer, decks=decks)
-    return game
-
-
-def match_from_state(rules: Rules, state: dict[str, Any]) -> Game:
-    game: Game = _family(rules).from_state(rules, state)
-    return game

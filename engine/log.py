@@ -16,8 +16,9 @@ from engine.actions import ActionError, action_from_json
 from engine.cards import CARD_TEXT, Card, CardError, parse_card
 from engine.dealing import DeckSource, shuffled_deck
 from engine.errors import IllegalAction
-from engine.game import Game, new_match
+from engine.game import Game
 from engine.presets import PresetError, Rules, make_rules
+from engine.registry import new_match
 
 
 class LogError(ValueError):

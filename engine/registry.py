@@ -1,47 +1,39 @@
-"""The rules families, registered by name: each one's match class and computer player.
+"""The rules families by name, and matches made through them (DESIGN.md: engine).
 
-``rules.family`` (``engine.presets``) names one: ``drawing`` (``engine.families.drawing.match.Match``,
-RULES.md 1-3), ``trump`` (``engine.families.trump.match.TrumpMatch``, RULES.md 4) and ``petukh``
-(``engine.families.petukh.match.PetukhMatch``, RULES.md 5). ``engine.game`` makes matches through it and
-``engine.players.bots.RulesBot`` plays through it; a new family is one more entry here.
+``rules.family`` (``engine.presets``) names one: ``drawing`` (RULES.md 1-3), ``trump``
+(RULES.md 4) and ``petukh`` (RULES.md 5); each family's ``family.py`` fills in its
+``engine.family.Family`` record. ``new_match`` and ``match_from_state`` pick the match class
+from it; the computer players (``engine.players``) ask it for the rest. A new family is one
+more package under ``engine/families/`` and one more entry here.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
-from engine.actions import Action
-from engine.families.drawing import bot as drawing_bot
-from engine.families.drawing.match import Match
-from engine.families.petukh import bot as petukh_bot
-from engine.families.petukh import match as petukh
-from engine.families.trump import bot as trump_bot
-from engine.families.trump import match as trump
-from engine.observation import Observation
-from engine.presets import PRESETS, Family
+from engine.dealing import DeckSource
+from engine.families.drawing.family import FAMILY as DRAWING
+from engine.families.petukh.family import FAMILY as PETUKH
+from engine.families.trump.family import FAMILY as TRUMP
+from engine.family import Family
+from engine.game import Game
+from engine.presets import PRESETS, Rules
 
-Choose = Callable[[Observation, list[Action], random.Random, bool], "Action | None"]
-
-
-class RulesFamily(NamedTuple):
-    name: Family
-    # the match class: ``cls(rules, seed=, dealer=, decks=)`` and ``cls.from_state(rules, state)``
-    match: Any
-    rules_choice: Choose  # the family's rules-based computer player
-
-
-FAMILIES: dict[str, RulesFamily] = {
-    f.name: f
-    for f in (
-        RulesFamily("drawing", Match, drawing_bot.rules_choice),
-        RulesFamily("trump", trump.TrumpMatch, trump_bot.rules_choice),
-        RulesFamily("petukh", petukh.PetukhMatch, petukh_bot.rules_choice),
-    )
-}
+FAMILIES: dict[str, Family] = {f.name: f for f in (DRAWING, TRUMP, PETUKH)}
 assert {spec.family for spec in PRESETS.values()} <= set(FAMILIES)
 
 
-def family_of(preset: str) -> RulesFamily:
-    return FAMILIES[PRESETS[preset].family]
+def family_of(rules: Rules | str) -> Family:
+    """The family of ``rules`` (or of the preset so named)."""
+    return FAMILIES[PRESETS[rules].family if isinstance(rules, str) else rules.family]
+
+
+def new_match(
+    rules: Rules, seed: int | str = 0, dealer: int | None = None, decks: DeckSource | None = None
+) -> Game:
+    """Deal the first deal of a match of ``rules`` (decks from the seed unless given)."""
+    return family_of(rules).match(rules, seed=seed, dealer=dealer, decks=decks)
+
+
+def match_from_state(rules: Rules, state: dict[str, Any]) -> Game:
+    return family_of(rules).match.from_state(rules, state)

@@ -10,11 +10,12 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import deck_points
-from engine.game import Game, new_match
+from engine.game import Game
 from engine.observation import observe
 from engine.players.bots import Bot
 from engine.players.levels import make_bot
 from engine.presets import Rules, make_rules
+from engine.registry import family_of, new_match
 
 
 class InvariantError(AssertionError):
@@ -139,7 +140,7 @@ def play_match(
                 if not done or done[-1].result is None:
                     raise InvariantError(f"deal {deal_no} ended without a result")
                 points = done[-1].result.get("points")
-                if rules.family != "petukh" and points is not None:
+                if family_of(rules).scores_card_points and points is not None:
                     total = sum(points)
                     if total != deck_points(rules.deck):
                         raise InvariantError(f"deal {deal_no} holds {total} points, not 120")

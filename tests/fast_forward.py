@@ -6,7 +6,7 @@ end happens as in play (the way tests/service/test_stats.py keeps its tests fast
 from __future__ import annotations
 
 from bot.service import GameService
-from engine.game import match_from_state
+from engine.registry import match_from_state
 
 
 async def fast_forward(

@@ -18,8 +18,8 @@ from adapters.common.render import Text, clip_lines, match_chart
 from adapters.common.results import signed
 from bot.views import Line, SeatView, TableView
 from engine.families.petukh.match import DealScored
-from engine.game import new_match
 from engine.presets import make_rules
+from engine.registry import new_match
 
 RU, EN = Text("ru"), Text("en")
 NAMES = ["Аня", "Борис", "Вера", "Глеб"]

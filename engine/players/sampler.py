@@ -25,27 +25,23 @@ drawn again.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.actions import Action
 from engine.cards import CARD_TEXT, Card, parse_card
-from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
 from engine.errors import IllegalAction
-from engine.families.trump.rules import TRUMPS, settings_of
-from engine.game import Game, match_from_state
+from engine.family import FACE_DOWN, Trail
+from engine.game import Game
 from engine.observation import Observation
-from engine.presets import Rules
+from engine.registry import family_of, match_from_state
 
 # action kinds whose cards only their owner sees (a throw, a boast's laid cards, a Petukh
 # exchange's discards and the card the dealer gives for the trump)
-FACE_DOWN = frozenset({"throw", "lay", "exchange", "swap"})
 NO_CLASSES: frozenset[int] = frozenset()
 ATTEMPTS = 40  # samples drawn before giving up on the void constraints
 
-Trail = Sequence[tuple[int, Action]]
 # a place of cards in a state: (the place's name, e.g. "hand 2", its cards)
-Place = tuple[str, list[Card]]
 
 
 class NoSample(Exception):
@@ -89,68 +85,6 @@ def _info_cards(info: dict[str, Any]) -> Iterable[Card]:
     return (parse_card(t) for t in texts)
 
 
-def turned_trump_hiding(
-    deal: dict[str, Any], rules: Rules, trail: Trail, seat: int
-) -> tuple[int | None, set[Card]] | None:
-    """RULES.md 1-3: the turned trump is seen, and so is who draws it (or holds it, dealt:
-    kozel-60 halves); but once out of the stock it may go face down in a throw, which
-    nobody else sees. From the first action after which it may have been drawn, a face-down
-    throw by the seat that drew it may have held it: from then on ``seat`` no longer knows
-    where it lies (unless it sees it played face up).
-
-    It may have been drawn once as many cards were played as lay above it in the stock:
-    each trick's cards are drawn back after it. Counting every card of the trail (pulls
-    send some back, and a trick's cards are drawn only once it is over) finds that moment
-    earlier, never later. How many cards lay above it is public (it was turned under the
-    stock, or shown in it); it is read from the deal's deck, which ``seat`` never sees whole.
-
-    None while ``seat`` knows where it lies; else the seat that drew it and the cards of the
-    throws he made from that moment (whose places the table saw: the trump is in his hand
-    or in one of them). With no trail to tell (a match loaded without its deal log), the
-    drawer of a card in no hand is not known: None for him, and it lies face down."""
-    card = deal["trump_card"]
-    if card is None or card in unpack_cards(deal["stock"]):
-        return None
-    if any(card in act.cards and act.kind not in FACE_DOWN for _s, act in trail):
-        return None  # played face up since: its place is seen again
-    hands = [unpack_cards(h) for h in deal["hands"]]
-    if card in hands[seat]:
-        return None
-    above = _cards_above(deal, rules, card)
-    # who drew it is seen too: the seat whose hand holds it, or whose throw took it
-    drawer = next((i for i, h in enumerate(hands) if card in h), None)
-    if drawer is None:
-        drawer = next((s for s, act in trail if card in act.cards), None)
-        if drawer is None:
-            return None, set()
-    throws = _throws_after(trail, drawer, above)
-    return (drawer, throws) if throws else None
-
-
-def _cards_above(deal: dict[str, Any], rules: Rules, card: Card) -> int:
-    """How many cards lay above the turned trump ``card`` in the stock (0: dealt)."""
-    deck = unpack_cards(deal["deck"])
-    rest = deck[rules.hand_size * len(deal["seats"]) :]
-    if rules.trump_mode == "turn":
-        return len(rest) - 1  # under the stock: drawn last
-    if card in rest and rules.trump_mode != "halves":
-        return rest.index(card)  # kozel-4: shown in the stock, drawn in its turn
-    return 0  # dealt into a hand
-
-
-def _throws_after(trail: Trail, drawer: int, above: int) -> set[Card]:
-    """The cards of the face-down throws ``drawer`` made once ``above`` cards were played."""
-    throws: set[Card] = set()
-    played = 0
-    for s, act in trail:
-        if act.kind == "cut":
-            continue
-        if played > above and s == drawer and act.kind in FACE_DOWN:
-            throws.update(act.cards)
-        played += len(act.cards)
-    return throws
-
-
 def voids(
     obs: Observation, trail: Trail, klass: Callable[[Card], int], trump_leads: int | None = None
 ) -> dict[int, set[int]]:
@@ -174,114 +108,9 @@ def voids(
     return out
 
 
-# --- the places of each family's state -----------------------------------------------------
-# Primary places hold each card once (hands, stock, piles, the trick); the rest of the state
-# (the deck, the actions, the winning cards) names cards again and is relabelled with them.
-
-
-def _drawing_places(state: dict[str, Any]) -> list[Place]:
-    d = state["deal"]
-    places: list[Place] = [(f"hand {i}", unpack_cards(h)) for i, h in enumerate(d["hands"])]
-    places.append(("stock", unpack_cards(d["stock"])))
-    places.extend((f"pile {i}", unpack_cards(p)) for i, p in enumerate(d["piles"]))
-    places.extend(("trick", unpack_cards(cs)) for _s, _k, cs in d["plays"])
-    places.append(("reserve", unpack_cards(d["reserve"])))
-    return places
-
-
-def _drawing_relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[str, Any]:
-    d = dict(state["deal"])
-
-    def pk(text: str) -> str:
-        return pack_cards(map(f, unpack_cards(text)))
-
-    def plays(ps: list[list[Any]]) -> list[list[Any]]:
-        return [[s, k, pk(cs)] for s, k, cs in ps]
-
-    for name in ("deck", "stock", "win_cards", "reserve"):
-        d[name] = pk(d[name])
-    d["hands"] = [pk(h) for h in d["hands"]]
-    d["piles"] = [pk(p) for p in d["piles"]]
-    d["plays"] = plays(d["plays"])
-    if d["last_trick"] is not None:
-        d["last_trick"] = [d["last_trick"][0], plays(d["last_trick"][1])]
-    # (``trump_card`` names the turned card, which is public: it keeps its name wherever
-    # a sample puts it)
-    return {**state, "deal": d}
-
-
-def _trump_places(state: dict[str, Any]) -> list[Place]:
-    places: list[Place] = [(f"hand {i}", unpack_cards(h)) for i, h in enumerate(state["hands"])]
-    places.append(("stock", unpack_cards(state["stock"])))
-    places.extend((f"pile {i}", unpack_cards(p)) for i, p in enumerate(state["piles"]))
-    places.append(("trick", [c for _s, c in state["plays"]]))
-    places.append(("laid", unpack_cards(state["laid"])))
-    places.extend(("cover", unpack_cards(cs)) for _s, cs in state["covers"])
-    return places
-
-
-def _trump_relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[str, Any]:
-    def pk(text: str) -> str:
-        return pack_cards(map(f, unpack_cards(text)))
-
-    def act(text: str) -> str:
-        s, a = unpack_action(text)
-        return text if a.kind == "cut" else pack_action(s, Action(a.kind, tuple(map(f, a.cards))))
-
-    out = dict(state)
-    for name in ("deck", "stock", "laid"):
-        out[name] = pk(state[name])
-    out["hands"] = [pk(h) for h in state["hands"]]
-    out["piles"] = [pk(p) for p in state["piles"]]
-    out["plays"] = [[s, f(c)] for s, c in state["plays"]]
-    if state["last"] is not None:
-        out["last"] = [state["last"][0], [[s, f(c)] for s, c in state["last"][1]]]
-    out["covers"] = [[s, pk(cs)] for s, cs in state["covers"]]
-    out["boast"] = [[pk(cs), w] for cs, w in state["boast"]]
-    out["actions"] = [act(a) for a in state["actions"]]
-    if state["forced"] is not None:
-        out["forced"] = f(state["forced"])
-    return out
-
-
-def _petukh_places(state: dict[str, Any]) -> list[Place]:
-    return [("deck", unpack_cards(state["deck"]))]
-
-
-def _petukh_relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[str, Any]:
-    def act(text: str) -> str:
-        s, a = unpack_action(text)
-        return pack_action(s, Action(a.kind, tuple(sorted(map(f, a.cards)))))
-
-    return {
-        **state,
-        "deck": pack_cards(map(f, unpack_cards(state["deck"]))),
-        "actions": [act(a) for a in state["actions"]],
-    }
-
-
-FAMILIES: dict[
-    str,
-    tuple[
-        Callable[[dict[str, Any]], list[Place]],
-        Callable[[dict[str, Any], Callable[[Card], Card]], dict[str, Any]],
-    ],
-] = {
-    "drawing": (_drawing_places, _drawing_relabel),
-    "trump": (_trump_places, _trump_relabel),
-    "petukh": (_petukh_places, _petukh_relabel),
-}
-
-
 def suit_class(match: Game) -> Callable[[Card], int]:
-    """The suit class a lead asks to follow: the permanent-trump presets' own table (its
-    trumps are one class), else the card's suit."""
-    if match.rules.family == "trump":
-        from engine.families.trump.match import table_for, trump_suit
-
-        table = table_for(match.rules.preset, trump_suit(match.rules.preset, match.rules.options))
-        return lambda c: int(table.cls[c])
-    return lambda c: c // 9
+    """The suit class a lead asks to follow in ``match`` (its family's)."""
+    return family_of(match.rules).suit_class(match.rules)
 
 
 def shuffle(cards: list[Card], rng: random.Random) -> None:
@@ -307,11 +136,12 @@ class Sampler:
         trail = trail_of(match) if trail is None else trail
         obs = match.observe(seat)
         self.known = known_cards(obs, trail)
-        places, self._relabel = FAMILIES[match.rules.family]
+        family = family_of(match.rules)
+        places, self._relabel = family.places, family.relabel
         self.state = match.to_state()
         hiding = None
-        if match.rules.family == "drawing" and obs.trump_card is not None:
-            hiding = turned_trump_hiding(self.state["deal"], match.rules, trail, seat)
+        if family.hidden_again is not None and obs.trump_card is not None:
+            hiding = family.hidden_again(self.state, match.rules, trail, seat)
             if hiding is not None:
                 self.known.discard(obs.trump_card)
         # hidden slots in a fixed order of places and positions; whose hand each one is in
@@ -333,12 +163,12 @@ class Sampler:
         self.pool = sorted(c for _name, c in self.slots)
         self.voids: dict[str, set[int]] = {}
         self.klass = suit_class(match)
-        if match.rules.family == "trump":
-            leads = TRUMPS if settings_of(match.rules).nn else None
-            for s, classes in voids(obs, trail, self.klass, leads).items():
+        rule = family.voids(match.rules)
+        if rule is not None:
+            for s, classes in voids(obs, trail, self.klass, rule.trump_leads).items():
                 self.voids[f"hand {s}"] = classes
-            self.voids["laid"] = {TRUMPS}  # RULES.md 4b step 2: the boaster lays non-trumps
-        self.replays = match.rules.family == "petukh"
+            self.voids.update(rule.fixed)
+        self.replays = family.replays
 
     def sample(self, rng: random.Random) -> Game:
         """One complete match consistent with what the seat saw."""
@@ -394,7 +224,7 @@ class Sampler:
 def swap_hidden(match: Game, a: Card, b: Card) -> Game:
     """The same match with cards ``a`` and ``b`` trading places everywhere (a test's way to
     build a state that differs only in where two hidden cards lie)."""
-    _places, relabel = FAMILIES[match.rules.family]
+    relabel = family_of(match.rules).relabel
     swap = {a: b, b: a}
     return match_from_state(match.rules, relabel(match.to_state(), lambda c: swap.get(c, c)))
 

@@ -18,7 +18,7 @@ partner's trick had no ace there): each play of another seat that the quick play
 have made in that sample multiplies its weight by ``MISS``.
 
 A playout's value is the seat's share of the deal: its side's share of the card points
-(Kozel; a deal ended by a catch of the Q♣: ``engine.players.playout.CATCH``) or its chance to win
+(Kozel; a deal ended by a catch of the Q♣: ``engine.family.CATCH``) or its chance to win
 the match from the records the deal leaves (Petukh: ``engine.families.petukh.odds``). Out of turn
 (a declaration it may skip, a redeal request) it answers as the rules player does.
 
@@ -34,17 +34,15 @@ from dataclasses import dataclass
 from typing import cast
 
 from engine.actions import Action
-from engine.events import DealEnded, Event
-from engine.families.petukh.odds import win_chance
-from engine.families.petukh.rules import DealScored
-from engine.families.petukh.rules import settings_of as petukh_settings
-from engine.families.trump.rules import QueenCaught
+from engine.events import Event
+from engine.family import Compact, DealValue, Relabels, Trail, Weighs
 from engine.game import Game
 from engine.observation import Observation
 from engine.players.bots import RulesBot
-from engine.players.playout import CATCH, Compact, Relabels, Weighs, compact_of, draws_dice
-from engine.players.sampler import ATTEMPTS, NoSample, Sampler, Trail, trail_of
-from engine.presets import PetukhSettings
+from engine.players.playout import compact_of, draws_dice
+from engine.players.sampler import ATTEMPTS, NoSample, Sampler, trail_of
+from engine.presets import Rules
+from engine.registry import family_of
 
 PRUNE_AFTER = 3  # rounds with every action before the weaker two thirds are dropped
 # how much better than the rules player's move another must do (noise): measured with
@@ -81,24 +79,12 @@ class Thought:
     reason: str  # a hint reason code (adapters/common/render.py HINTS)
 
 
-def deal_value(events: list[Event], seat: int, side: int, petukh: PetukhSettings | None) -> float | None:
-    """The seat's share of the deal that ``events`` ended, or None if none ended there
-    (``petukh``: the Petukh preset's settings, whose deals are valued by the chance to win
-    the match from the records they leave: ``engine.families.petukh.odds``)."""
-    for ev in events:
-        if isinstance(ev, QueenCaught):
-            return CATCH if ev.seat % 2 == side else 1.0 - CATCH
-        if isinstance(ev, DealEnded):
-            points = ev.points
-            total = sum(points)
-            if total <= 0:
-                mine = ev.tricks[side] / max(1, sum(ev.tricks))
-            else:
-                mine = points[side] / total
-            return float(mine)
-        if petukh is not None and isinstance(ev, DealScored):
-            return win_chance(ev.records, seat, petukh)
-    return None
+def deal_value(rules: Rules, events: list[Event], seat: int, side: int) -> float | None:
+    """The seat's share of the deal that ``events`` ended, or None if none ended there, as
+    its family values it (``engine.family.Family.value``: Kozel by the card points, a catch
+    of the Q♣ by ``CATCH``; Petukh by the chance to win the match from the records the deal
+    leaves, ``engine.families.petukh.odds``)."""
+    return family_of(rules).value(rules)(events, seat, side)
 
 
 class Search:
@@ -115,7 +101,7 @@ class Search:
         self.sampler = Sampler(match, seat, steps)
         obs = match.observe(seat)
         self.obs = obs
-        self.petukh = petukh_settings(match.rules) if match.rules.family == "petukh" else None
+        self.value: DealValue = family_of(match.rules).value(match.rules)
         self.visits = [0] * len(legal)
         self.weights = [0.0] * len(legal)
         self.totals = [0.0] * len(legal)
@@ -129,7 +115,7 @@ class Search:
         whole = compact_of(match, seat)
         self.whole: Relabels | None = cast(Relabels, whole) if hasattr(whole, "relabel") else None
         self.weighs = whole is not None and hasattr(whole, "likelihood")
-        self.dice = draws_dice(match.rules.family)  # whether a compact playout needs its dice
+        self.dice = draws_dice(match)  # whether a compact playout needs its dice
         # the deal's plays so far, which a weighed sample must explain (built only then)
         self.history = [(s, a.cards[0]) for s, a in steps if a.kind == "play"] if self.weighs else []
         self.known: dict[int, int] = {}  # (hand << 2 | seat) -> its misses (``Weighs.misses``)
@@ -211,7 +197,7 @@ class Search:
         events = game.apply(self.seat, first)
         tried = False
         for _ in range(PLAYOUT_ACTIONS):
-            value = deal_value(events, self.seat, self.side, self.petukh)
+            value = self.value(events, self.seat, self.side)
             if value is not None:
                 return value
             acting = game.to_act()

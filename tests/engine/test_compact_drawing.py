@@ -25,12 +25,13 @@ from engine.events import DealEnded, Event, TrickWon
 from engine.families.drawing import compact as compact_drawing
 from engine.families.drawing.compact import DrawingCompact, build
 from engine.families.drawing.compact_table import DECLARE, decode, encode, mask_of
-from engine.game import Game, new_match
+from engine.game import Game
 from engine.players.bots import RulesBot
 from engine.players.playout import compact_of
 from engine.players.sampler import Sampler
 from engine.players.search import deal_value
 from engine.presets import make_rules
+from engine.registry import new_match
 
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("kozel", 4, {}),
@@ -82,7 +83,7 @@ def check_events(game: Game, c: DrawingCompact, events: list[Event]) -> bool:
             assert c.finished and c.points == list(ev.points) and c.tricks == list(ev.tricks)
             for s in range(game.rules.players):
                 c.seat = s
-                assert c.value() == deal_value(events, s, game.rules.side_of(s), None)
+                assert c.value() == deal_value(game.rules, events, s, game.rules.side_of(s))
             return True
     assert not c.finished
     return False

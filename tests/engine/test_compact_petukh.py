@@ -17,12 +17,13 @@ from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.events import Event, TrickWon
 from engine.families.petukh.compact import CODES, EXCHANGE, KEEP, PASS, SWAP, PetukhCompact, build
-from engine.families.petukh.rules import DealScored, settings_of
-from engine.game import Game, match_from_state, new_match
+from engine.families.petukh.rules import DealScored
+from engine.game import Game
 from engine.players.playout import compact_of
 from engine.players.sampler import Sampler
 from engine.players.search import deal_value
 from engine.presets import PRESETS, make_rules
+from engine.registry import match_from_state, new_match
 
 PETUKH_OPTIONS = st.fixed_dictionaries(
     {
@@ -125,7 +126,7 @@ def play_both(
                 continue
             assert list(scored.tricks) == compact.tricks
             assert list(scored.records) == [compact.after(s) for s in range(players)]
-            assert compact.value == deal_value(events, seat, seat, settings_of(rules))
+            assert compact.value == deal_value(rules, events, seat, seat)
             break
         if game.finished:
             return

@@ -17,12 +17,14 @@ from engine.codec import pack_cards
 from engine.events import DealEnded, Event, TrickWon
 from engine.families.trump.compact import TrumpCompact, build
 from engine.families.trump.rules import QUEEN_CLUBS, QueenCaught, settings_of, table_for
-from engine.game import Game, match_from_state, new_match
+from engine.family import CATCH
+from engine.game import Game
 from engine.players.bots import RulesBot
-from engine.players.playout import CATCH, compact_of
+from engine.players.playout import compact_of
 from engine.players.sampler import NoSample, Sampler, trail_of
 from engine.players.search import deal_value
 from engine.presets import make_rules
+from engine.registry import match_from_state, new_match
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[("kozel-hvalenyi", {"deck": d, "lyusya": ly}) for d in (36, 32) for ly in ("match", "reset")],
@@ -75,7 +77,7 @@ def _check_step(game: Game, compact: TrumpCompact, rnd: random.Random) -> tuple[
         return False, False
     assert list(ended.tricks) == compact.tricks
     assert list(ended.points) == compact.points
-    assert compact.value == deal_value(events, compact.seat, compact.side, None)
+    assert compact.value == deal_value(game.rules, events, compact.seat, compact.side)
     return True, compact.value is not None
 
 
@@ -215,8 +217,8 @@ def test_r4a_a_catch_is_worth_four_eyes_to_the_search() -> None:
             if caught is not None:
                 mine = caught.seat % 2 == 0
                 assert compact.value == (CATCH if mine else 1 - CATCH)
-                assert deal_value(events, 0, 0, None) == compact.value
-                assert deal_value(events, 1, 1, None) == 1 - compact.value
+                assert deal_value(game.rules, events, 0, 0) == compact.value
+                assert deal_value(game.rules, events, 1, 1) == 1 - compact.value
                 return
             if any(isinstance(e, DealEnded) for e in events):
                 break

@@ -45,7 +45,7 @@ def compiled_paths() -> list[str]:
 THOUGHTS = """
 import json, random
 from engine.players.bots import RulesBot
-from engine.game import new_match
+from engine.registry import new_match
 import pytest
 
 from engine.presets import SEARCH_TABLES, make_rules
@@ -74,7 +74,7 @@ MATCHES = """
 import json, random
 from engine.players.bots import RandomBot
 from engine.presets import PRESETS, make_rules
-from engine.game import new_match
+from engine.registry import new_match
 from engine.simulate import step
 
 configs = [
@@ -261,8 +261,8 @@ def test_a_deals_copy_holds_every_field() -> None:
     ``__slots__`` to loop over): every field of the deal, mid-trick, is in the copy, equal,
     and the copy's lists are its own."""
     from engine.families.drawing.deal import _SLOTS, DrawingDeal
-    from engine.game import new_match
     from engine.presets import make_rules
+    from engine.registry import new_match
 
     for preset, players in (("kozel", 4), ("kozel-4", 4), ("kozel-60", 2)):
         match = new_match(make_rules(preset, players), seed=3)
@@ -298,8 +298,8 @@ def test_a_matchs_copy_holds_every_field(
     """A match's ``copy`` names its fields (``_fields``): every field its ``__init__`` sets
     (read from its source) is in the copy, equal, with the mutable ones its own; a deep copy
     plays on as the match does."""
-    from engine.game import new_match
     from engine.presets import make_rules
+    from engine.registry import new_match
 
     kind = getattr(importlib.import_module(f"engine.{module}"), name)
     fields = fields_set(module, name, "__init__")
@@ -333,8 +333,8 @@ def test_a_trump_deals_copy_holds_every_field() -> None:
     from dataclasses import fields
 
     from engine.families.trump.deal import TrumpDeal
-    from engine.game import new_match
     from engine.presets import make_rules
+    from engine.registry import new_match
 
     for preset, options in (("kozel-hvalenyi", {"deck": 32}), ("kozel-nn", {}), ("kozel-kocherga", {})):
         match: Any = new_match(make_rules(preset, 4, options), seed=3)
@@ -362,8 +362,8 @@ def test_a_petukh_deals_copy_holds_every_field() -> None:
     every field any of its methods sets (read from its source) is in the copy, equal, at
     moments of the exchange and of trick play, and the copy's lists are its own."""
     from engine.families.petukh.deal import PetukhDeal
-    from engine.game import new_match
     from engine.presets import make_rules
+    from engine.registry import new_match
 
     fields = fields_set("families.petukh.deal", "PetukhDeal")
     assert {"hands", "stock", "phase", "face_up", "trump_card", "counter", "_legal"} <= fields

@@ -32,9 +32,10 @@ from hypothesis import strategies as st
 
 from engine.actions import ACTION_KINDS, Action
 from engine.errors import IllegalAction
-from engine.game import Game, match_from_state, new_match
+from engine.game import Game
 from engine.log import replay, to_log
 from engine.presets import PRESETS, make_rules, players_allowed
+from engine.registry import match_from_state, new_match
 from engine.simulate import simulate
 from tests.engine import oracle_drawing, oracle_petukh, oracle_trump
 from tests.sizes import FULL, full_or

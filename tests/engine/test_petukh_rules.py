@@ -29,10 +29,10 @@ from engine.families.petukh.match import (
     Skipped,
     TrumpSwapped,
 )
-from engine.game import new_match
 from engine.log import LogError, replay, to_log
 from engine.players.levels import make_bot
 from engine.presets import make_rules
+from engine.registry import new_match
 from engine.simulate import play_match
 from tests.engine.petukh_helpers import act, c, deal, keep_all, kinds, petukh_log, play
 

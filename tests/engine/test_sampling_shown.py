@@ -37,10 +37,11 @@ from engine.events import (
 )
 from engine.families.petukh.rules import BoysDeclared, Exchanged, Passed, TrumpSwapped
 from engine.families.trump.rules import BoastChosen, BoastRevealed, BoastVoid, Covered, PileWon, Shuffled
-from engine.game import Game, new_match
+from engine.game import Game
 from engine.players.bots import RulesBot
 from engine.players.sampler import Sampler, trail_of
 from engine.presets import SEARCH_TABLES, Rules, make_rules
+from engine.registry import new_match
 
 SAMPLES = 3  # samples per seat and moment, each from its own seed
 

@@ -18,15 +18,15 @@ from hypothesis import strategies as st
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import IllegalAction
-from engine.families.petukh.rules import settings_of as petukh_settings
 from engine.families.trump.rules import TRUMPS
-from engine.game import Game, new_match
+from engine.game import Game
 from engine.players.bots import EasyBot, RulesBot
 from engine.players.levels import make_bot
 from engine.players.playout import compact_of, draws_dice
 from engine.players.sampler import Sampler, known_cards, shuffle, suit_class, swap_hidden, trail_of, voids
 from engine.players.search import Search, SearchBot, deal_value, think
 from engine.presets import SEARCH_TABLES, make_rules
+from engine.registry import new_match
 from engine.simulate import check_invariants, simulate
 
 CASES = list(SEARCH_TABLES)
@@ -266,7 +266,7 @@ def test_the_rules_quick_players_draw_no_dice(preset: str, players: int) -> None
     deals still play to their end, with a value in 0..1."""
     match = mid_play(preset, players, seed=1)
     seat = match.to_act()[0]
-    assert not draws_dice(match.rules.family)
+    assert not draws_dice(match)
     sampler = Sampler(match, seat)
     for game in (sampler.sample(random.Random(s)) for s in range(5)):
         compact = compact_of(game, seat)
@@ -293,13 +293,12 @@ def test_a_search_without_dice_thinks_as_one_seeding_every_playout(preset: str, 
 def game_api_playout(game: Game, seat: int, first: Action, rng: random.Random) -> float:
     """A playout through the ``Game`` API alone, rules players to the deal's end: what the
     search's playouts of a redeal or a cut were before they went on in compact form."""
-    petukh = petukh_settings(game.rules) if game.rules.family == "petukh" else None
     side = game.rules.side_of(seat)
     if game.check(seat, first) is not None:
         return 0.5  # kozel-nn: a redeal the sample's partner hand does not allow
     events = game.apply(seat, first)
     bot = RulesBot()
-    while (value := deal_value(events, seat, side, petukh)) is None:
+    while (value := deal_value(game.rules, events, seat, side)) is None:
         mover = game.to_act()[0]
         legal = game.legal_actions(mover)
         act = bot.choose(game.observe(mover), legal, rng, True) if len(legal) > 1 else None

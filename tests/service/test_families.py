@@ -378,8 +378,8 @@ async def test_a_computer_that_may_ask_for_a_redeal_does_not_show_in_the_countdo
 ) -> None:
     """The table's countdown is the person's own time, also while a computer player has
     its (hidden) chance to ask for a redeal."""
-    from engine.game import new_match
     from engine.presets import make_rules
+    from engine.registry import new_match
 
     rules = make_rules("kozel-hvalenyi", 4)
     seed = next(s for s in range(2000) if (a := new_match(rules, seed=s).to_act())[0] == 0 and len(a) > 1)

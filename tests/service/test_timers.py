@@ -390,8 +390,8 @@ async def test_a_start_whose_write_lands_after_a_timer_ran_still_moves_on_time(
 
 
 def _bot_leads(seed: int) -> bool:
-    from engine.game import new_match
     from engine.presets import make_rules
+    from engine.registry import new_match
 
     return new_match(make_rules("kozel", 2), seed=seed).to_act()[0] == 1
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.actions import TWO_CARDS, Action
 from engine.cards import SHOKHA, Card, deck_points
+from engine.codec import pack_cards, unpack_cards
 from engine.errors import IllegalAction
 from engine.events import (
     BEATEN_ONE,
@@ -28,8 +29,8 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
-from engine.families.drawing.declare import open_declarations, pull_cards
 from engine.families.drawing.rules import (
+    ACES_TENS,
     ONE_CARD,
     ONE_CARD_PLAYS,
     SUIT_OF,
@@ -43,7 +44,6 @@ from engine.families.drawing.rules import (
     settings_of,
     strength60,
 )
-from engine.families.drawing.state import restore, state_of
 from engine.presets import DrawingSettings, Rules
 
 __all__ = ["DrawingDeal", "Play", "beaters", "settings_of", "strength60"]
@@ -59,7 +59,7 @@ _LEAD2, _BEAT2, _THROW2 = (TWO_CARDS[k] for k in ("lead", "beat", "throw"))
 
 # derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
 # seat, ``_side`` each seat's side, ``_order`` the seats in play clockwise from each seat in
-# play, ``_pulls`` each seat's pull on this trick (``engine.families.drawing.declare.trick_pulls``),
+# play, ``_pulls`` each seat's pull on this trick (``trick_pulls`` below),
 # ``_legal`` the legal actions asked for so far
 _SLOT_NAMES = (
     "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"
@@ -619,3 +619,165 @@ class DrawingDeal:
         for _s, _k, cards in self.plays:
             out.extend(cards)
         return out
+
+
+# --- declarations open (RULES.md 1-2): a Moscow or a Molodka, and kozel-4's pull -----------
+# ``DrawingDeal.declarations`` keeps them per state
+
+
+def open_declarations(d: DrawingDeal) -> dict[int, Action]:
+    """The declarations open now, per seat."""
+    decls: dict[int, Action] = {}
+    combos, pull = d.settings.combos, d.settings.pull
+    if combos and not pull and not d.plays and not d.finished:
+        _trick_start_declarations(d, decls)
+    elif not d.finished and (combos or pull) and not _closed(d):
+        _mid_trick_declarations(d, decls)
+    return decls
+
+
+def _closed(d: DrawingDeal) -> bool:
+    """Whether declaring is closed now: mid-trick only a pull or a Moscow over a
+    just-declared Molodka may come."""
+    return bool(d.plays) and not d.settings.pull and (d.declared, len(d.plays)) != ("molodka", 1)
+
+
+def _trick_start_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
+    """The start of a trick: a hand of four that is a combination declares it."""
+    hands = d.hands
+    wild = SHOKHA if d.settings.shokha else -1
+    for s in d.seats:
+        hand = hands[s]
+        if len(hand) != 4:
+            continue
+        a, b = hand[0], hand[1]
+        if a // 9 != b // 9 and not ACES_TENS >> a & ACES_TENS >> b & 1 and wild not in (a, b):
+            continue  # two real cards of two suits, not both aces or tens: neither
+        if d.combination(hand) is not None:
+            decls[s] = Action("declare", tuple(sorted(hand)))
+
+
+def _mid_trick_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
+    """Declarations while a trick may take them: a combination, or a pull."""
+    combos, pull, hands = d.settings.combos, d.settings.pull, d.hands
+    pulls = trick_pulls(d) if pull and d.declared != "pull" else None  # one pull a trick
+    if not combos and not any(pulls or ()):
+        return
+    for s in d.seats:
+        if combos and len(hands[s]) == 4 and _may_declare(d, s):
+            decls[s] = Action("declare", tuple(sorted(hands[s])))
+        elif pulls is not None and (pulled := pulls[s]) is not None and (d.plays or s != d.leader):
+            decls[s] = Action("declare", pulled)  # the leader with four simply leads them
+
+
+def trick_pulls(d: DrawingDeal) -> tuple[tuple[Card, ...] | None, ...]:
+    """Each seat's ``pull_cards`` on this trick, found once a trick: a seat's cards in its
+    hand and on the trick stay the same four through a trick (a declaration gives the
+    table's cards back to their owners; the draw comes after)."""
+    pulls = d._pulls
+    if pulls is None:
+        pulls = d._pulls = tuple(pull_cards(d, s) for s in range(d.rules.players))
+    return pulls
+
+
+def pull_cards(d: DrawingDeal, seat: int) -> tuple[Card, ...] | None:
+    """Four cards of one suit among the seat's hand and its cards on this trick."""
+    own = list(d.hands[seat])
+    for s, _kind, cards in d.plays:
+        if s == seat:
+            own.extend(cards)
+    if len(own) < 4:
+        return None
+    by_suit: dict[int, list[Card]] = {}
+    for c in own:
+        by_suit.setdefault(c // 9, []).append(c)
+    for cards_of_suit in by_suit.values():
+        if len(cards_of_suit) >= 4:
+            return tuple(sorted(cards_of_suit[:4]))
+    return None
+
+
+def _may_declare(d: DrawingDeal, seat: int) -> bool:
+    if not d.settings.combos:
+        return False
+    if d.plays and (d.declared != "molodka" or len(d.plays) != 1):
+        return False
+    hand = d.hands[seat]
+    if len(hand) != 4:
+        return False
+    combo = d.combination(tuple(hand))
+    if not d.plays:
+        return combo is not None
+    # RULES.md 1: a Moscow over a declared Molodka until the first answer.
+    return d.declared == "molodka" and len(d.plays) == 1 and combo == "moscow"
+
+
+# --- the deal as stored: compact JSON-safe data and back (cards packed with engine.codec) -----
+
+
+def _plays_out(ps: list[Play] | tuple[Play, ...]) -> list[list[Any]]:
+    return [[seat, kind, pack_cards(cards)] for seat, kind, cards in ps]
+
+
+def _plays_in(ps: list[list[Any]]) -> list[Play]:
+    return [Play(seat, kind, tuple(unpack_cards(cards))) for seat, kind, cards in ps]
+
+
+def state_of(d: DrawingDeal) -> dict[str, Any]:
+    """The whole deal as compact JSON-safe data (``engine.codec`` card strings)."""
+    return {
+        "seats": list(d.seats),
+        "dealer": d.dealer,
+        "deck": pack_cards(d.deck),
+        "hands": [pack_cards(h) for h in d.hands],
+        "stock": pack_cards(d.stock),
+        "trump": d.trump,
+        "trump_card": d.trump_card,
+        "public": d.trump_public,
+        "piles": [pack_cards(p) for p in d.piles],
+        "tricks": d.tricks,
+        "leader": d.leader,
+        "to_move": d.to_move,
+        "plays": _plays_out(d.plays),
+        "win_seat": d.win_seat,
+        "win_cards": pack_cards(d.win_cards),
+        "declared": d.declared,
+        "counter": d.counter,
+        "trick_no": d.trick_no,
+        "last_trick": None if d.last_trick is None else [d.last_trick[0], _plays_out(d.last_trick[1])],
+        "last_winner": getattr(d, "last_winner", None),
+        "finished": d.finished,
+        "reserve": pack_cards(d.reserve),
+        "half": d.half,
+        "first_leader": d.first_leader,
+    }
+
+
+def restore(d: DrawingDeal, state: dict[str, Any]) -> None:
+    """Everything ``state_of`` wrote, back onto ``d`` (its rules already set)."""
+    d.seats = tuple(state["seats"])
+    d.dealer = state["dealer"]
+    d.deck = tuple(unpack_cards(state["deck"]))
+    d.hands = [unpack_cards(h) for h in state["hands"]]
+    d.stock = unpack_cards(state["stock"])
+    d.trump = state["trump"]
+    d.trump_card = state["trump_card"]
+    d.trump_public = state["public"]
+    d.piles = [unpack_cards(p) for p in state["piles"]]
+    d.tricks = list(state["tricks"])
+    d.leader = state["leader"]
+    d.to_move = state["to_move"]
+    d.plays = _plays_in(state["plays"])
+    d.win_seat = state["win_seat"]
+    d.win_cards = tuple(unpack_cards(state["win_cards"]))
+    d.declared = state["declared"]
+    d.counter = state["counter"]
+    d.trick_no = state["trick_no"]
+    last = state["last_trick"]
+    d.last_trick = None if last is None else (last[0], tuple(_plays_in(last[1])))
+    if state["last_winner"] is not None:
+        d.last_winner = state["last_winner"]
+    d.finished = state["finished"]
+    d.reserve = unpack_cards(state["reserve"])
+    d.half = state["half"]
+    d.first_leader = state["first_leader"]

@@ -26,8 +26,8 @@ from engine.actions import Action
 from engine.cards import ACE, KOZEL_STRENGTH, POINTS
 from engine.codec import unpack_cards
 from engine.families.trump.rules import QUEEN_CLUBS, TRUMPS, settings_of, table_for
+from engine.family import CATCH
 from engine.game import Game
-from engine.players.playout import CATCH
 
 QC_BIT = 1 << QUEEN_CLUBS
 ALL = (1 << 36) - 1
