@@ -16,10 +16,9 @@ from bot.tokens import bare, make_token, moment
 from engine.actions import Action
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 from engine.events import Event
-from engine.families.trump.match import trump_order, trump_suit
 from engine.game import Game
 from engine.observation import Extras, Observation, SeenPlay, observe
-from engine.presets import PRESETS, players_allowed
+from engine.presets import PRESETS, players_allowed, trump_ladder
 
 
 @dataclass(frozen=True)
@@ -305,19 +304,20 @@ def hand_view(room: Room, match: Game, seat: int, now: float, deadline: float | 
         single=choices[0] if len(choices) == 1 else None,
         hint_allowed=bool(others) and all(s is not None and s.bot is not None for s in others),
         moment=moment(room.gen, obs.deal_no, obs.moment),
-        trumps=_trumps(room, [CARD_TEXT[c] for c in hand], SUIT_LETTERS[obs.trump]),
+        trumps=_trumps(room, [CARD_TEXT[c] for c in hand], obs.trump),
     )
 
 
-def _trumps(room: Room, cards: list[str], trump: str) -> list[str]:
-    """The trumps among ``cards``, weakest first."""
-    if PRESETS[room.preset].family == "trump":
+def _trumps(room: Room, cards: list[str], suit: int) -> list[str]:
+    """The trumps among ``cards``, weakest first (``suit``: the trump suit)."""
+    if room.rules.trump_mode == "fixed":
         # RULES.md 4: the permanent trumps, high to low, as the engine ranks them
-        ladder = [CARD_TEXT[c] for c in trump_order(room.preset, trump_suit(room.preset, room.options))]
+        ladder = [CARD_TEXT[c] for c in trump_ladder(room.preset, suit)]
         strength = {c: len(ladder) - i for i, c in enumerate(ladder)}
     else:
         # a trump suit: its cards in the engine's order (by strength), the 6♠ shokha above all
-        strength = {c: i for i, c in enumerate(cards) if c[-1:] == trump}
+        letter = SUIT_LETTERS[suit]
+        strength = {c: i for i, c in enumerate(cards) if c[-1:] == letter}
         if room.options.get("shokha") and "6S" in cards:
             strength["6S"] = len(cards) + 1
     return sorted((c for c in cards if c in strength), key=strength.__getitem__)
