@@ -77,6 +77,7 @@ COMPILED = [
     "engine/dealing.py",
     "engine/families/drawing/match.py",
     "engine/families/drawing/deal.py",
+    "engine/families/drawing/declare.py",
     "engine/families/drawing/rules.py",
     # the permanent-trump family's match and dealing: kozel-hvalenyi, kozel-nn, kozel-kocherga
     "engine/families/trump/match.py",

@@ -117,9 +117,9 @@ class Family:
     compact: Callable[[Game, int], Compact | None]
     # whether the compact form's quick players draw from their dice
     quick_draws_dice: bool
-    # the places of the hidden cards in the stored state, and the state with every card
-    # renamed (a determinization)
-    places: Callable[[dict[str, Any]], list[Place]]
+    # where the deal's cards lie, read from the match itself (``places``); and a sample: the
+    # match's stored form with every card renamed, which the match class loads (``relabel``)
+    places: Callable[[Game], list[Place]]
     relabel: Callable[[dict[str, Any], Callable[[Card], Card]], dict[str, Any]]
     # the suit class a lead asks to follow
     suit_class: Callable[[Rules], Callable[[Card], int]]
@@ -127,7 +127,7 @@ class Family:
     voids: Callable[[Rules], Voids | None]
     # where a card the seat saw may since be hidden again: the seat that holds it or threw it
     # face down and the throws that may hold it (drawing: the turned trump), None if known
-    hidden_again: Callable[[dict[str, Any], Rules, Trail, int], tuple[int | None, set[Card]] | None] | None
+    hidden_again: Callable[[Game, Rules, Trail, int], tuple[int | None, set[Card]] | None] | None
     # whether a sample replays the deal's actions to check the duties they showed (Petukh)
     replays: bool
     value: Callable[[Rules], DealValue]

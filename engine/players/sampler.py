@@ -141,12 +141,12 @@ class Sampler:
         self.state = match.to_state()
         hiding = None
         if family.hidden_again is not None and obs.trump_card is not None:
-            hiding = family.hidden_again(self.state, match.rules, trail, seat)
+            hiding = family.hidden_again(match, match.rules, trail, seat)
             if hiding is not None:
                 self.known.discard(obs.trump_card)
         # hidden slots in a fixed order of places and positions; whose hand each one is in
         self.slots: list[tuple[str, Card]] = [
-            (name, c) for name, cards in places(self.state) for c in cards if c not in self.known
+            (name, c) for name, cards in places(match) for c in cards if c not in self.known
         ]
         # cards each slot cannot take: a turned trump that its drawer may have thrown face
         # down is in his hand or in one of those throws, nowhere else. (Cards a declaration

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
 
 from engine.actions import Action
 from engine.cards import JACK, POINTS, SHOKHA, Card
-from engine.codec import unpack_cards
 from engine.families.drawing.compact_table import (
     BEAT,
     CARDS,
@@ -35,6 +33,7 @@ from engine.families.drawing.compact_table import (
     mask_of,
     table_for,
 )
+from engine.families.drawing.match import Match
 from engine.game import Game
 
 # the playouts' quick player: "rules" (the rules player's choices), "random" (uniform over
@@ -537,34 +536,30 @@ class DrawingCompact:
         return cheapest
 
 
-def _plays(ps: list[list[Any]]) -> list[Play]:
-    return [(s, KIND_OF[k], tuple(unpack_cards(cs))) for s, k, cs in ps]
-
-
 def build(game: Game, seat: int) -> DrawingCompact | None:
-    """The compact form of ``game``'s current deal for ``seat`` (None once it is over)."""
-    rules = game.rules
-    if rules.family != "drawing" or game.finished:
+    """The compact form of ``game``'s current deal for ``seat`` (None once it is over), read
+    from the deal itself (``DrawingDeal``'s typed fields), never from its stored form."""
+    if not isinstance(game, Match) or game.finished:
         return None
-    d = game.to_state()["deal"]
-    if d["finished"]:
+    d = game.deal
+    if d.finished:
         return None
-    seats = tuple(d["seats"])
     c = DrawingCompact.__new__(DrawingCompact)
-    c.t = table_for(rules, seats, d["trump"], d["dealer"], d["first_leader"])
+    c.t = table_for(game.rules, d.seats, d.trump, d.dealer, d.first_leader)
     c.seat = seat
-    c.hands = [unpack_cards(h) for h in d["hands"]]
-    c.stock = unpack_cards(d["stock"])
-    c.reserve = unpack_cards(d["reserve"])
-    c.piles = [unpack_cards(p) for p in d["piles"]]
+    c.hands = [list(h) for h in d.hands]
+    c.stock = list(d.stock)
+    c.reserve = list(d.reserve)
+    c.piles = [list(p) for p in d.piles]
     c.points = [sum(POINTS[x] for x in p) for p in c.piles]
-    c.tricks = list(d["tricks"])
-    c.leader = d["leader"]
-    c.to_move = d["to_move"]
-    c.plays = _plays(d["plays"])
-    c.win_seat = d["win_seat"]
-    c.win_cards = tuple(unpack_cards(d["win_cards"]))
-    c.declared = d["declared"]
+    c.tricks = list(d.tricks)
+    c.leader = d.leader
+    c.to_move = d.to_move
+    c.plays = [(s, KIND_OF[k], tuple(cs)) for s, k, cs in d.plays]
+    c.win_seat = d.win_seat
+    c.win_cards = tuple(d.win_cards)
+    c.declared = d.declared
     c.finished = False
-    c.last_winner = d["last_winner"] if d["last_winner"] is not None else d["first_leader"]
+    last: int | None = getattr(d, "last_winner", None)
+    c.last_winner = last if last is not None else d.first_leader
     return c

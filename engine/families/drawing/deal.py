@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from engine.actions import TWO_CARDS, Action
 from engine.cards import SHOKHA, Card, deck_points
-from engine.codec import pack_cards, unpack_cards
 from engine.errors import IllegalAction
 from engine.events import (
     BEATEN_ONE,
@@ -29,8 +27,8 @@ from engine.events import (
     TrickWon,
     TrumpCardTaken,
 )
+from engine.families.drawing.declare import open_declarations, pull_cards
 from engine.families.drawing.rules import (
-    ACES_TENS,
     ONE_CARD,
     ONE_CARD_PLAYS,
     SUIT_OF,
@@ -59,7 +57,7 @@ _LEAD2, _BEAT2, _THROW2 = (TWO_CARDS[k] for k in ("lead", "beat", "throw"))
 
 # derived, never stored: ``_beat`` the trump's beaters table, ``_next`` the seat after each
 # seat, ``_side`` each seat's side, ``_order`` the seats in play clockwise from each seat in
-# play, ``_pulls`` each seat's pull on this trick (``trick_pulls`` below),
+# play, ``_pulls`` each seat's pull on this trick (``trick_pulls``),
 # ``_legal`` the legal actions asked for so far
 _SLOT_NAMES = (
     "rules settings seats dealer hands stock trump trump_card trump_public piles tricks leader"
@@ -141,40 +139,33 @@ class DrawingDeal:
         d.piles = [[] for _ in range(rules.sides)]
         d.tricks = [0] * rules.sides
         d.plays = []
-        d.declared = None
-        d.counter = 0
-        d.trick_no = 0
-        d.last_trick = None
+        d.declared = d.last_trick = d._decls = None
+        d.counter = d.trick_no = d.half = 0
         d.finished = False
-        d.half = 0
         d.reserve = []
-        d._decls = None
         d._legal = {}
         d._derive_seats()
         left = d.next_seat(dealer)
         hand = rules.hand_size
+        dealt = list(deck[: hand * n])
         if rules.trump_mode == "halves":
-            dealt = list(deck[: hand * n])
             d.reserve = list(deck[hand * n :])
             d.stock = []
             # RULES.md 3 halves: the last card dealt (the 4th of the dealer's left) is trump.
             d.trump_card = dealt[-n] if n else None
-            d.trump_public = True
         else:
-            dealt = list(deck[: hand * n])
             rest = list(deck[hand * n :])
             if rules.trump_mode == "turn":
                 # RULES.md 1, 3: the card after the deal is turned, put under the stock.
                 d.trump_card = rest[0]
                 d.stock = [rest[0], *reversed(rest[1:])]
-                d.trump_public = True
             else:
                 # RULES.md 2: a card shown from the middle of the stock stays where it was.
                 if trump_card is None or trump_card not in rest:
                     raise ValueError("kozel-4 needs trump_card: a card of the stock")
                 d.trump_card = trump_card
                 d.stock = list(reversed(rest))
-                d.trump_public = True
+        d.trump_public = True  # RULES.md 1-3: the trump card is seen in every deal
         assert d.trump_card is not None
         d.trump = d.trump_card // 9
         d._beat = beaters(d.trump, d.settings.shokha)
@@ -225,23 +216,20 @@ class DrawingDeal:
         d._legal = {}
         return d
 
-    def to_state(self) -> dict[str, Any]:
-        """The whole deal as compact JSON-safe data (``engine.codec`` card strings)."""
-        return state_of(self)
-
     @classmethod
-    def from_state(cls, rules: Rules, state: dict[str, Any]) -> DrawingDeal:
-        """The inverse of ``to_state``."""
+    def loading(cls, rules: Rules) -> DrawingDeal:
+        """An empty deal of ``rules`` for a stored one to fill in (then ``derive``)."""
         d = DrawingDeal()
-        d.rules = rules
-        d.settings = settings_of(rules)
-        restore(d, state)
-        d._decls = None
-        d._pulls = None
-        d._legal = {}
-        d._derive_seats()
-        d._beat = beaters(d.trump, d.settings.shokha)
+        d.rules, d.settings = rules, settings_of(rules)
         return d
+
+    def derive(self) -> None:
+        """The fields derived from the stored ones, once a stored deal is loaded."""
+        self._decls = None
+        self._pulls = None
+        self._legal = {}
+        self._derive_seats()
+        self._beat = beaters(self.trump, self.settings.shokha)
 
     def _derive_seats(self) -> None:
         key = (self.rules.players, self.rules.partnership, self.seats)
@@ -292,9 +280,14 @@ class DrawingDeal:
         """``"moscow"``, ``"molodka"`` or None for four cards (RULES.md 1)."""
         return combination_of(cards, self.settings.shokha)
 
-    def pull_cards(self, seat: int) -> tuple[Card, ...] | None:
-        """Four cards of one suit among the seat's hand and its cards on this trick."""
-        return pull_cards(self, seat)
+    def trick_pulls(self) -> tuple[tuple[Card, ...] | None, ...]:
+        """Each seat's ``pull_cards`` on this trick, found once a trick: a seat's cards in its
+        hand and on the trick stay the same four through a trick (a declaration gives the
+        table's cards back to their owners; the draw comes after)."""
+        pulls = self._pulls
+        if pulls is None:
+            pulls = self._pulls = tuple(pull_cards(self, s) for s in range(self.rules.players))
+        return pulls
 
     # --- the state machine ----------------------------------------------------------------
 
@@ -402,12 +395,9 @@ class DrawingDeal:
             if kind != ("play" if self.plays else "lead"):
                 return "wrong_action"
             return None if len(cards) == 1 else "wrong_count"
-        if not self.plays:
-            return self._check_lead(kind, cards)
-        return self._check_answer(kind, cards)
+        return self._check_multi(kind, cards)
 
     def _check_declare(self, seat: int, cards: tuple[Card, ...]) -> str | None:
-        """``check`` of a declaration."""
         decl = self.declarations().get(seat)
         if decl is not None:
             return None if decl.cards == cards else "not_a_combination"
@@ -415,20 +405,18 @@ class DrawingDeal:
             return "declaration_closed"
         return "unknown_action"
 
-    def _check_lead(self, kind: str, cards: tuple[Card, ...]) -> str | None:
-        """``check`` of a move that opens a trick (multi-card rules)."""
-        if kind != "lead":
-            return "wrong_action"
-        if len(cards) > 4:
-            return "wrong_count"
-        if self.settings.combos and self.combination(cards):
-            # RULES.md 1: the leader's combination is his lead, but it is a declaration
-            # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
-            return "must_declare"
-        return None if self.is_lead(cards) else "mixed_suits"
-
-    def _check_answer(self, kind: str, cards: tuple[Card, ...]) -> str | None:
-        """``check`` of a move on a trick already led (multi-card rules)."""
+    def _check_multi(self, kind: str, cards: tuple[Card, ...]) -> str | None:
+        """``check`` of a move of the multi-card rules: a lead, or an answer to the trick."""
+        if not self.plays:
+            if kind != "lead":
+                return "wrong_action"
+            if len(cards) > 4:
+                return "wrong_count"
+            if self.settings.combos and self.combination(cards):
+                # RULES.md 1: the leader's combination is his lead, but it is a declaration
+                # (a Moscow may still come over a Molodka): one spelling, as legal_actions.
+                return "must_declare"
+            return None if self.is_lead(cards) else "mixed_suits"
         if kind not in ("beat", "throw"):
             return "wrong_action"
         if len(cards) != len(self.win_cards):
@@ -494,10 +482,7 @@ class DrawingDeal:
         return strength60(card, self.trump, self.plays[0][2][0])
 
     def _declare(self, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
-        if self.settings.pull:
-            combo = "pull"
-        else:
-            combo = self.combination(cards) or "molodka"
+        combo = "pull" if self.settings.pull else self.combination(cards) or "molodka"
         returned = sorted({s for s, _k, _c in self.plays})
         for s, _kind, played in self.plays:
             self.hands[s].extend(played)
@@ -556,26 +541,6 @@ class DrawingDeal:
                 # each seat played the trick's k cards and the stock has them all: k rounds
                 self._draw_rounds(order, k, events)
                 return
-        self._draw_in_turn(order, events)
-
-    def _draw_rounds(self, order: tuple[int, ...], k: int, events: list[Event]) -> None:
-        """``_draw`` when each seat of ``order`` draws ``k`` cards from a stock that has them."""
-        stock, hands = self.stock, self.hands
-        for _ in range(k):
-            for s in order:
-                hands[s].append(stock.pop())
-        last = order[-1]
-        if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
-            events.append(TrumpCardTaken(last, hands[last][-1]))
-        key = (order, k, len(stock))
-        drawn = _ROUNDS_DRAWN.get(key)
-        if drawn is None:
-            drawn = _ROUNDS_DRAWN[key] = CardsDrawn(order, (k,) * len(order), len(stock))
-        events.append(drawn)
-
-    def _draw_in_turn(self, order: tuple[int, ...], events: list[Event]) -> None:
-        """``_draw`` card by card in ``order`` up to the hand size while the stock lasts."""
-        stock, hands, size = self.stock, self.hands, self.rules.hand_size
         counts = [0] * len(order)
         progress = True
         while stock and progress:
@@ -589,6 +554,20 @@ class DrawingDeal:
                     if not stock and card == self.trump_card and self.rules.trump_mode == "turn":
                         events.append(TrumpCardTaken(s, card))
         events.append(CardsDrawn(order, tuple(counts), len(stock)))
+
+    def _draw_rounds(self, order: tuple[int, ...], k: int, events: list[Event]) -> None:
+        stock, hands = self.stock, self.hands
+        for _ in range(k):
+            for s in order:
+                hands[s].append(stock.pop())
+        last = order[-1]
+        if not stock and hands[last][-1] == self.trump_card and self.rules.trump_mode == "turn":
+            events.append(TrumpCardTaken(last, hands[last][-1]))
+        key = (order, k, len(stock))
+        drawn = _ROUNDS_DRAWN.get(key)
+        if drawn is None:
+            drawn = _ROUNDS_DRAWN[key] = CardsDrawn(order, (k,) * len(order), len(stock))
+        events.append(drawn)
 
     def _deal_second_half(self, events: list[Event]) -> None:
         """RULES.md 3 halves: deal the second half the same way; same trump, same leader."""
@@ -619,165 +598,3 @@ class DrawingDeal:
         for _s, _k, cards in self.plays:
             out.extend(cards)
         return out
-
-
-# --- declarations open (RULES.md 1-2): a Moscow or a Molodka, and kozel-4's pull -----------
-# ``DrawingDeal.declarations`` keeps them per state
-
-
-def open_declarations(d: DrawingDeal) -> dict[int, Action]:
-    """The declarations open now, per seat."""
-    decls: dict[int, Action] = {}
-    combos, pull = d.settings.combos, d.settings.pull
-    if combos and not pull and not d.plays and not d.finished:
-        _trick_start_declarations(d, decls)
-    elif not d.finished and (combos or pull) and not _closed(d):
-        _mid_trick_declarations(d, decls)
-    return decls
-
-
-def _closed(d: DrawingDeal) -> bool:
-    """Whether declaring is closed now: mid-trick only a pull or a Moscow over a
-    just-declared Molodka may come."""
-    return bool(d.plays) and not d.settings.pull and (d.declared, len(d.plays)) != ("molodka", 1)
-
-
-def _trick_start_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
-    """The start of a trick: a hand of four that is a combination declares it."""
-    hands = d.hands
-    wild = SHOKHA if d.settings.shokha else -1
-    for s in d.seats:
-        hand = hands[s]
-        if len(hand) != 4:
-            continue
-        a, b = hand[0], hand[1]
-        if a // 9 != b // 9 and not ACES_TENS >> a & ACES_TENS >> b & 1 and wild not in (a, b):
-            continue  # two real cards of two suits, not both aces or tens: neither
-        if d.combination(hand) is not None:
-            decls[s] = Action("declare", tuple(sorted(hand)))
-
-
-def _mid_trick_declarations(d: DrawingDeal, decls: dict[int, Action]) -> None:
-    """Declarations while a trick may take them: a combination, or a pull."""
-    combos, pull, hands = d.settings.combos, d.settings.pull, d.hands
-    pulls = trick_pulls(d) if pull and d.declared != "pull" else None  # one pull a trick
-    if not combos and not any(pulls or ()):
-        return
-    for s in d.seats:
-        if combos and len(hands[s]) == 4 and _may_declare(d, s):
-            decls[s] = Action("declare", tuple(sorted(hands[s])))
-        elif pulls is not None and (pulled := pulls[s]) is not None and (d.plays or s != d.leader):
-            decls[s] = Action("declare", pulled)  # the leader with four simply leads them
-
-
-def trick_pulls(d: DrawingDeal) -> tuple[tuple[Card, ...] | None, ...]:
-    """Each seat's ``pull_cards`` on this trick, found once a trick: a seat's cards in its
-    hand and on the trick stay the same four through a trick (a declaration gives the
-    table's cards back to their owners; the draw comes after)."""
-    pulls = d._pulls
-    if pulls is None:
-        pulls = d._pulls = tuple(pull_cards(d, s) for s in range(d.rules.players))
-    return pulls
-
-
-def pull_cards(d: DrawingDeal, seat: int) -> tuple[Card, ...] | None:
-    """Four cards of one suit among the seat's hand and its cards on this trick."""
-    own = list(d.hands[seat])
-    for s, _kind, cards in d.plays:
-        if s == seat:
-            own.extend(cards)
-    if len(own) < 4:
-        return None
-    by_suit: dict[int, list[Card]] = {}
-    for c in own:
-        by_suit.setdefault(c // 9, []).append(c)
-    for cards_of_suit in by_suit.values():
-        if len(cards_of_suit) >= 4:
-            return tuple(sorted(cards_of_suit[:4]))
-    return None
-
-
-def _may_declare(d: DrawingDeal, seat: int) -> bool:
-    if not d.settings.combos:
-        return False
-    if d.plays and (d.declared != "molodka" or len(d.plays) != 1):
-        return False
-    hand = d.hands[seat]
-    if len(hand) != 4:
-        return False
-    combo = d.combination(tuple(hand))
-    if not d.plays:
-        return combo is not None
-    # RULES.md 1: a Moscow over a declared Molodka until the first answer.
-    return d.declared == "molodka" and len(d.plays) == 1 and combo == "moscow"
-
-
-# --- the deal as stored: compact JSON-safe data and back (cards packed with engine.codec) -----
-
-
-def _plays_out(ps: list[Play] | tuple[Play, ...]) -> list[list[Any]]:
-    return [[seat, kind, pack_cards(cards)] for seat, kind, cards in ps]
-
-
-def _plays_in(ps: list[list[Any]]) -> list[Play]:
-    return [Play(seat, kind, tuple(unpack_cards(cards))) for seat, kind, cards in ps]
-
-
-def state_of(d: DrawingDeal) -> dict[str, Any]:
-    """The whole deal as compact JSON-safe data (``engine.codec`` card strings)."""
-    return {
-        "seats": list(d.seats),
-        "dealer": d.dealer,
-        "deck": pack_cards(d.deck),
-        "hands": [pack_cards(h) for h in d.hands],
-        "stock": pack_cards(d.stock),
-        "trump": d.trump,
-        "trump_card": d.trump_card,
-        "public": d.trump_public,
-        "piles": [pack_cards(p) for p in d.piles],
-        "tricks": d.tricks,
-        "leader": d.leader,
-        "to_move": d.to_move,
-        "plays": _plays_out(d.plays),
-        "win_seat": d.win_seat,
-        "win_cards": pack_cards(d.win_cards),
-        "declared": d.declared,
-        "counter": d.counter,
-        "trick_no": d.trick_no,
-        "last_trick": None if d.last_trick is None else [d.last_trick[0], _plays_out(d.last_trick[1])],
-        "last_winner": getattr(d, "last_winner", None),
-        "finished": d.finished,
-        "reserve": pack_cards(d.reserve),
-        "half": d.half,
-        "first_leader": d.first_leader,
-    }
-
-
-def restore(d: DrawingDeal, state: dict[str, Any]) -> None:
-    """Everything ``state_of`` wrote, back onto ``d`` (its rules already set)."""
-    d.seats = tuple(state["seats"])
-    d.dealer = state["dealer"]
-    d.deck = tuple(unpack_cards(state["deck"]))
-    d.hands = [unpack_cards(h) for h in state["hands"]]
-    d.stock = unpack_cards(state["stock"])
-    d.trump = state["trump"]
-    d.trump_card = state["trump_card"]
-    d.trump_public = state["public"]
-    d.piles = [unpack_cards(p) for p in state["piles"]]
-    d.tricks = list(state["tricks"])
-    d.leader = state["leader"]
-    d.to_move = state["to_move"]
-    d.plays = _plays_in(state["plays"])
-    d.win_seat = state["win_seat"]
-    d.win_cards = tuple(unpack_cards(state["win_cards"]))
-    d.declared = state["declared"]
-    d.counter = state["counter"]
-    d.trick_no = state["trick_no"]
-    last = state["last_trick"]
-    d.last_trick = None if last is None else (last[0], tuple(_plays_in(last[1])))
-    if state["last_winner"] is not None:
-        d.last_winner = state["last_winner"]
-    d.finished = state["finished"]
-    d.reserve = unpack_cards(state["reserve"])
-    d.half = state["half"]
-    d.first_leader = state["first_leader"]

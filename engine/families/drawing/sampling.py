@@ -9,20 +9,25 @@ from typing import Any
 
 from engine.cards import Card
 from engine.codec import pack_cards, unpack_cards
+from engine.families.drawing.deal import DrawingDeal
+from engine.families.drawing.match import Match
 from engine.family import FACE_DOWN, Place, Trail
+from engine.game import Game
 from engine.presets import Rules
 
 # Primary places hold each card once (hands, stock, piles, the trick); the rest of the state
 # (the deck, the actions, the winning cards) names cards again and is relabelled with them.
 
 
-def places(state: dict[str, Any]) -> list[Place]:
-    d = state["deal"]
-    places: list[Place] = [(f"hand {i}", unpack_cards(h)) for i, h in enumerate(d["hands"])]
-    places.append(("stock", unpack_cards(d["stock"])))
-    places.extend((f"pile {i}", unpack_cards(p)) for i, p in enumerate(d["piles"]))
-    places.extend(("trick", unpack_cards(cs)) for _s, _k, cs in d["plays"])
-    places.append(("reserve", unpack_cards(d["reserve"])))
+def places(game: Game) -> list[Place]:
+    """``Family.places``: the deal's cards where they lie, read from the deal itself."""
+    assert isinstance(game, Match)
+    d = game.deal
+    places: list[Place] = [(f"hand {i}", list(h)) for i, h in enumerate(d.hands)]
+    places.append(("stock", list(d.stock)))
+    places.extend((f"pile {i}", list(p)) for i, p in enumerate(d.piles))
+    places.extend(("trick", list(cs)) for _s, _k, cs in d.plays)
+    places.append(("reserve", list(d.reserve)))
     return places
 
 
@@ -48,7 +53,7 @@ def relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[str, Any]:
 
 
 def turned_trump_hiding(
-    deal: dict[str, Any], rules: Rules, trail: Trail, seat: int
+    deal: DrawingDeal, rules: Rules, trail: Trail, seat: int
 ) -> tuple[int | None, set[Card]] | None:
     """RULES.md 1-3: the turned trump is seen, and so is who draws it (or holds it, dealt:
     kozel-60 halves); but once out of the stock it may go face down in a throw, which
@@ -66,12 +71,12 @@ def turned_trump_hiding(
     throws he made from that moment (whose places the table saw: the trump is in his hand
     or in one of them). With no trail to tell (a match loaded without its deal log), the
     drawer of a card in no hand is not known: None for him, and it lies face down."""
-    card = deal["trump_card"]
-    if card is None or card in unpack_cards(deal["stock"]):
+    card = deal.trump_card
+    if card is None or card in deal.stock:
         return None
     if any(card in act.cards and act.kind not in FACE_DOWN for _s, act in trail):
         return None  # played face up since: its place is seen again
-    hands = [unpack_cards(h) for h in deal["hands"]]
+    hands = deal.hands
     if card in hands[seat]:
         return None
     above = _cards_above(deal, rules, card)
@@ -85,10 +90,9 @@ def turned_trump_hiding(
     return (drawer, throws) if throws else None
 
 
-def _cards_above(deal: dict[str, Any], rules: Rules, card: Card) -> int:
+def _cards_above(deal: DrawingDeal, rules: Rules, card: Card) -> int:
     """How many cards lay above the turned trump ``card`` in the stock (0: dealt)."""
-    deck = unpack_cards(deal["deck"])
-    rest = deck[rules.hand_size * len(deal["seats"]) :]
+    rest = list(deal.deck[rules.hand_size * len(deal.seats) :])
     if rules.trump_mode == "turn":
         return len(rest) - 1  # under the stock: drawn last
     if card in rest and rules.trump_mode != "halves":
@@ -109,8 +113,7 @@ def _throws_after(trail: Trail, drawer: int, above: int) -> set[Card]:
     return throws
 
 
-def hidden_again(
-    state: dict[str, Any], rules: Rules, trail: Trail, seat: int
-) -> tuple[int | None, set[Card]] | None:
+def hidden_again(game: Game, rules: Rules, trail: Trail, seat: int) -> tuple[int | None, set[Card]] | None:
     """``Family.hidden_again``: the turned trump (``turned_trump_hiding``)."""
-    return turned_trump_hiding(state["deal"], rules, trail, seat)
+    assert isinstance(game, Match)
+    return turned_trump_hiding(game.deal, rules, trail, seat)

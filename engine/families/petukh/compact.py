@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
 
 from engine.actions import Action
 from engine.cards import ACE, JACK, make
-from engine.codec import unpack_action, unpack_cards
+from engine.families.petukh.match import PetukhMatch
 from engine.families.petukh.odds import win_chance
 from engine.families.petukh.rules import (
     FINISH_RECORD,
@@ -575,13 +574,15 @@ def dealt(
     return m
 
 
-def from_state(rules: Any, state: dict[str, Any], seat: int) -> PetukhCompact:
-    """The compact deal of a ``PetukhMatch.to_state``: dealt again, its actions replayed."""
-    start = (list(state["records"]), list(state["skips"]), state["dealer"], unpack_cards(state["deck"]))
-    m = dealt(settings_of(rules), rules.trump_mode == "turn", start, seat)
+def from_match(match: PetukhMatch, seat: int) -> PetukhCompact:
+    """The compact form of a Petukh match's current deal (its typed fields: the records and
+    skips at the deal's start, its dealing record): dealt again, its actions replayed."""
+    rec = match.history[-1]
+    start = (list(match.start_records), list(match.start_skips), rec.dealer, list(rec.deck))
+    m = dealt(settings_of(match.rules), match.rules.trump_mode == "turn", start, seat)
     codes = []
-    for text in state["actions"]:
-        code = m.code(unpack_action(text)[1])
+    for _seat, action in rec.actions:
+        code = m.code(action)
         assert code is not None
         m.play(code)
         codes.append(code)
@@ -590,9 +591,9 @@ def from_state(rules: Any, state: dict[str, Any], seat: int) -> PetukhCompact:
 
 
 def build(game: Game, seat: int) -> PetukhCompact | None:
-    """``engine.players.playout``: the deal of ``game`` for ``seat`` (None once the match ended)."""
+    """``Family.compact``: the deal of ``game`` for ``seat`` (None once the match ended)."""
     acting = game.to_act()
-    if not acting:
+    if not acting or not isinstance(game, PetukhMatch):
         return None
-    m = from_state(game.rules, game.to_state(), seat)
+    m = from_match(game, seat)
     return m if m.value is None and m.to_move == acting[0] else None

@@ -9,11 +9,15 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import Card
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
+from engine.families.petukh.match import PetukhMatch
 from engine.family import Place
+from engine.game import Game
 
 
-def places(state: dict[str, Any]) -> list[Place]:
-    return [("deck", unpack_cards(state["deck"]))]
+def places(game: Game) -> list[Place]:
+    """``Family.places``: the deal's deck (a sample deals it again and replays the actions)."""
+    assert isinstance(game, PetukhMatch)
+    return [("deck", list(game.history[-1].deck))]
 
 
 def relabel(state: dict[str, Any], f: Callable[[Card], Card]) -> dict[str, Any]:

@@ -23,8 +23,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import ACE, KOZEL_STRENGTH, POINTS
-from engine.codec import unpack_cards
+from engine.cards import ACE, KOZEL_STRENGTH, POINTS, Card
+from engine.families.trump.deal import TrumpDeal
+from engine.families.trump.match import TrumpMatch
 from engine.families.trump.rules import QUEEN_CLUBS, TRUMPS, settings_of, table_for
 from engine.family import CATCH
 from engine.game import Game
@@ -401,16 +402,16 @@ class TrumpCompact:
         return min(plain or trumps, key=cost)
 
 
-def _mask(text: str) -> int:
+def _mask(cards: list[Card]) -> int:
     m = 0
-    for c in unpack_cards(text):
+    for c in cards:
         m |= 1 << c
     return m
 
 
-def from_state(preset: str, settings: Any, state: dict[str, Any], seat: int) -> TrumpCompact | None:
-    """The compact deal of a ``TrumpMatch.to_state``; None outside trick play."""
-    if state["finished"] or state["phase"] != "play":
+def from_deal(preset: str, settings: Any, d: TrumpDeal, seat: int) -> TrumpCompact | None:
+    """The compact form of a deal in trick play (``TrumpDeal``'s typed fields); None outside it."""
+    if d.phase != "play":
         return None
     m = TrumpCompact.__new__(TrumpCompact)
     m.t = tables_for(preset, settings.suit)
@@ -419,30 +420,32 @@ def from_state(preset: str, settings: Any, state: dict[str, Any], seat: int) -> 
     m.lyusya = settings.lyusya is not None
     m.seat = seat
     m.side = seat % 2
-    m.hands = [_mask(h) for h in state["hands"]]
-    m.piles = [unpack_cards(p) for p in state["piles"]]
-    boast = {c for cards, _w in state["boast"] for c in unpack_cards(cards)}
-    seen = {c for p in m.piles for c in p if c not in boast} | {c for _s, c in state["plays"]}
+    m.hands = [_mask(h) for h in d.hands]
+    m.piles = [list(p) for p in d.piles]
+    boast = {c for cards, _w in d.boast_piles for c in cards}
+    seen = {c for p in m.piles for c in p if c not in boast} | {c for _s, c in d.plays}
     m.ghosts = ALL & ~sum(m.hands) & ~sum(1 << c for c in seen)
     m.points = [sum(POINTS[c] for c in p) for p in m.piles]
-    m.tricks = list(state["tricks"])
-    m.opened = state["opened"]
-    m.forced = -1 if state["forced"] is None else state["forced"]
-    m.to_move = state["to_move"]
+    m.tricks = list(d.tricks)
+    m.opened = d.opened
+    m.forced = -1 if d.forced is None else d.forced
+    m.to_move = d.to_move
     m.last_winner = -1
     m.value = None
     m.plays = []
     m.led = m.win_seat = m.win_key = m.trick_points = 0
-    for s, c in state["plays"]:
+    for s, c in d.plays:
         # the trick so far, replayed onto the compact form's running winner
         m.to_move = s
         m.hands[s] |= 1 << c
         m.play(c)
-    if m.to_move != state["to_move"]:
+    if m.to_move != d.to_move:
         return None
     return m
 
 
 def build(game: Game, seat: int) -> TrumpCompact | None:
-    """``engine.players.playout``: the deal of ``game`` for ``seat``, or None outside trick play."""
-    return from_state(game.rules.preset, settings_of(game.rules), game.to_state(), seat)
+    """``Family.compact``: the deal of ``game`` for ``seat``, or None outside trick play."""
+    if not isinstance(game, TrumpMatch) or game.finished:
+        return None
+    return from_deal(game.rules.preset, settings_of(game.rules), game.deal, seat)

@@ -9,21 +9,26 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import Card
 from engine.codec import pack_action, pack_cards, unpack_action, unpack_cards
+from engine.families.trump.match import TrumpMatch
 from engine.families.trump.rules import TRUMPS, settings_of, table_for, trump_suit
 from engine.family import Place, Voids
+from engine.game import Game
 from engine.presets import Rules
 
 # Primary places hold each card once (hands, stock, piles, the trick); the rest of the state
 # (the deck, the actions, the winning cards) names cards again and is relabelled with them.
 
 
-def places(state: dict[str, Any]) -> list[Place]:
-    places: list[Place] = [(f"hand {i}", unpack_cards(h)) for i, h in enumerate(state["hands"])]
-    places.append(("stock", unpack_cards(state["stock"])))
-    places.extend((f"pile {i}", unpack_cards(p)) for i, p in enumerate(state["piles"]))
-    places.append(("trick", [c for _s, c in state["plays"]]))
-    places.append(("laid", unpack_cards(state["laid"])))
-    places.extend(("cover", unpack_cards(cs)) for _s, cs in state["covers"])
+def places(game: Game) -> list[Place]:
+    """``Family.places``: the deal's cards where they lie, read from the deal itself."""
+    assert isinstance(game, TrumpMatch)
+    d = game.deal
+    places: list[Place] = [(f"hand {i}", list(h)) for i, h in enumerate(d.hands)]
+    places.append(("stock", list(d.stock)))
+    places.extend((f"pile {i}", list(p)) for i, p in enumerate(d.piles))
+    places.append(("trick", [c for _s, c in d.plays]))
+    places.append(("laid", list(d.laid)))
+    places.extend(("cover", list(cs)) for _s, cs in d.covers)
     return places
 
 
