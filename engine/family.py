@@ -115,8 +115,9 @@ class Family:
     # the compact form of a sampled match's deal for the searching seat, None where it does
     # not cover the moment (the playout then goes through the ``Game`` API)
     compact: Callable[[Game, int], Compact | None]
-    # whether the compact form's quick players draw from their dice
-    quick_draws_dice: bool
+    # whether the compact form's quick players draw from their dice (asked at each search:
+    # bench/engine.py --quick changes them)
+    draws_dice: Callable[[], bool]
     # where the deal's cards lie, read from the match itself (``places``); and a sample: the
     # match's stored form with every card renamed, which the match class loads (``relabel``)
     places: Callable[[Game], list[Place]]

@@ -27,4 +27,4 @@ def draws_dice(game: Game) -> bool:
     """Whether the family's compact playouts draw from the rng they are given: only a random
     or mixed quick player does; the rules quick players choose without it, so their playouts
     need no Random seeded for each (``engine.players.search``)."""
-    return family_of(game.rules).quick_draws_dice
+    return family_of(game.rules).draws_dice()

@@ -6,10 +6,9 @@ and plays the deal out with quick players to its end; the action with the best a
 result over many such playouts is played (after a few rounds of every action in the same
 sample, the better third gets the rest of the samples). Only the public ``Game`` API is used
 (``legal_actions``, ``apply``, ``observe``, ``to_state``), so it plays every preset without
-knowing its rules; where a family offers a compact playout form (``engine.players.playout``: plain
+knowing its rules; where a family's compact playout form covers the moment (``Family.compact``: plain
 ints, its quick player in one loop, a property test showing it agrees with the engine), the
-playouts go through it instead, many times faster (``engine.families.drawing.compact``,
-``compact_trump``, ``compact_petukh``).
+playouts go through it instead, many times faster (``engine/families/*/compact.py``).
 
 Where the compact form can (``engine.players.playout.Weighs``: the permanent-trump presets), a
 sample counts by how well the quick player explains the plays the seat has seen in the deal

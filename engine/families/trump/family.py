@@ -26,12 +26,16 @@ def value(rules: Rules) -> DealValue:
     return deal_value
 
 
+def draws_dice() -> bool:
+    return compact.QUICK != "rules"
+
+
 FAMILY = Family(
     name="trump",
     match=TrumpMatch,
     rules_choice=bot.rules_choice,
     compact=compact.build,
-    quick_draws_dice=compact.QUICK != "rules",
+    draws_dice=draws_dice,
     places=sampling.places,
     relabel=sampling.relabel,
     suit_class=sampling.suit_class,
