@@ -121,7 +121,7 @@ async def press_latency(presses: int, data: str) -> str:
 
     store = await open_store(data)
     service = GameService(store, settings())
-    web = WebTable(service)
+    web = WebTable(service, service.chats)
     port = await web.start("127.0.0.1", 0)
     base = -1_009_100_000_000 - random.randrange(10**6)
     people = [User("tg:77001", "Ann"), User("tg:77002", "Bob")]
@@ -241,7 +241,7 @@ async def people_process(plan_file: str, port: int, seconds: float, pace: tuple[
 async def many_sockets(tables: int, seconds: float, data: str) -> str:
     store = await open_store(data)
     service = GameService(store, settings())
-    web = WebTable(service)
+    web = WebTable(service, service.chats)
     port = await web.start("127.0.0.1", 0)
     base = -1_009_200_000_000 - random.randrange(10**6) * 1000
     plan = []

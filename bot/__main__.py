@@ -152,7 +152,7 @@ def _play_web(
 
 async def _serve(settings: Settings, which: str) -> int:
     """The platform adapters share one service, one store and one timer loop."""
-    from bot.service import GameService, thinker_for
+    from bot.service import GameService, Services, thinker_for
     from bot.store import open_store
 
     if which in ("telegram", "all", "web") and not settings.bot_token:
@@ -162,6 +162,9 @@ async def _serve(settings: Settings, which: str) -> int:
     store = await open_store(settings)
     # the process's one search pool and one timer loop are made here, beside the service
     service = GameService(store, settings, metrics=_metrics(settings), thinker=thinker_for(settings))
+    # the pieces the adapters take: the rooms and moves, the chats' settings and statistics,
+    # the platform's records (paint leases, flood budgets, message and hand records)
+    services = Services.on(service)
     stop = asyncio.Event()
     _on_signals(stop)
     from bot.health import beat
@@ -171,11 +174,11 @@ async def _serve(settings: Settings, which: str) -> int:
     if which in ("telegram", "all"):
         from adapters.telegram.app import run as run_telegram
 
-        runs.append(asyncio.create_task(run_telegram(settings, service, stop), name="telegram"))
+        runs.append(asyncio.create_task(run_telegram(settings, services, stop), name="telegram"))
     if which in ("discord", "all"):
         from adapters.discord.app import run as run_discord
 
-        runs.append(asyncio.create_task(run_discord(settings, service, stop), name="discord"))
+        runs.append(asyncio.create_task(run_discord(settings, services, stop), name="discord"))
     if which == "web" or which in ("telegram", "all") and settings.webapp_url:
         from adapters.telegram.app import make_bot
         from adapters.telegram.members import Members
@@ -183,7 +186,7 @@ async def _serve(settings: Settings, which: str) -> int:
 
         # who may watch a table: the members of its group, asked of Telegram (getChatMember)
         members = Members(make_bot(settings), service.clock)
-        runs.append(asyncio.create_task(run_web(settings, service, stop, members), name="web"))
+        runs.append(asyncio.create_task(run_web(settings, services, stop, members), name="web"))
     timers = asyncio.create_task(service.serve_timers(stop), name="timers")
     # what start-up made (the libraries' modules, the adapters) lives as long as the process:
     # left out of the collector's scans, a full collection no longer stalls moves for tens of

@@ -38,6 +38,9 @@ Effect = Seated | Unseated
 class Change:
     """A room to write, the lines to show, and what to do once it is written.
 
+    What it produced travels in it: the lines (the events, worded by adapters), and once
+    ``bot/settle.py`` made it whole, the room's ``results`` (the last deal's and the
+    match's end) and its next ``deadline``; the room written is the one it describes.
     The service, after a committed write: carries out ``after`` in order, finishes the
     person statistics of ``record`` (if any), then tells its listeners (the lines)."""
 
@@ -46,6 +49,8 @@ class Change:
     after: list[Effect] = field(default_factory=list)
     record: dict[str, Any] | None = None  # a match that ended: written with the room
     ended: dict[str, Any] | None = None  # a match that ended: for the chat's history
+    results: dict[str, Any] = field(default_factory=dict)  # the room's, as settled
+    deadline: float | None = None  # the room's next deadline, as settled
 
 
 class Reason(StrEnum):

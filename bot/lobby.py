@@ -69,6 +69,8 @@ def create(
         lang=lang,
         bot_level=room.bot_level if room else "normal",
         secret=secret,
+        # what the old table was told: its message is retired with its match's result
+        results=dict(room.results) if room else {},
     )
     new.version = room.version if room else 0
     return Change(new, [Line("room_created", {"name": user.name, "preset": preset})], after=[Seated(user.id)])

@@ -14,7 +14,7 @@ from bot.changes import Change, Now, Reason, Refused, Repeat, Seated, Unseated
 from bot.history import ended_match
 from bot.room import FINISHED, PLAYING, Room, Seat
 from bot.stats import record_of
-from bot.tokens import Token, TokenError, bare, cards_of, hand_fingerprint, parse_token
+from bot.tokens import Token, TokenError, bare, cards_of, hand_fingerprint, moment, parse_token
 from bot.views import Line, event_lines, token_secret
 from engine.actions import Action
 from engine.codec import pack_action
@@ -87,11 +87,11 @@ def _act(room: Room, seat: int | None, tok: Token, mark: str) -> Change:
         raise Refused(Reason.GAME_OVER if room.state == FINISHED else Reason.NOT_STARTED)
     if seat is None:
         raise Refused(Reason.NOT_YOUR_SEAT)
-    if tok.gen != room.gen:
+    if tok.gen != room.gen:  # another match: not worth loading this one
         raise Refused(Reason.STALE)
     match = room.load_match()
     obs = observe(match, seat)
-    if tok.deal != match.deal_no or tok.trick != obs.moment:
+    if tok.moment != moment(room.gen, match.deal_no, obs.moment):
         raise Refused(Reason.STALE)
     s = room.seats[seat]
     assert s is not None

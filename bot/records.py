@@ -1,7 +1,7 @@
-"""What the service keeps of a chat beside its tables: its people's usernames, its
-settings (language, charts), the series and leaderboard of its finished matches, a
-person's numbers. A mixin of ``GameService`` (``bot/service.py``): nothing here changes a
-room."""
+"""What is kept of a chat beside its tables, in two small pieces: ``ChatSettings`` (its
+people's usernames, its language and settings, house rules, who asked for notices) and
+``Statistics`` (the series and leaderboards of its finished matches, a person's numbers).
+Nothing here changes a room; the rooms and moves are ``GameService``'s."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot import house
-from bot.changes import Now
+from bot.clock import Clock, SystemClock
+from bot.config import Settings
+from bot.platform import FloodBudgets
 from bot.room import Room
 from bot.stats import (
     Ratings,
@@ -36,15 +38,14 @@ def chat_key(platform: str, chat: str) -> str:
     return f"{platform}:{chat}"
 
 
-class ChatRecords:
-    store: Store
-    settings: Any
+class ChatSettings:
+    """A chat's own choices and people: usernames, language and settings, house rules,
+    notices."""
 
-    def now(self) -> Now:
-        raise NotImplementedError  # GameService's
-
-    async def flood_take(self, key: str, *, limit: int, window: float) -> float:
-        raise NotImplementedError  # GameService's
+    def __init__(self, store: Store, settings: Settings, budgets: FloodBudgets) -> None:
+        self.store = store
+        self.settings = settings
+        self.budgets = budgets
 
     # --- usernames --------------------------------------------------------------------------
 
@@ -125,7 +126,7 @@ class ChatRecords:
         chat = chat_key(room.platform, room.chat)
         users = await self.store.claim_notice(chat, room.id, mark, NOTIFY_TTL)
         users = [u for u in users if u != room.creator]
-        if not users or await self.flood_take(f"notice:{chat}", limit=1, window=NOTICE_GAP) > 0:
+        if not users or await self.budgets.flood_take(f"notice:{chat}", limit=1, window=NOTICE_GAP) > 0:
             return []
         random.shuffle(users)  # the adapters name the first few: each his turn, not the same ten
         return users
@@ -135,7 +136,14 @@ class ChatRecords:
         for user in users:
             await self.store.set_notify(chat_key(platform, chat), user, False, NOTIFY_TTL)
 
-    # --- statistics -----------------------------------------------------------------------
+
+class Statistics:
+    """A chat's series and leaderboards, a person's numbers: read from the records every
+    finished match leaves (written with its last move, ``bot/store.py``)."""
+
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
 
     async def series(self, platform: str, chat: str) -> list[dict[str, Any]]:
         """Matches between the same line-ups in this chat: names and wins per side."""
@@ -158,7 +166,7 @@ class ChatRecords:
         """``/top season``: this calendar month's (UTC) table, as ``leaderboard``'s, and the
         month (``2026-12``)."""
         key = chat_key(platform, chat)
-        month = season_of(self.now().t)
+        month = season_of(self.clock.now())
         raw = await self.store.season_ratings(key, month)
         _players, names = await self.store.players(key)
         return month, leaderboard_rows(season_counters(raw), names, Ratings.parse(raw))

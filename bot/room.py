@@ -123,6 +123,9 @@ class Room:
     tournament: str = ""
     # card points per side this match (Petukh: tricks per seat): a tournament's tie-break
     points: list[int] = field(default_factory=list)
+    # what the table was told last (``bot/results.py``): ``deal``, the last deal's result,
+    # and ``end``, how the match or the table ended; written with the move that told it
+    results: dict[str, Any] = field(default_factory=dict)
     version: int = 0  # not stored in the document: the store's compare-and-set version
     built: Built = field(default_factory=Built, init=False, repr=False, compare=False)
 

@@ -1,32 +1,39 @@
-"""The platform-neutral game service: rooms, lobby, moves exactly once, timers, stats.
+"""The platform-neutral game service: rooms, lobby, moves exactly once, timers.
 
 Data flows one way: an adapter calls the service; the service loads the room, runs a pure
 transition (``bot/lobby.py``, ``bot/queue.py``, ``bot/play.py``, ``bot/deadlines.py``),
 writes the room back with one compare-and-set, carries out the change's effects and tells
 its listeners what changed; adapters draw the views. Nothing here knows a platform.
+
+What callers need beside the rooms and moves is in pieces of its own, handed to the
+adapters that use them: a chat's settings and its statistics (``bot/records.py``), the
+platform's records — paint leases, flood budgets, message and hand records
+(``bot/platform.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from redis.exceptions import OutOfMemoryError
 
-from bot import deadlines, invites, keys, lobby, logs, play, queue
+from bot import invites, keys, lobby, logs, play, queue
 from bot.changes import Change, Now, Outcome, Reason, Refused, Repeat, Seated, Transition, Unseated
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.history import ChatHistory
 from bot.metrics import Metrics
+from bot.platform import FloodBudgets, PaintLeases, Platform, PlatformData
 from bot.ratings import rated
-from bot.records import ChatRecords, chat_key
+from bot.records import ChatSettings, Statistics, chat_key
 from bot.room import FINISHED, LOBBY, PLAYING, Room, User, room_id_for
+from bot.settle import settle
 from bot.stats import Ratings, match_record, season_of
-from bot.store import ChangeFeed, MatchRecord, PaintClaim, Store, claim_of, open_store
+from bot.store import ChangeFeed, MatchRecord, Store, claim_of, open_store
 from bot.thinking import HINT, Busy, Thinker
 from bot.timers import Timers
 from bot.tournaments import Tournaments
@@ -49,7 +56,9 @@ KEEP_HINTS = 256  # moments whose hint is remembered
 Listener = Callable[[Room, list[Line]], Awaitable[None]]
 
 
-class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
+class GameService(Timers, Tournaments, ChatHistory):
+    """The rooms and their moves."""
+
     def __init__(
         self,
         store: Store,
@@ -57,6 +66,9 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
         clock: Clock | None = None,
         metrics: Metrics | None = None,
         thinker: Thinker | None = None,
+        *,
+        budgets: FloodBudgets | None = None,
+        chats: ChatSettings | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -66,8 +78,9 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
         # the service closes it with the store
         self.thinker = thinker or thinker_for(settings)
         self.listeners: list[Listener] = []
-        # who paints and who holds timer leases: one id per service (process)
-        self.worker_id = secrets.token_hex(6)
+        # a person's hint searches are budgeted; a new table starts from its chat's rules
+        self.budgets = budgets or FloodBudgets(store, self.clock)
+        self.chats = chats or ChatSettings(store, settings, self.budgets)
         self._in_flight: set[asyncio.Task[Any]] = set()
         # hints of the last moments: (room, seat, version) -> the one search of that moment
         self._hints: dict[tuple[str, int, int], asyncio.Future[Hint | None]] = {}
@@ -137,18 +150,13 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
                 return Outcome(True, None, room, repeat=True)
             if change is None:
                 return Outcome(True, None, room)
-            new = change.room
             now = self.now()
-            new.updated = now.t
-            if change.lines:
-                new.events = [{"key": ln.key, "params": ln.params} for ln in change.lines][-MAX_LINES:]
-            deadlines.schedule(new, now)
+            new = settle(change, now).room  # events, results, deadline: in the change
             # a lobby closes by its own deadline (its table is told); the key's expiry is a
             # backstop a little later
             ttl = 0 if new.state == PLAYING else self.settings.idle_seconds + EXPIRY_SLACK
             record = None
             if change.record is not None:
-                change.record["date"] = now.t
                 record = await self._match_record(keys.chat_of(new.id), change.record)
             written = await self.store.cas(new, claim, self.settings.update_ttl_seconds, ttl, now.t, record)
             if written.version:
@@ -222,7 +230,7 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
         given, from the chat's house rules for the game (``house``: issue 36.1)."""
         level = None
         if options is None and house and preset in PRESETS:
-            rules = await self.house_rules(platform, chat, preset)
+            rules = await self.chats.house_rules(platform, chat, preset)
             if rules is not None:
                 options, size, level = rules["options"], size or rules["size"], rules["level"]
         try:
@@ -269,8 +277,6 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
     ) -> Outcome:
         """Seat a computer player (the creator or a chat admin); ``names``: names in the
         chat's language, the first one unused at the table is taken (else "Bot N")."""
-        if level is not None and level not in BOT_LEVELS:
-            return Outcome(False, Reason.BAD_LEVEL, data={"allowed": list(lobby.LEVELS)})
         return await self._mutate(
             room_id, lambda room: lobby.add_bot(room, user, level, names, is_admin), update_id
         )
@@ -331,7 +337,7 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
             room_id, lambda room: lobby.start(room, user, seed, now, is_admin), update_id
         )
         if out.ok and not out.repeat and out.room is not None and out.room.state == PLAYING:
-            await self.remember_rules(out.room)  # the chat's house rules (issue 36.1)
+            await self.chats.remember_rules(out.room)  # the chat's house rules (issue 36.1)
         return out
 
     async def rematch(
@@ -471,7 +477,7 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
             raise
 
     async def _limited_hint(self, room: Room, hand: HandView, user_id: str) -> Hint | None:
-        wait = await self.flood_take(f"hint:{user_id}", limit=HINTS_PER_MINUTE, window=60.0)
+        wait = await self.budgets.flood_take(f"hint:{user_id}", limit=HINTS_PER_MINUTE, window=60.0)
         if wait > 0:
             raise Refused(Reason.TOO_MANY_HINTS, wait=wait)
         return await self._hint_of(room, hand)
@@ -496,75 +502,9 @@ class GameService(Timers, ChatRecords, Tournaments, ChatHistory):
         out.sort(key=lambda r: (r.state != PLAYING, -r.updated))
         return out
 
-    # --- platform data --------------------------------------------------------------------
-
-    async def set_room_data(self, room_id: str, **values: Any) -> Outcome:
-        """Adapters' per-room records (message ids ...), kept beside the room: no version
-        change, no listener, no conflict with moves. None deletes a record."""
-        ok = await self.store.set_platform_data(room_id, {f"r:{k}": v for k, v in values.items()})
-        return Outcome(ok, None if ok else Reason.NO_ROOM)
-
-    async def set_seat_data(self, room_id: str, user_id: str, **values: Any) -> Outcome:
-        """Adapters' per-person records in a room (hand messages, delivery choice)."""
-        ok = await self.store.set_platform_data(room_id, {f"s:{user_id}:{k}": v for k, v in values.items()})
-        return Outcome(ok, None if ok else Reason.NO_ROOM)
-
-    async def platform_data(self, room_id: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        room = await self.store.room(room_id)
-        if room is None:
-            return {}, {}
-        return room.pdata, room.sdata
-
-    # --- painting across workers ------------------------------------------------------------
-
-    async def begin_paint(
-        self, room_id: str, what: str, owner: str | None = None, ttl: float = 15.0
-    ) -> PaintClaim:
-        """Take the lease to draw ``what`` ("table", "hand:<user>") of the room: the
-        freshest room when it is newer than the version last drawn (by any worker)."""
-        return await self.store.begin_paint(room_id, what, owner or self.worker_id, ttl)
-
-    async def end_paint(self, room_id: str, what: str, version: int, owner: str | None = None) -> bool:
-        """``version`` of ``what`` is on screen; True: the room has moved on, paint again."""
-        return await self.store.end_paint(room_id, what, owner or self.worker_id, version)
-
-    async def drawn_version(self, room_id: str, what: str) -> int:
-        return await self.store.drawn_version(room_id, what)
-
-    async def rooms_to_redraw(self, platform: str) -> list[Room]:
-        """Playing rooms of ``platform`` whose table on screen is older than the room (a
-        restart, or a worker that died between its commit and its drawing)."""
-        ids = [rid for rid in await self.store.playing() if rid.startswith(f"{platform}:")]
-        out = []
-        for room in await self.store.rooms(ids):
-            if (
-                room is not None
-                and room.state == PLAYING
-                and await self.store.drawn_version(room.id, "table") < room.version
-            ):
-                out.append(room)
-        return out
-
-    # --- flood budgets ----------------------------------------------------------------------
-
-    async def flood_take(
-        self,
-        key: str,
-        *,
-        limit: int,
-        window: float,
-        gap: float = 0.0,
-        reserve: int = 0,
-        once: str | None = None,
-    ) -> float:
-        """One write under ``key``'s budget, shared by every worker: 0.0 when allowed now
-        (and counted), else the seconds to wait (nothing counted). ``once``: what is asked
-        (an update's id): asked again, it is counted once and allowed again."""
-        return await self.store.flood_take(key, self.clock.now(), limit, window, gap, reserve, once)
-
-    async def flood_block(self, key: str, seconds: float) -> None:
-        """The platform asked us to wait (a 429): every worker waits that long on ``key``."""
-        await self.store.flood_block(key, self.clock.now() + seconds, seconds)
+    async def ping(self) -> None:
+        """Raises when Redis does not answer (a worker's readiness)."""
+        await self.store.ping()
 
     # --- life -------------------------------------------------------------------------------
 
@@ -585,4 +525,31 @@ def _card_texts(action: Action) -> list[str]:
     return [CARD_TEXT[c] for c in action.cards]
 
 
-__all__ = ["FINISHED", "LOBBY", "PLAYING", "GameService", "Outcome", "Refused", "chat_key"]
+@dataclass(frozen=True)
+class Services:
+    """Everything the service side offers one process, in its pieces: the composition root
+    (``bot/__main__.py``) and the test fixtures build it; each adapter takes the pieces it
+    uses."""
+
+    games: GameService
+    chats: ChatSettings
+    stats: Statistics
+    platform: Platform
+
+    @classmethod
+    def on(cls, games: GameService) -> Services:
+        """The pieces around ``games``, sharing its store, clock and budgets."""
+        platform = Platform(PaintLeases(games.store), games.budgets, PlatformData(games.store))
+        return cls(games, games.chats, Statistics(games.store, games.clock), platform)
+
+
+__all__ = [
+    "FINISHED",
+    "LOBBY",
+    "PLAYING",
+    "GameService",
+    "Outcome",
+    "Refused",
+    "Services",
+    "chat_key",
+]

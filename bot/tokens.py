@@ -11,10 +11,18 @@
   cards).
 
 A token is refused only when what it means is no longer possible.
+
+What adapters need of a button's payload is here too, so that none of them builds or parses
+a token: a select of several cards carries a token's ``select_stem`` and makes its move with
+``selected``; a card tapped in a hand carries its hand's moment (``HandView.moment``) and
+``picked`` tells whether the press still belongs to the hand shown now. A move's moment is
+decided by ``moment`` alone: the service's ``play._act`` refuses a token of another moment
+as stale with it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 
@@ -51,6 +59,47 @@ class Token:
     def __str__(self) -> str:
         mask = "" if self.kind in _BARE_KINDS else _base36(self.mask)
         return f"{self.room}|{self.gen}.{self.deal}.{self.trick}.{self.hand}.{_KIND[self.kind]}{mask}"
+
+    @property
+    def moment(self) -> str:
+        return moment(self.gen, self.deal, self.trick)
+
+
+def moment(gen: int, deal: int, trick: int) -> str:
+    """The moment of play a button belongs to: the match's generation, the deal, the trick
+    (or the turn). A move of another moment is stale; so is a card picked in a hand drawn
+    at another moment."""
+    return f"{gen}.{deal}.{trick}"
+
+
+def picked(now: str, cards: int, pressed: str, mask: int) -> int | None:
+    """The cards a press of a hand's card leaves picked (a mask of hand positions): the
+    hand shown is of moment ``now`` with ``cards`` cards; the press carries the moment it
+    was drawn at and the pick it makes. None: the press is stale (the hand is drawn again
+    as it is now); a pick beyond the hand picks nothing."""
+    if pressed != now:
+        return None
+    return mask if 0 <= mask < 1 << cards else 0
+
+
+def select_stem(token: str) -> str:
+    """What a select of several cards carries: the move token of one of its picks without
+    its mask (``room|gen.deal.trick.hand.`` and the kind's letter)."""
+    head, _, act = token.rpartition(".")
+    return f"{head}.{act[0]}"
+
+
+def selected(stem: str, mask: int) -> str | None:
+    """The move token a select's ``stem`` and the hand positions picked in it make; None:
+    the stem is no move of cards (forged). Whether the move is possible is the service's
+    to say (``act``)."""
+    try:
+        tok = parse_token(stem + "1")
+    except TokenError:
+        return None
+    if tok.kind in _BARE_KINDS or tok.kind == "cut" or mask <= 0:
+        return None
+    return str(dataclasses.replace(tok, mask=mask))
 
 
 def hand_fingerprint(

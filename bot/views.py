@@ -12,13 +12,13 @@ from typing import Any
 
 from bot.house import changed_options
 from bot.room import LOBBY, Room, Seat
-from bot.tokens import bare, make_token
+from bot.tokens import bare, make_token, moment
 from engine.actions import Action
 from engine.cards import CARD_TEXT, SUIT_LETTERS, Card
 from engine.events import Event
 from engine.game import Game
 from engine.observation import Extras, Observation, SeenPlay, observe
-from engine.presets import PRESETS, players_allowed
+from engine.presets import PRESETS, players_allowed, trump_ladder
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,12 @@ class HandView:
     why_not: dict[str, str] = field(default_factory=dict)
     single: Choice | None = None  # the only legal choice, when there is exactly one
     hint_allowed: bool = False  # a practice game: every other seat is a computer player
+    # the moment of play the hand shows (``bot.tokens.moment``): a card picked in it
+    # belongs to this moment only (``bot.tokens.picked``)
+    moment: str = ""
+    # the hand's trumps from the weakest to the strongest (a player reads them so, the
+    # strongest at the right); the other cards keep the engine's order
+    trumps: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -297,7 +303,24 @@ def hand_view(room: Room, match: Game, seat: int, now: float, deadline: float | 
         why_not=_why_not(match, seat, hand, legal) if on_move else {},
         single=choices[0] if len(choices) == 1 else None,
         hint_allowed=bool(others) and all(s is not None and s.bot is not None for s in others),
+        moment=moment(room.gen, obs.deal_no, obs.moment),
+        trumps=_trumps(room, [CARD_TEXT[c] for c in hand], obs.trump),
     )
+
+
+def _trumps(room: Room, cards: list[str], suit: int) -> list[str]:
+    """The trumps among ``cards``, weakest first (``suit``: the trump suit)."""
+    if room.rules.trump_mode == "fixed":
+        # RULES.md 4: the permanent trumps, high to low, as the engine ranks them
+        ladder = [CARD_TEXT[c] for c in trump_ladder(room.preset, suit)]
+        strength = {c: len(ladder) - i for i, c in enumerate(ladder)}
+    else:
+        # a trump suit: its cards in the engine's order (by strength), the 6♠ shokha above all
+        letter = SUIT_LETTERS[suit]
+        strength = {c: i for i, c in enumerate(cards) if c[-1:] == letter}
+        if room.options.get("shokha") and "6S" in cards:
+            strength["6S"] = len(cards) + 1
+    return sorted((c for c in cards if c in strength), key=strength.__getitem__)
 
 
 def _shown_actions(legal: list[Action]) -> list[Action]:

@@ -67,3 +67,129 @@ def test_no_preset_name_is_compared_outside_the_preset_registry() -> None:
             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 code = line.split("#", 1)[0]
                 assert not pattern.search(code), f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+
+
+# What adapters may take from the engine: the preset registry, the action kinds, a card's
+# text and typing one (the console). Everything else of a deal (rules families, trump
+# ladders, the codec) reaches them only as the service's views (``bot/views.py``).
+ENGINE_SURFACE = {
+    "engine.presets": {"PRESETS"},
+    "engine.actions": {"KINDS"},
+    "engine.cards": {"CARD_TEXT", "CardError", "parse_card"},
+}
+
+
+def engine_names(package: str) -> dict[str, set[str]]:
+    """Module path -> ``engine.module.name`` of everything it takes from the engine."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if _starts(a.name, "engine"))
+            elif isinstance(node, ast.ImportFrom) and node.module and _starts(node.module, "engine"):
+                found.update(f"{node.module}.{a.name}" for a in node.names)
+        out[str(path.relative_to(ROOT))] = found
+    return out
+
+
+def test_adapters_take_only_the_engines_public_surface() -> None:
+    """Issue 35.6: ``adapters/common/hands.py`` ordered a hand with the engine's trump
+    ladder; the hand view now says which cards are trumps, weakest first."""
+    allowed = {f"{m}.{n}" for m, names in ENGINE_SURFACE.items() for n in names}
+    for module, names in engine_names("adapters").items():
+        assert names <= allowed, (module, names - allowed)
+    assert not engine_names("adapters")["adapters/common/hands.py"]
+
+
+def _attributes(path: Path) -> set[str]:
+    return {
+        node.attr
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute)
+    }
+
+
+def test_adapters_never_reach_the_store() -> None:
+    """Issue 35.6: the Telegram app asked ``service.store`` whether Redis answers; adapters
+    ask the service (``GameService.ping``) and the pieces they are handed."""
+    for path in sorted((ROOT / "adapters").rglob("*.py")):
+        assert "store" not in _attributes(path), path.relative_to(ROOT)
+
+
+def test_the_rooms_service_keeps_rooms_and_moves_only() -> None:
+    """Issue 35.6: the platform's records (paint leases, flood budgets, message and hand
+    records), a chat's settings and statistics are pieces of their own, each small, handed
+    to the adapters that use them — not methods of ``GameService``."""
+    from bot.platform import FloodBudgets, PaintLeases, PlatformData
+    from bot.records import ChatSettings, Statistics
+    from bot.service import GameService
+
+    def public(cls: type) -> set[str]:
+        return {n for n in vars(cls) if not n.startswith("_") and callable(getattr(cls, n))}
+
+    pieces = [PaintLeases, FloodBudgets, PlatformData, ChatSettings, Statistics]
+    for piece in pieces:
+        assert len(public(piece)) <= 16, piece
+        assert not public(piece) & set(dir(GameService)), piece
+    assert len(public(GameService)) <= 40
+
+
+def test_the_telegram_painter_takes_its_pieces() -> None:
+    """The Telegram painter draws tables and hands; lobby expiry is a part of its own, and
+    the platform's records are pieces it is handed, not calls through the service."""
+    from adapters.telegram.painter import Painter
+
+    own = {n for n in vars(Painter) if not n.startswith("__")}
+    assert len(own) <= 24, sorted(own)
+    for name in ("_expire_lobbies", "_watch_lobby"):
+        assert name not in own
+
+
+# What adapters may take of the service's token module (bot/tokens.py): a button's payload
+# and whether a press is stale; tokens themselves are the service's to build and to parse.
+ADAPTER_TOKENS = {"select_stem", "selected", "picked"}
+
+
+def test_adapters_never_build_or_parse_a_token() -> None:
+    """Issue 35.5: a button's staleness was decided in three places (``play._act``, the
+    Telegram keyboards' moment, Discord's ``parse_token(stem + "1")``); now once, in the
+    service and its token module."""
+    for path in sorted((ROOT / "adapters").rglob("*.py")):
+        where = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "bot.tokens":
+                assert {a.name for a in node.names} <= ADAPTER_TOKENS, where
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "tokens"
+            ):
+                assert node.attr in ADAPTER_TOKENS, (where, node.attr)
+            if isinstance(node, ast.Attribute) and node.attr == "rpartition":
+                raise AssertionError(f"{where}: a token's text taken apart")
+            if isinstance(node, ast.JoinedStr):  # a moment of play ("gen.deal.trick") made here
+                parts = {
+                    v.value.attr
+                    for v in node.values
+                    if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Attribute)
+                }
+                assert not {"deal_no", "trick"} <= parts, where
+
+
+def test_the_service_writes_the_room_its_change_describes() -> None:
+    """Issue 35.5: what a change produced (events, results, the next deadline) is set by
+    ``bot/settle.py`` and travels in the change; the write path sets nothing of the room
+    but its stored version and its platform data snapshot."""
+    tree = ast.parse((ROOT / "bot" / "service.py").read_text(encoding="utf-8"))
+    write = next(
+        n for n in ast.walk(tree) if isinstance(n, ast.AsyncFunctionDef) and n.name == "_mutate_once"
+    )
+    for node in ast.walk(write):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            for t in target.elts if isinstance(target, ast.Tuple) else [target]:
+                if isinstance(t, ast.Attribute):
+                    assert t.attr in ("version", "pdata", "sdata"), ast.unparse(t)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            assert node.func.attr != "schedule", ast.unparse(node)

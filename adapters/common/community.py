@@ -9,7 +9,7 @@ from typing import Any
 from adapters.common.lobby import level_word
 from adapters.common.render import OPTION_TITLES, Text, value_title
 from bot.house import changed_options
-from bot.service import GameService
+from bot.records import ChatSettings
 from engine.presets import PRESETS
 
 # most people one notice names (issue 36.2): a notice is one message, and a long list of
@@ -97,13 +97,13 @@ def season_text(t: Text, month: str, rows: list[dict[str, Any]]) -> str:
 
 
 async def house_rules_rows(
-    service: GameService, platform: str, chat: str, t: Text, preset: str | None
+    chats: ChatSettings, platform: str, chat: str, t: Text, preset: str | None
 ) -> list[str]:
     """``/defaults``: what each game (or ``preset``) starts from in this chat, a row each;
     the platform adds how to change it."""
     rows = []
     for p in [preset] if preset else list(PRESETS):
-        rules = await service.house_rules(platform, chat, p)
+        rules = await chats.house_rules(platform, chat, p)
         if rules is not None or preset:
             rows.append(house_rules_text(t, p, rules, changed_options(p, rules["options"]) if rules else []))
     if not rows:

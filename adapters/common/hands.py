@@ -13,9 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.views import Choice, HandView
-from engine.cards import CARD_TEXT
-from engine.families.trump.match import trump_order, trump_suit
-from engine.presets import PRESETS
 
 # --- what a hand shows -------------------------------------------------------------------
 
@@ -187,29 +184,15 @@ def completions(mask: int, choices: list[Choice]) -> list[Choice]:
 
 def display_order(hand: HandView) -> list[int]:
     """Positions of ``hand.cards`` as a player reads them (UX.md): the plain suits as the
-    engine sorts them, then the trumps from the weakest to the strongest, so the strongest
-    sit at the right. The engine's own order (by card id) stays the positions' meaning."""
-    strength = _trump_strength(hand)
+    engine sorts them, then the trumps from the weakest to the strongest (``hand.trumps``),
+    so the strongest sit at the right. The engine's own order (by card id) stays the
+    positions' meaning."""
+    strength = {c: n for n, c in enumerate(hand.trumps)}
     plain = [i for i, c in enumerate(hand.cards) if c not in strength]
     trumps = sorted(
         (i for i, c in enumerate(hand.cards) if c in strength), key=lambda i: strength[hand.cards[i]]
     )
     return plain + trumps
-
-
-def _trump_strength(hand: HandView) -> dict[str, int]:
-    """Card text -> its strength among the trumps (higher is stronger)."""
-    table = hand.table
-    spec = PRESETS.get(table.preset)
-    if spec is not None and spec.family == "trump":
-        # RULES.md 4: the permanent trumps, high to low, as the engine ranks them
-        ladder = [CARD_TEXT[c] for c in trump_order(table.preset, trump_suit(table.preset, table.options))]
-        return {c: len(ladder) - i for i, c in enumerate(ladder)}
-    # a trump suit: its cards in the engine's order (by strength), the 6♠ shokha above all
-    out = {c: i for i, c in enumerate(hand.cards) if c[-1:] == hand.trump}
-    if table.options.get("shokha") and "6S" in hand.cards:
-        out["6S"] = len(hand.cards) + 1
-    return out
 
 
 def in_display_order(hand: HandView, cards: list[str]) -> list[str]:

@@ -46,7 +46,7 @@ class Pace:
 
 
 class Budget(Protocol):
-    """A flood budget shared by every worker (``GameService.flood_take`` / ``flood_block``)."""
+    """A flood budget shared by every worker (``bot.platform.FloodBudgets``)."""
 
     async def flood_take(
         self,

@@ -4,6 +4,7 @@ options, event lines, refusal reasons, move kinds, prompts. Shared by every adap
 from __future__ import annotations
 
 from adapters.common.i18n import N_
+from bot.results import DEAL_END_KEYS as RESULT_DEAL_KEYS
 from engine.presets import PRESETS
 
 SUIT = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -237,8 +238,8 @@ TOP_TRUMPS = {
     "kozel-kocherga": N_("kocherga (the seven of clubs)"),
 }
 
-# a deal's end, worded by ``Text.deal_result``
-DEAL_END_KEYS = ("deal_ended", "deal_scored")
+# a deal's end, worded by ``Text.deal_result`` (the service's keys: bot/results.py)
+DEAL_END_KEYS = RESULT_DEAL_KEYS
 
 OUTCOMES = {
     "eggs": N_("eggs"),

@@ -26,7 +26,7 @@ from adapters.discord.handlers import Handlers
 from adapters.discord.painter import Painter
 from adapters.discord.tournament import TourButton, TournamentPainter, tournament_press
 from bot.config import ConfigError, Settings
-from bot.service import GameService
+from bot.service import GameService, Services
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ class RateLimits(logging.Filter):
 class KozelClient(discord.AutoShardedClient):
     def __init__(
         self,
-        service: GameService,
+        services: Services,
         settings: Settings,
         *,
         sync_commands: bool = True,
@@ -88,12 +88,12 @@ class KozelClient(discord.AutoShardedClient):
         # holding nothing else back) instead of discord.py sleeping inside the request
         options.setdefault("max_ratelimit_timeout", 30.0)
         super().__init__(**options)
-        self.service = service
+        service = self.service = services.games
         self.tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(self)
         # ``sleep``: how drawings wait for a later time (tests give one on their clock)
         self.doing = Activity(sleep)
-        self.painter = Painter(self, service, self.doing)
-        self.handlers = Handlers(service, self.painter, self.doing, settings.default_language)
+        self.painter = Painter(self, service, services.platform, services.chats, self.doing)
+        self.handlers = Handlers(services, self.painter, self.doing, settings.default_language)
         self.sync_commands = sync_commands
         self.rate_limits = RateLimits(service)
         commands.register(self.tree, self.handlers)
@@ -152,7 +152,7 @@ class KozelClient(discord.AutoShardedClient):
 STOP_SECONDS = 10.0  # how long stopping may take to draw what is left
 
 
-async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
+async def run(settings: Settings, services: Services, stop: asyncio.Event) -> None:
     """Serve until ``stop`` is set (SIGTERM): the gateway and the painter; then close the
     gateway (no more interactions), draw what is left (bounded) and close. The composition
     root runs the timer loop."""
@@ -164,7 +164,7 @@ async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> 
         shards["shard_count"] = settings.discord_shard_count
         if settings.discord_shard_ids is not None:
             shards["shard_ids"] = settings.discord_shard_ids
-    client = KozelClient(service, settings, **shards)
+    client = KozelClient(services, settings, **shards)
     try:
         try:
             await client.login(token)

@@ -136,7 +136,7 @@ def _lobby_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers,
         if out.ok and out.room is not None and interaction.guild_id is not None:
             # whoever draws this table later (a timer's worker without this server in its
             # cache) still knows its server and the server's own language
-            await svc.set_room_data(
+            await h.platform_data.set_room_data(
                 out.room.id, dc_guild=str(interaction.guild_id), dc_locale=str(interaction.guild_locale or "")
             )
         await h.done(interaction, out)
@@ -312,7 +312,7 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
     @served
     async def series(interaction: Interaction) -> None:
         t = await h.chat_text(interaction)
-        rows = await svc.series("dc", str(interaction.channel_id))
+        rows = await h.statistics.series("dc", str(interaction.channel_id))
         await h.say(interaction, texts.escape(t.series(rows)), ephemeral=False)
 
     @tree.command(name="stats", description=N_("A player's numbers: matches, wins, rating"))
@@ -322,7 +322,7 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
     async def stats(interaction: Interaction, player: discord.Member | None = None) -> None:
         t = await h.chat_text(interaction)
         who = player or interaction.user
-        profile = await svc.profile("dc", str(interaction.channel_id), f"dc:{who.id}")
+        profile = await h.statistics.profile("dc", str(interaction.channel_id), f"dc:{who.id}")
         await h.say(interaction, texts.escape(t.stats(who.display_name, profile)), ephemeral=False)
 
     @tree.command(name="chart", description=N_("The score chart after long matches: on or off"))
@@ -335,7 +335,7 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
         t = await h.chat_text(interaction)
         key = h.chat_key(interaction)  # the server's, as its language
         if state is None:
-            on = await svc.chat_setting("dc", key, "chart") != "off"
+            on = await h.chats.chat_setting("dc", key, "chart") != "off"
             await h.say(interaction, t.chart_setting(on))
             return
         if not h.is_admin(interaction):
@@ -347,13 +347,12 @@ def _record_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers
                 ),
             )
             return
-        await svc.set_chat_setting("dc", key, "chart", state.value)
+        await h.chats.set_chat_setting("dc", key, "chart", state.value)
         await h.say(interaction, t.chart_setting(state.value == "on"), ephemeral=False)
 
 
 def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     """Words: rules, the server's language, help (in a DM too)."""
-    svc = h.service
 
     @tree.command(name="rules", description=N_("A short rules card"))
     @app_commands.describe(preset=N_("The game"))
@@ -383,7 +382,7 @@ def _info_commands(tree: app_commands.CommandTree[discord.Client], h: Handlers, 
                 interaction, "⚠️ " + t._("Only a member with Manage Server may change the server's language.")
             )
             return
-        await svc.set_chat_language("dc", h.chat_key(interaction), code)
+        await h.chats.set_chat_language("dc", h.chat_key(interaction), code)
         room = await h.current_room(interaction)
         if room is not None:
             h.painter.redraw(room)  # this channel's table at once; others at their next change

@@ -38,7 +38,7 @@ async def send_notice(h: Handlers, guild: discord.Guild | None, room: Room) -> N
     """The one notice of a new table: the server's members who asked, mentioned (at most
     ``NOTICE_CAP``, and only they may be pinged by it); one who left is dropped for good.
     Within the channel's post budget: a notice that would break it is not sent."""
-    users = await h.service.notice_for(room)
+    users = await h.chats.notice_for(room)
     if not users or guild is None:
         return
     mentions, gone = [], []
@@ -53,10 +53,10 @@ async def send_notice(h: Handlers, guild: discord.Guild | None, room: Room) -> N
         mentions.append(member)
         if len(mentions) >= community.NOTICE_CAP:
             break
-    await h.service.drop_notify("dc", room.chat, gone)
+    await h.chats.drop_notify("dc", room.chat, gone)
     if not mentions:
         return
-    if await h.service.flood_take(f"dc:{room.chat}:post", limit=POSTS, window=WINDOW, gap=0.0) > 0:
+    if await h.budgets.flood_take(f"dc:{room.chat}:post", limit=POSTS, window=WINDOW, gap=0.0) > 0:
         log.info("notice of %s dropped: the channel's budget is spent", room.id)
         return
     t = Text(await h.painter.language(room))
@@ -69,7 +69,7 @@ async def send_notice(h: Handlers, guild: discord.Guild | None, room: Room) -> N
 
 
 async def defaults_text(h: Handlers, chat: str, t: Text, preset: str | None) -> str:
-    rows = await community.house_rules_rows(h.service, "dc", chat, t, preset)
+    rows = await community.house_rules_rows(h.chats, "dc", chat, t, preset)
     rows.append(
         t._(
             "A table starts from the rules last dealt here. Members with Manage Server: /defaults "
@@ -92,8 +92,8 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers, served
         t = h.user_text(interaction)
         chat, user = str(interaction.channel_id), h.user(interaction).id
         if state is not None:
-            await svc.set_notify("dc", chat, user, state.value == "on")
-        await h.say(interaction, community.notify_text(t, await svc.notify_on("dc", chat, user)))
+            await h.chats.set_notify("dc", chat, user, state.value == "on")
+        await h.say(interaction, community.notify_text(t, await h.chats.notify_on("dc", chat, user)))
 
     @tree.command(name="defaults", description=N_("The rules a new table starts from here"))
     @app_commands.describe(action=N_("Show, keep or reset"), preset=N_("The game"))
@@ -115,10 +115,10 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers, served
             if room is None or room.state == FINISHED and room.match is None:
                 await h.say(interaction, "⚠️ " + t._("Open a table and set its rules first: /newgame."))
                 return
-            await svc.pin_rules(room)
+            await h.chats.pin_rules(room)
             game = room.preset
         elif what == "reset":
-            await svc.reset_rules("dc", chat, [game] if game else list(PRESETS))
+            await h.chats.reset_rules("dc", chat, [game] if game else list(PRESETS))
         await h.say(interaction, await defaults_text(h, chat, t, game or (room.preset if room else None)))
 
     @tree.command(name="top", description=N_("The chat's leaderboard"))
@@ -130,10 +130,10 @@ def register(tree: app_commands.CommandTree[discord.Client], h: Handlers, served
         t = await h.chat_text(interaction)
         chat = str(interaction.channel_id)
         if table is not None and table.value == "season":
-            month, rows = await svc.season_leaderboard("dc", chat)
+            month, rows = await h.statistics.season_leaderboard("dc", chat)
             text = community.season_text(t, month, rows)
         else:
             text = community.top_text(
-                t, await svc.leaderboard("dc", chat), await svc.vs_computers("dc", chat)
+                t, await h.statistics.leaderboard("dc", chat), await h.statistics.vs_computers("dc", chat)
             )
         await h.say(interaction, texts.escape(text), ephemeral=False)

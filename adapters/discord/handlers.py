@@ -12,7 +12,6 @@ ephemeral message saying why, and changes nothing.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -25,11 +24,10 @@ from adapters.common.render import Text
 from adapters.discord import panels, texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.painter import Painter
-from bot import logs
+from bot import logs, tokens
 from bot.changes import Reason
 from bot.room import LOBBY, PLAYING, Room, User, room_id_for
-from bot.service import GameService, Outcome, Refused
-from bot.tokens import TokenError, bare, parse_token
+from bot.service import Outcome, Refused, Services
 from bot.views import HandView, TableView
 
 log = logging.getLogger(__name__)
@@ -59,10 +57,17 @@ def reason_text(t: Text, reason: str | None, table: TableView | None = None) -> 
 
 
 class Handlers:
+    """What the commands and buttons reach: the rooms and moves (``service``), the chats'
+    settings and statistics, the platform's records."""
+
     def __init__(
-        self, service: GameService, painter: Painter, activity: Activity, default_language: str
+        self, services: Services, painter: Painter, activity: Activity, default_language: str
     ) -> None:
-        self.service = service
+        self.service = services.games
+        self.chats = services.chats
+        self.statistics = services.stats
+        self.platform_data = services.platform.data
+        self.budgets = services.platform.budgets
         self.painter = painter
         self.activity = activity
         self.default_language = default_language
@@ -112,8 +117,8 @@ class Handlers:
         """The server's language: chosen with /lang, else the server's own locale (a new
         English server speaks English), else the bot's default."""
         key = self.chat_key(interaction)
-        if await self.service.chat_language_set("dc", key):
-            return await self.service.chat_language("dc", key)
+        if await self.chats.chat_language_set("dc", key):
+            return await self.chats.chat_language("dc", key)
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             return pick_language(str(interaction.guild_locale), self.default_language)
         return self.default_language
@@ -481,14 +486,11 @@ class Handlers:
                 await self.refuse(interaction, "bad_token")
                 return
             mask |= int(v)
-        try:
-            tok = parse_token(stem + "1")
-        except TokenError:
-            tok = None
-        if tok is None or bare(tok.kind) or tok.kind == "cut" or not values:
+        token = tokens.selected(stem, mask) if values else None
+        if token is None:
             await self.refuse(interaction, "bad_token")
             return
-        await self.move(interaction, str(dataclasses.replace(tok, mask=mask)))
+        await self.move(interaction, token)
 
     # --- for the commands -------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from adapters.common.hands import LiveHand, hand_signature
 from adapters.common.i18n import N_
 from adapters.common.render import Text
 from adapters.discord import views
+from bot.platform import Platform
 from bot.room import Room
 from bot.service import GameService
 from bot.views import HandView
@@ -58,9 +59,11 @@ async def edit_original(client: discord.Client, token: str, view: discord.ui.Lay
 
 
 class LiveHands:
-    def __init__(self, client: discord.Client, service: GameService) -> None:
+    def __init__(self, client: discord.Client, games: GameService, platform: Platform) -> None:
         self.client = client
-        self.service = service
+        self.service = games
+        self.leases = platform.leases
+        self.platform_data = platform.data
         # the newest record this process wrote or read (the room's snapshot may be older)
         self.local: dict[tuple[str, str], LiveHand] = {}
         # tokens given up here: an older snapshot of the room must not bring them back
@@ -112,9 +115,9 @@ class LiveHands:
         now = self.service.clock.now()
         rec = LiveHand(interaction.token, message_id, now + TOKEN_LIFE - SLACK, hand_signature(hand), lang)
         self.local[(room.id, user_id)] = rec
-        await self.service.set_seat_data(room.id, user_id, **{RECORD: rec.to_json()})
+        await self.platform_data.set_seat_data(room.id, user_id, **{RECORD: rec.to_json()})
         # this version is on screen: no worker's painter draws it again
-        await self.service.end_paint(room.id, f"hand:{user_id}", room.version)
+        await self.leases.end_paint(room.id, f"hand:{user_id}", room.version)
         if previous is not None and not rec.same_message(previous) and previous.usable(now):
             await self.retire(previous)
 
@@ -125,7 +128,7 @@ class LiveHands:
             self.dead.clear()
         if self.local.get((room_id, user_id)) == rec:
             del self.local[(room_id, user_id)]
-        await self.service.set_seat_data(room_id, user_id, **{RECORD: None})
+        await self.platform_data.set_seat_data(room_id, user_id, **{RECORD: None})
 
     async def retire(self, rec: LiveHand) -> None:
         t = Text(rec.lang)

@@ -27,6 +27,7 @@ import io
 import logging
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -36,6 +37,8 @@ from adapters.common.render import Text, clip_lines, match_chart
 from adapters.discord import texts, views
 from adapters.discord.activity import Activity
 from adapters.discord.live import LiveHands, signature
+from bot.platform import Platform
+from bot.records import ChatSettings
 from bot.room import FINISHED, LOBBY, Room
 from bot.service import GameService
 from bot.views import Line
@@ -76,13 +79,24 @@ class HandJob:
 
 
 class Painter:
-    def __init__(self, client: discord.Client, service: GameService, activity: Activity) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        games: GameService,
+        platform: Platform,
+        chats: ChatSettings,
+        activity: Activity,
+    ) -> None:
         self.client = client
-        self.service = service
+        self.service = games
+        self.leases = platform.leases
+        self.budgets = platform.budgets
+        self.platform_data = platform.data
+        self.chats = chats
         self.activity = activity
         self.jobs: dict[str, TableJob] = {}
         self.tables: dict[str, TableMessage] = {}
-        self.live = LiveHands(client, service)
+        self.live = LiveHands(client, games, platform)
         self.hand_jobs: dict[tuple[str, str], HandJob] = {}
         self.busy: set[tuple[str, str]] = set()
         self.drawn: Counter[str] = Counter()  # what this process drew: table, hand, post
@@ -95,14 +109,9 @@ class Painter:
         job = self.jobs.setdefault(room.id, TableJob())
         if job.room is None or room.version >= job.room.version:
             job.room = room
-        restarted = any(ln.key == "eliminated" for ln in lines)
         for ln in lines:
             if ln.key in ("deal_ended", "match_ended"):
                 job.posts.append((ln, room))
-            elif ln.key == "deal_scored":  # Petukh: on the table (whichever worker draws it)
-                deal = {"gen": room.gen - restarted, "key": ln.key, "params": ln.params}
-                await self.service.set_room_data(room.id, dc_deal=deal)
-                room.pdata["dc_deal"] = deal
         self._kick_table(room.id, job)
         for user_id in self.live.people(room):
             self._kick_hand((room.id, user_id), room)
@@ -118,7 +127,7 @@ class Painter:
     async def redraw_stale(self) -> int:
         """At start: the playing tables whose message is older than the room (a restart, a
         worker that died between its commit and its drawing), with their live hands."""
-        rooms = await self.service.rooms_to_redraw("dc")
+        rooms = await self.leases.rooms_to_redraw("dc")
         for room in rooms:
             await self.changed(room, [])
         return len(rooms)
@@ -188,7 +197,7 @@ class Painter:
         if not await self._paced(f"dc:{room.chat}:edit", EDITS, GAP):
             job.dirty = True
             return
-        claim = await self.service.begin_paint(room_id, "table")
+        claim = await self.leases.begin_paint(room_id, "table")
         if claim.busy:  # another worker draws it now: look again in a moment
             job.dirty = True
             await self.activity.sleep(BUSY_RETRY)
@@ -204,10 +213,10 @@ class Painter:
             drawn = await self.draw_table(drawing)
         except discord.RateLimited as e:
             self.service.metrics.platform_429("dc", e.retry_after)
-            await self.service.flood_block(f"dc:{room.chat}:edit", e.retry_after)
+            await self.budgets.flood_block(f"dc:{room.chat}:edit", e.retry_after)
             drawn = False
         # the version on screen (0 records nothing: the lease is simply given back)
-        again = await self.service.end_paint(room_id, "table", drawing.version if drawn else 0)
+        again = await self.leases.end_paint(room_id, "table", drawing.version if drawn else 0)
         if drawn:
             job.drawn = max(job.drawn, drawing.version)
         if again or not drawn:
@@ -217,7 +226,7 @@ class Painter:
         """Whether a write under ``key`` may go now (counted in the budget every worker
         shares); if not, wait for the time it may (on the clock) and say no: the caller
         looks again at what is newest."""
-        wait = await self.service.flood_take(key, limit=limit, window=window, gap=gap)
+        wait = await self.budgets.flood_take(key, limit=limit, window=window, gap=gap)
         if wait <= 0:
             return True
         await self.activity.sleep(wait)
@@ -238,8 +247,8 @@ class Painter:
         server's own locale (from this process's cache, or as noted at /newgame), else the
         bot's default."""
         key, guild = self.server(room)
-        if await self.service.chat_language_set("dc", key):
-            return await self.service.chat_language("dc", key)
+        if await self.chats.chat_language_set("dc", key):
+            return await self.chats.chat_language("dc", key)
         locale = str(guild.preferred_locale) if guild is not None else str(room.pdata.get("dc_locale") or "")
         return pick_language(locale or None, self.service.settings.default_language)
 
@@ -248,7 +257,7 @@ class Painter:
         channel's post budget is spent: try again once it is not)."""
         t = Text(await self.language(room))
         table = self.service.table_of(room)
-        layout = views.table_layout(t, table, texts.deal_summary(t, table, room.pdata.get("dc_deal")))
+        layout = views.table_layout(t, table, texts.deal_summary(t, table, petukh_deal(room)))
         channel = self.client.get_partial_messageable(int(room.chat))
         known = self.table_message(room)
         if known is not None:
@@ -275,7 +284,7 @@ class Painter:
             log.warning("cannot post the table of %s: %s", room.id, e)
             return True
         self.tables[room.id] = TableMessage(int(room.chat), sent.id, room.gen)
-        await self.service.set_room_data(room.id, dc_table=[int(room.chat), sent.id, room.gen])
+        await self.platform_data.set_room_data(room.id, dc_table=[int(room.chat), sent.id, room.gen])
         if known is not None and known.gen != room.gen:
             while not await self._paced(f"dc:{room.chat}:edit", EDITS, 0.0):
                 pass  # an edit like any other: within the channel's budget
@@ -335,7 +344,7 @@ class Painter:
         if not worth_a_chart(room.result_progress()):
             return None
         key, _guild = self.server(room)
-        if await self.service.chat_setting("dc", key, "chart") == "off":
+        if await self.chats.chat_setting("dc", key, "chart") == "off":
             return None
         return match_chart(self.service.table_of(room), room.result_progress())
 
@@ -387,7 +396,7 @@ class Painter:
             job.dirty = True  # a moment later, with whatever is newest then
             return
         what = f"hand:{user_id}"
-        claim = await self.service.begin_paint(room_id, what)
+        claim = await self.leases.begin_paint(room_id, what)
         if claim.busy:
             job.dirty = True
             await self.activity.sleep(BUSY_RETRY)
@@ -398,7 +407,7 @@ class Painter:
         try:
             drawn = await self._draw_live_hand(claim.room, user_id)
         finally:
-            if await self.service.end_paint(room_id, what, drawn):
+            if await self.leases.end_paint(room_id, what, drawn):
                 job.dirty = True
 
     def _owed(self, room: Room, user_id: str) -> bool:
@@ -426,3 +435,14 @@ class Painter:
                 log.info("hand of %s in %s: %s", user_id, room.id, e)
                 await self.live.forget(room.id, user_id, rec)
         return room.version
+
+
+def petukh_deal(room: Room) -> dict[str, Any] | None:
+    """A Petukh deal's result, shown on the table (whichever worker draws it): the room's
+    own record (Kozel's deals are posts of their own); a room written before results were
+    the room's has the painter's old note (``dc_deal``)."""
+    deal = room.results.get("deal")
+    if isinstance(deal, dict) and deal.get("key") == "deal_scored":
+        return deal
+    old = room.pdata.get("dc_deal")
+    return old if isinstance(old, dict) and "deal" not in room.results else None

@@ -32,7 +32,8 @@ from adapters.discord.texts import (
     hand_text,
     table_text,
 )
-from bot.views import Choice, HandView, TableView
+from bot import tokens
+from bot.views import HandView, TableView
 
 AWAY = N_("A computer player plays for you while you are away.")
 MAX_CUSTOM_ID = 100
@@ -339,12 +340,6 @@ _STYLE = {
 _SEVERAL = ("lead", "beat", "throw", "lay", "cover", "exchange")
 
 
-def select_stem(choice: Choice) -> str:
-    """A token without its mask: ``room|gen.deal.trick.hand.`` and the kind's letter."""
-    head, _, act = choice.token.rpartition(".")
-    return f"{head}.{act[0]}"
-
-
 def _placeholder(t: Text, kind: str, low: int, high: int, table: TableView) -> str:
     if kind == "lead":
         if table.options.get("shokha"):
@@ -385,7 +380,7 @@ def several_items(t: Text, hand: HandView) -> list[ui.Item[Any]]:
                 )
             )
             continue
-        stem = select_stem(moves.choices[0])
+        stem = tokens.select_stem(moves.choices[0].token)
         if moves.how == "combos":
             options = [
                 discord.SelectOption(

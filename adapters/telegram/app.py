@@ -29,7 +29,7 @@ from adapters.telegram.words import Words
 from bot.clock import Clock
 from bot.config import ConfigError, Settings
 from bot.logs import mask_url
-from bot.service import GameService
+from bot.service import Services
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +94,11 @@ def make_bot(settings: Settings) -> Bot:
     return Bot(settings.bot_token, session=session)
 
 
-async def build(
-    bot: Bot, service: GameService, settings: Settings, clock: Clock | None = None
-) -> TelegramApp:
-    """Check the token (one clear line if rejected), wire the routers, register commands."""
+async def build(bot: Bot, services: Services, settings: Settings, clock: Clock | None = None) -> TelegramApp:
+    """Check the token (one clear line if rejected), wire the routers, register commands.
+    The handlers get the pieces they use as Dispatcher keyword arguments: ``service`` (the
+    rooms and moves), ``chats``, ``statistics``, ``platform_data``."""
+    service = services.games
     try:
         await bot.me()
     except TelegramUnauthorizedError:
@@ -105,11 +106,19 @@ async def build(
     except TelegramNetworkError as e:
         where = mask_url(settings.telegram_api_url) if settings.telegram_api_url else "api.telegram.org"
         raise ConfigError(f"cannot reach the Telegram Bot API at {where}: {e.message}") from None
-    words = Words(service, settings.default_language)
-    painter = Painter(bot, service, clock or service.clock, words, settings.idle_seconds)
+    clock = clock or service.clock
+    words = Words(services.chats, clock, settings.default_language)
+    painter = Painter(bot, service, services.platform, services.chats, clock, words, settings.idle_seconds)
     service.on_change(painter.changed)
     service.on_tournament(TournamentPainter(service, painter).changed)
-    dp = Dispatcher(service=service, painter=painter, words=words)
+    dp = Dispatcher(
+        service=service,
+        chats=services.chats,
+        statistics=services.stats,
+        platform_data=services.platform.data,
+        painter=painter,
+        words=words,
+    )
     context = Context(words, painter)
     dp.message.outer_middleware(context)
     dp.callback_query.outer_middleware(context)
@@ -133,12 +142,12 @@ async def set_commands(bot: Bot, default: str = "en") -> None:
         await bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats(), language_code=code)
 
 
-async def run(settings: Settings, service: GameService, stop: asyncio.Event) -> None:
+async def run(settings: Settings, services: Services, stop: asyncio.Event) -> None:
     """Serve until ``stop``: then take no more updates, let the handlers in flight finish,
     write what the painter holds (at most ``DRAIN_SECONDS`` in all) and close the session."""
     bot = make_bot(settings)
     try:
-        app = await build(bot, service, settings)
+        app = await build(bot, services, settings)
         await app.painter.redraw_stale()
         painting = asyncio.Event()  # stops the painter's loop only once the drain begins
         painter_task = asyncio.create_task(app.painter.run(painting))
@@ -194,7 +203,7 @@ def webhook_app(app: TelegramApp, settings: Settings) -> Any:
     async def readyz(_request: web.Request) -> web.Response:
         try:
             if service is not None:
-                await asyncio.wait_for(service.store.ping(), 3.0)
+                await asyncio.wait_for(service.ping(), 3.0)
         except Exception as e:  # not ready: the balancer sends updates elsewhere
             return web.Response(status=503, text=f"Redis does not answer: {type(e).__name__}")
         return web.Response(text="ready")

@@ -149,7 +149,7 @@ async def edit_hand(
                 )
             )
         else:
-            if paced and await take(painter.service, budget_key(where.chat), PRIVATE_PACE, False) > 0:
+            if paced and await take(painter.budgets, budget_key(where.chat), PRIVATE_PACE, False) > 0:
                 return None
             await painter.bot(
                 EditMessageText(chat_id=where.chat, message_id=where.msg, text=text, reply_markup=markup)
@@ -158,7 +158,7 @@ async def edit_hand(
     except TelegramRetryAfter as e:
         # Telegram asks to wait: the hand is drawn again then, as it is by that time
         painter.service.metrics.platform_429("tg", float(e.retry_after))
-        await painter.service.flood_block(budget_key(where.chat), float(e.retry_after))
+        await painter.budgets.flood_block(budget_key(where.chat), float(e.retry_after))
         painter.hand_again(room, user, float(e.retry_after))
         return None
     except TelegramBadRequest as e:
@@ -210,7 +210,7 @@ async def make_live(
 ) -> None:
     """Record ``where`` as the person's live hand and retire the one before it."""
     old = Where.of(room.sdata.get(user, {}).get("tg_hand"), room, user)
-    await painter.service.set_seat_data(room.id, user, tg_hand=where.record(), lang=t.lang)
+    await painter.platform_data.set_seat_data(room.id, user, tg_hand=where.record(), lang=t.lang)
     room.sdata.setdefault(user, {})["tg_hand"] = where.record()
     painter.hand_seen[(room.id, user)] = hand_signature(hand, room.state, trick_when_waiting=False)
     if old is not None and old != where:

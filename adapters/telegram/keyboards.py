@@ -146,11 +146,6 @@ def games_markup(t: Text) -> InlineKeyboardMarkup:
 # --- hands ----------------------------------------------------------------------------------
 
 
-def moment(hand: HandView) -> str:
-    """The moment a selection belongs to: generation, deal and trick."""
-    return f"{hand.table.gen}.{hand.table.deal_no}.{hand.trick}"
-
-
 def _action_label(t: Text, c: Choice) -> str:
     n = len(c.cards)
     if c.kind == "declare":
@@ -182,7 +177,7 @@ def _card_buttons(t: Text, hand: HandView, selected: int, one: Choice | None) ->
         else:
             # no move takes cards now: the tap asks why (a toast), and nothing is ticked
             mask = selected ^ (1 << i) if playable else 1 << i
-            data = cb.Pick(room=hand.room, moment=moment(hand), mask=mask).pack()
+            data = cb.Pick(room=hand.room, moment=hand.moment, mask=mask).pack()
         cards.append(kb_button(label, data))
     return cards
 

@@ -117,21 +117,21 @@ class Context(BaseMiddleware):
         """What one person (and one chat) may ask of the bot: a command in a group past his
         limit or the chat's is ignored (its answer would cost the group's budget or his
         private chat's, and the bot's time); a flood of presses gets a toast."""
-        service = self.painter.service
+        budgets = self.painter.budgets
         update = data.get("update_key")
         if isinstance(event, Message) and chat is not None and chat.type != "private":
             if not (event.text or "").startswith("/"):
                 return True
             asking = self.asking
-            if await take(service, f"tgcmd:{chat.id}:{user}", asking.person_commands, False, update) or (
-                await take(service, f"tgcmd:{chat.id}", asking.chat_commands, False, update)
+            if await take(budgets, f"tgcmd:{chat.id}:{user}", asking.person_commands, False, update) or (
+                await take(budgets, f"tgcmd:{chat.id}", asking.chat_commands, False, update)
             ):
                 log.info("ignored a command of %s in %s: over the limit", user, chat.id)
                 return False
             return True
         if (
             isinstance(event, CallbackQuery)
-            and await take(service, f"tgpress:{user}", self.asking.person_presses, False, update) > 0
+            and await take(budgets, f"tgpress:{user}", self.asking.person_presses, False, update) > 0
         ):
             with contextlib.suppress(TelegramAPIError):
                 await event.answer(data["t"]._("Too many presses: wait a moment."))

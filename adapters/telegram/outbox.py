@@ -28,6 +28,7 @@ from adapters.common.painting import take
 from adapters.telegram.limits import INFO_PACE, INFO_QUEUED, budget_key, info_key, pace_of
 from adapters.telegram.posts import Post
 from bot.clock import Clock
+from bot.platform import FloodBudgets
 from bot.service import GameService
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ class Outbox:
 
     bot: Bot
     service: GameService
+    budgets: FloodBudgets
     clock: Clock
     stats: Stats
     wake: asyncio.Event
@@ -145,12 +147,12 @@ class Outbox:
                 return post.not_before
             if post.budget and post.info and chat < 0:
                 # an answer for one person in the group: its own small share, first
-                wait = await take(self.service, info_key(chat), INFO_PACE, routine=False)
+                wait = await take(self.budgets, info_key(chat), INFO_PACE, routine=False)
                 if wait > 0:
                     post.not_before = now + wait
                     return post.not_before
             if post.budget:
-                wait = await take(self.service, budget_key(chat), pace_of(chat), routine=False)
+                wait = await take(self.budgets, budget_key(chat), pace_of(chat), routine=False)
                 if wait > 0:
                     post.not_before = now + wait
                     return post.not_before
@@ -204,4 +206,4 @@ class Outbox:
         self.stats.retry_after += 1
         self.service.metrics.platform_429("tg", float(seconds))
         log.info("429 in %s: retry after %s s", chat, seconds)
-        await self.service.flood_block(budget_key(chat), float(seconds))
+        await self.budgets.flood_block(budget_key(chat), float(seconds))

@@ -14,10 +14,14 @@ chat, kept in Redis by the service so that every worker spends the same one:
 - **hands** (one live hand message per person: ephemeral in the group or in the private
   chat) are edited when what they show changes, and stripped when the match ends.
 
-Deal results are folded into the table message; a new lobby or match is a new message at
-the bottom and the old one becomes a one-line result. Nothing is drawn from a room older
-than one drawn before (the service's paint leases and drawn versions), so several workers
-may serve one chat. The clock is injectable: tests advance it and call ``flush``.
+Deal and match results are the room's own record (``Room.results``, written with the move
+that produced them): the table shows them whichever worker draws it, however late, and a
+listener that failed loses nothing. A long match's result is a photo of its score chart
+instead (``tg_photo``: the platform's note of which match's photo went out). A new lobby
+or match is a new message at the bottom and the old one becomes a one-line result.
+Nothing is drawn from a room older than one drawn before (the service's paint leases and
+drawn versions), so several workers may serve one chat. The clock is injectable: tests
+advance it and call ``flush``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ import dataclasses
 import logging
 import secrets
 from collections import deque
-from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
@@ -38,15 +41,19 @@ from aiogram.types import BufferedInputFile
 from adapters.common.chart import worth_a_chart
 from adapters.common.hands import hand_signature
 from adapters.common.painting import Dirty, drain, paint_loop, take
-from adapters.common.render import DEAL_END_KEYS, Text, clip_lines, match_chart
+from adapters.common.render import Text, clip_lines, match_chart
 from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
+from adapters.telegram.lobbies import LobbyExpiry
 from adapters.telegram.members import Members
 from adapters.telegram.outbox import BAD_RETRY, Outbox, Stats
 from adapters.telegram.posts import Post
 from adapters.telegram.webapp import web_table_button
 from adapters.telegram.words import Words
 from bot.clock import Clock
+from bot.platform import Platform
+from bot.records import ChatSettings
+from bot.results import ENDING_EXTRA
 from bot.room import FINISHED, LOBBY, PLAYING, Room
 from bot.service import GameService
 from bot.views import Line
@@ -58,22 +65,27 @@ LEASE_RETRY = 1.0  # seconds: another worker is drawing this thing now
 CAPTION_LIMIT = 1024  # a photo's caption, in UTF-16 units as Telegram counts
 
 
-@dataclass
-class LobbyWatch:
-    """A lobby message to strip when its room expires."""
-
-    chat: int
-    message: int
-    preset: str
-    expires: float
-
-
 class Painter(Outbox):
+    """The tables and hands of Telegram rooms, drawn within the chats' budgets: it takes
+    the rooms (``games``), the platform's records (leases, budgets, message records) and the
+    chats' settings; lobby expiry is ``LobbyExpiry``'s."""
+
     def __init__(
-        self, bot: Bot, service: GameService, clock: Clock, words: Words, idle_seconds: float
+        self,
+        bot: Bot,
+        games: GameService,
+        platform: Platform,
+        chats: ChatSettings,
+        clock: Clock,
+        words: Words,
+        idle_seconds: float,
     ) -> None:
         self.bot = bot
-        self.service = service
+        self.service = games
+        self.leases = platform.leases
+        self.budgets = platform.budgets
+        self.platform_data = platform.data
+        self.chats = chats
         self.clock = clock
         self.words = words
         self.idle_seconds = idle_seconds
@@ -85,7 +97,7 @@ class Painter(Outbox):
         self.outbox: dict[tuple[int, bool], deque[Post]] = {}
         self.hand_seen: dict[tuple[str, str], str] = {}
         self.tails: dict[int, int] = {}  # chat -> the newest message id seen there
-        self.lobbies: dict[str, LobbyWatch] = {}
+        self.lobbies = LobbyExpiry(games, words, self.post, idle_seconds)
         self.stats = Stats()
         self.members = Members(bot, clock)  # getChatMember, remembered a few seconds
         self.wake = asyncio.Event()
@@ -95,10 +107,10 @@ class Painter(Outbox):
     # --- what the service tells us -----------------------------------------------------
 
     async def changed(self, room: Room, lines: list[Line]) -> None:
-        """The service's listener: remember results, mark the table and hands dirty."""
+        """The service's listener: a long match's chart, the table and hands marked dirty."""
         if room.platform != "tg":
             return
-        await self._remember(room, lines)
+        await self._chart_of_result(room, lines)
         self.tables.mark(room.id, room.version, urgent=not routine(room, lines))
         if any(ln.key in ("cancelled", "abandoned") for ln in lines):
             self._drop_posts(room.id, room.gen)
@@ -107,39 +119,21 @@ class Painter(Outbox):
                 self.hands.mark((room.id, user), room.version)
         self.wake.set()
 
-    async def _remember(self, room: Room, lines: list[Line]) -> None:
-        """Deal and match results go into the room's platform data: the table shows them
-        (drawn by whichever worker, at whatever later version). A long match's result is a
-        photo of its score chart instead, captioned with the result (one write)."""
-        values: dict[str, Any] = {}
-        restarted = any(ln.key == "eliminated" for ln in lines)
-        chart: tuple[Line, bytes] | None = None
-        for ln in lines:
-            if ln.key in DEAL_END_KEYS:
-                values["tg_deal"] = {"gen": room.gen - restarted, "key": ln.key, "params": ln.params}
-            elif ln.key == "match_ended":
-                extra = [
-                    {"key": x.key, "params": x.params}
-                    for x in lines
-                    if x.key in ("rooster_chosen", "eliminated")
-                ]
-                values["tg_end"] = {"gen": room.gen - restarted, "params": ln.params, "extra": extra}
-                png = await self._chart(room)
-                if png is not None:
-                    values["tg_end"]["photo"] = True
-                    chart = (ln, png)
-            elif ln.key == "cancelled":
-                values["tg_end"] = {"gen": room.gen, "cancelled": True, "params": ln.params}
-            elif ln.key == "abandoned":
-                values["tg_end"] = {"gen": room.gen, "abandoned": True, "params": ln.params}
-            elif ln.key == "lobby_expired":
-                values["tg_end"] = {"gen": room.gen, "expired": True}
-        if values:
-            await self.service.set_room_data(room.id, **values)
-            room.pdata.update(values)
-        if chart is not None:
-            extra_lines = [x for x in lines if x.key in ("rooster_chosen", "eliminated")]
-            await self._post_result(room, chart[0], extra_lines, chart[1])
+    async def _chart_of_result(self, room: Room, lines: list[Line]) -> None:
+        """A long match's result is a photo of its score chart, captioned with the result
+        (one write); the table then leaves the result out. A listener that fails before
+        the note is written leaves the result on the table instead."""
+        ended = next((ln for ln in lines if ln.key == "match_ended"), None)
+        end = room.results.get("end")
+        if ended is None or not isinstance(end, dict):
+            return
+        png = await self._chart(room)
+        if png is None:
+            return
+        await self.platform_data.set_room_data(room.id, tg_photo=end["gen"])
+        room.pdata["tg_photo"] = end["gen"]
+        extra = [x for x in lines if x.key in ENDING_EXTRA]
+        await self._post_result(room, ended, extra, png)
 
     async def _chart(self, room: Room) -> bytes | None:
         """The score chart of the match that just ended, if it was long and the chat has
@@ -147,7 +141,7 @@ class Painter(Outbox):
         if not worth_a_chart(room.result_progress()):
             return None
         chat, _thread = chat_of(room.id)
-        if await self.service.chat_setting("tg", str(chat), "chart") == "off":
+        if await self.chats.chat_setting("tg", str(chat), "chart") == "off":
             return None
         return match_chart(self.service.table_of(room), room.result_progress())
 
@@ -209,13 +203,14 @@ class Painter(Outbox):
                 await self._paint_table(room_id, mark.version, mark.urgent, now)
             for key, mark in self.hands.due(now):
                 await self._paint_hand(key[0], key[1], mark.version, now)
-            await self._expire_lobbies(now)
+            await self.lobbies.expire(now)
             for dirty in (self.tables, self.hands):
                 due = dirty.next_due()
                 if due is not None:
                     dues.append(due)
-            if self.lobbies:
-                dues.append(min(w.expires for w in self.lobbies.values()))
+            due = self.lobbies.next_due()
+            if due is not None:
+                dues.append(due)
             self.service.metrics.painter_queue(
                 "tg", len(self.tables) + len(self.hands) + sum(len(q) for q in self.outbox.values())
             )
@@ -255,7 +250,7 @@ class Painter(Outbox):
 
     async def redraw_stale(self) -> int:
         """At start: the tables of playing rooms drawn from an older version than theirs."""
-        rooms = await self.service.rooms_to_redraw("tg")
+        rooms = await self.leases.rooms_to_redraw("tg")
         for room in rooms:
             self.redraw(room)
         return len(rooms)
@@ -263,16 +258,16 @@ class Painter(Outbox):
     # --- the table ---------------------------------------------------------------------
 
     async def _paint_table(self, room_id: str, version: int, urgent: bool, now: float) -> None:
-        drawn = await self.service.drawn_version(room_id, "table")
+        drawn = await self.leases.drawn_version(room_id, "table")
         if drawn >= version:
             self.tables.drawn(room_id, drawn)
             return
         chat, _thread = chat_of(room_id)
-        wait = await take(self.service, budget_key(chat), pace_of(chat), routine=not urgent)
+        wait = await take(self.budgets, budget_key(chat), pace_of(chat), routine=not urgent)
         if wait > 0:
             self.tables.later(room_id, now + wait)
             return
-        claim = await self.service.begin_paint(room_id, "table", self.owner)
+        claim = await self.leases.begin_paint(room_id, "table", self.owner)
         if claim.busy:
             self.tables.later(room_id, now + LEASE_RETRY)
             return
@@ -284,7 +279,7 @@ class Painter(Outbox):
         try:
             ok = await self._draw_table(room, now)
         finally:
-            again = await self.service.end_paint(
+            again = await self.leases.end_paint(
                 room_id, "table", owner=self.owner, version=room.version if ok else drawn
             )
         if ok:
@@ -315,12 +310,14 @@ class Painter(Outbox):
                     SendMessage(chat_id=chat, message_thread_id=thread, text=text, reply_markup=markup)
                 )
                 self.saw(chat, sent.message_id)
-                await self.service.set_room_data(room.id, tg_table=sent.message_id, tg_table_gen=room.gen)
+                await self.platform_data.set_room_data(
+                    room.id, tg_table=sent.message_id, tg_table_gen=room.gen
+                )
                 room.pdata.update(tg_table=sent.message_id, tg_table_gen=room.gen)
                 if msg is not None:
                     await self._retire_table(room, t, chat, int(msg), old_gen, moved=bool(far))
             if room.state == LOBBY:
-                self._watch_lobby(room, chat)
+                self.lobbies.watch(room, chat)
             return True
         except TelegramRetryAfter as e:
             await self._blocked(chat, e.retry_after)
@@ -330,7 +327,7 @@ class Painter(Outbox):
                 return True
             if "not found" in str(e) and msg is not None:
                 # deleted by someone: the next draw posts a new one
-                await self.service.set_room_data(room.id, tg_table=None)
+                await self.platform_data.set_room_data(room.id, tg_table=None)
                 return False
             log.warning("table of %s: %s", room.id, e)
             return True
@@ -340,7 +337,7 @@ class Painter(Outbox):
 
     def _table_text(self, t: Text, room: Room, now: float) -> str:
         table = self.service.table_of(room)
-        end = room.pdata.get("tg_end")
+        end = ending(room)
         if room.state == LOBBY:
             return texts.lobby_text(t, table)
         if _closed(room):
@@ -348,7 +345,7 @@ class Painter(Outbox):
             return texts.one_line_result(t, room.preset, mine)
         result = None
         if (
-            table.finished and isinstance(end, dict) and end.get("gen") == room.gen and not end.get("photo")
+            table.finished and isinstance(end, dict) and end.get("gen") == room.gen and not photo(room, end)
         ):  # else the result is the chart's caption
             line = Line("match_ended", end.get("params", {}))
             extra = [Line(x["key"], x["params"]) for x in end.get("extra", [])]
@@ -356,7 +353,7 @@ class Painter(Outbox):
             # the result names the winners with their scores: not a line of the table too
             table = dataclasses.replace(table, finished=False)
         text = t.table(table, now if room.state == PLAYING else None)
-        deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
+        deal = texts.deal_summary(t, table, last_deal(room))
         if deal and room.state == PLAYING:
             text += "\n\n" + deal
         return text + "\n\n" + result if result else text
@@ -369,7 +366,7 @@ class Painter(Outbox):
         if moved:
             await self.post(Post(chat, DeleteMessage(chat_id=chat, message_id=msg), budget=False))
             return
-        end = room.pdata.get("tg_end")
+        end = ending(room)
         mine = end if isinstance(end, dict) and end.get("gen") == old_gen else None
         await self.post(
             Post(
@@ -380,47 +377,11 @@ class Painter(Outbox):
             )
         )
 
-    # --- expiry of lobbies ---------------------------------------------------------------
-
-    def _watch_lobby(self, room: Room, chat: int) -> None:
-        msg = room.pdata.get("tg_table")
-        if msg is None:
-            return
-        self.lobbies[room.id] = LobbyWatch(chat, int(msg), room.preset, room.updated + self.idle_seconds)
-
-    async def _expire_lobbies(self, now: float) -> None:
-        """A lobby nobody touched for ``idle_seconds`` is gone from the store: its message
-        loses its buttons."""
-        for room_id, watch in list(self.lobbies.items()):
-            if watch.expires > now:
-                continue
-            room = await self.service.room(room_id)
-            if room is not None and room.state == LOBBY and room.pdata.get("tg_table") == watch.message:
-                watch.expires = room.updated + self.idle_seconds
-                if watch.expires > now:
-                    continue
-            del self.lobbies[room_id]
-            if room is not None and room.pdata.get("tg_table") != watch.message:
-                continue  # a new table replaced it: drawn by its own rules
-            if room is not None and room.state != LOBBY:
-                continue
-            t = await self.words.chat(watch.chat)
-            await self.post(
-                Post(
-                    watch.chat,
-                    EditMessageText(
-                        chat_id=watch.chat,
-                        message_id=watch.message,
-                        text=texts.one_line_result(t, watch.preset, {"expired": True}),
-                    ),
-                )
-            )
-
     # --- hands -------------------------------------------------------------------------
 
     async def _paint_hand(self, room_id: str, user: str, version: int, now: float) -> None:
         what = f"hand:{user}"
-        claim = await self.service.begin_paint(room_id, what, self.owner)
+        claim = await self.leases.begin_paint(room_id, what, self.owner)
         if claim.busy:
             self.hands.later((room_id, user), now + LEASE_RETRY)
             return
@@ -432,8 +393,8 @@ class Painter(Outbox):
         try:
             ok = await self._draw_hand(room, user, now)
         finally:
-            drawn = room.version if ok else await self.service.drawn_version(room_id, what)
-            again = await self.service.end_paint(room_id, what, owner=self.owner, version=drawn)
+            drawn = room.version if ok else await self.leases.drawn_version(room_id, what)
+            again = await self.leases.end_paint(room_id, what, owner=self.owner, version=drawn)
         if ok:
             self.hands.drawn((room_id, user), room.version)
             if again:
@@ -457,11 +418,29 @@ class Painter(Outbox):
         if result is None:
             return False
         if ended or result is False:
-            await self.service.set_seat_data(room.id, user, tg_hand=None)
+            await self.platform_data.set_seat_data(room.id, user, tg_hand=None)
             self.hand_seen.pop(key, None)
         else:
             self.hand_seen[key] = sig
         return True
+
+
+def ending(room: Room) -> dict[str, Any] | None:
+    """How the room's match (or table) ended, as the service recorded it; a room written
+    before results were the room's own has the painter's old note (``tg_end``)."""
+    end = room.results.get("end", room.pdata.get("tg_end"))
+    return end if isinstance(end, dict) else None
+
+
+def last_deal(room: Room) -> dict[str, Any] | None:
+    """The last deal's result, as the service recorded it (or the painter's old note)."""
+    deal = room.results.get("deal", room.pdata.get("tg_deal"))
+    return deal if isinstance(deal, dict) else None
+
+
+def photo(room: Room, end: dict[str, Any]) -> bool:
+    """Whether this ending's result went out as the caption of its score chart."""
+    return bool(end.get("photo")) or room.pdata.get("tg_photo") == end.get("gen")
 
 
 def utf16_len(text: str) -> int:

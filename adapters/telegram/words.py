@@ -8,14 +8,16 @@ from aiogram.types import User as TgUser
 
 from adapters.common.i18n import LANGUAGES, pick_language
 from adapters.common.render import Text
-from bot.service import GameService
+from bot.clock import Clock
+from bot.records import ChatSettings
 
 CACHE_SECONDS = 30.0  # another worker's /lang reaches this one within this long
 
 
 class Words:
-    def __init__(self, service: GameService, default: str) -> None:
-        self.service = service
+    def __init__(self, chats: ChatSettings, clock: Clock, default: str) -> None:
+        self.chats = chats
+        self.clock = clock
         self.default = default
         self._texts = {lang: Text(lang) for lang in LANGUAGES}
         self._chats: dict[str, tuple[str, float]] = {}
@@ -26,11 +28,11 @@ class Words:
 
     async def chat_language(self, chat: int | str) -> str:
         key = str(chat)
-        now = self.service.clock.now()
+        now = self.clock.now()
         hit = self._chats.get(key)
         if hit is not None and hit[1] > now:
             return hit[0]
-        lang = await self.service.chat_language("tg", key)
+        lang = await self.chats.chat_language("tg", key)
         self._chats[key] = (lang, now + CACHE_SECONDS)
         return lang
 
@@ -38,16 +40,16 @@ class Words:
         return self.of(await self.chat_language(chat))
 
     async def set_chat(self, chat: int | str, lang: str) -> None:
-        await self.service.set_chat_language("tg", str(chat), lang)
-        self._chats[str(chat)] = (lang, self.service.clock.now() + CACHE_SECONDS)
+        await self.chats.set_chat_language("tg", str(chat), lang)
+        self._chats[str(chat)] = (lang, self.clock.now() + CACHE_SECONDS)
 
     async def person_language(self, user: TgUser) -> str:
         """His own choice (``/lang`` in the private chat: that chat's language), else the
         language of his Telegram app."""
-        now = self.service.clock.now()
+        now = self.clock.now()
         hit = self._chosen.get(user.id)
         if hit is None or hit[1] <= now:
-            hit = (await self.service.chat_language_set("tg", str(user.id)), now + CACHE_SECONDS)
+            hit = (await self.chats.chat_language_set("tg", str(user.id)), now + CACHE_SECONDS)
             self._chosen[user.id] = hit
         if hit[0]:
             return await self.chat_language(user.id)
@@ -58,4 +60,4 @@ class Words:
 
     async def set_person(self, user: TgUser, lang: str) -> None:
         await self.set_chat(user.id, lang)
-        self._chosen[user.id] = (True, self.service.clock.now() + CACHE_SECONDS)
+        self._chosen[user.id] = (True, self.clock.now() + CACHE_SECONDS)

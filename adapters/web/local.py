@@ -80,7 +80,7 @@ async def play(
             out.write(t.reason(refused) + (" " + ", ".join(LEVELS) if refused == "bad_level" else "") + "\n")
             return 2
         session = Local(secrets.token_urlsafe(16), room_id_for(PLATFORM, CHAT), you, lang)
-        table = WebTable(service, local=session)
+        table = WebTable(service, service.chats, local=session)
         port = await table.start(HOST, port)
         url = f"http://{HOST}:{port}/#{session.token}"
         out.write(t._("The table is open in your browser at {url}").format(url=url) + "\n")

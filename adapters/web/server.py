@@ -35,6 +35,7 @@ from adapters.web import frames
 from adapters.web.auth import Person, Refusal, local_person, telegram_person
 from adapters.web.replay import replay_document
 from adapters.web.words import error_words, page_words
+from bot.records import ChatSettings
 from bot.room import Room, User
 from bot.service import GameService, Refused
 
@@ -93,6 +94,7 @@ class WebTable:
     def __init__(
         self,
         service: GameService,
+        chats: ChatSettings,
         *,
         local: Local | None = None,
         wall: Callable[[], float] = time.time,
@@ -100,6 +102,7 @@ class WebTable:
         member: Callable[[int, int], Awaitable[bool]] | None = None,
     ) -> None:
         self.service = service
+        self.chats = chats  # a group's language
         # is a Telegram user a member of a group (getChatMember): who may watch a table
         self.member = member
         self.settings = service.settings
@@ -340,7 +343,7 @@ class WebTable:
             raise Refusal("no_table")
         if room.seat_of(person.user.id) is None and not await self._may_watch(room, person.user):
             raise Refusal("not_member")
-        return person, room.id, await self.service.chat_language("tg", room.chat)
+        return person, room.id, await self.chats.chat_language("tg", room.chat)
 
     async def _may_watch(self, room: Room, user: User) -> bool:
         """A spectator is a member of the table's group: a link carried out of the group

@@ -19,11 +19,11 @@ from typing import Any
 from redis.asyncio import Redis
 
 from adapters.discord.app import KozelClient
-from adapters.discord.views import select_stem
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import PLAYING, Room
 from bot.service import GameService
+from bot.tokens import select_stem
 from bot.views import Choice, Line
 from tests.fakes.discord import (
     FLAG_EPHEMERAL,
@@ -37,6 +37,7 @@ from tests.fakes.discord import (
     stop_client,
     walk_components,
 )
+from tests.pieces import pieces
 
 DELAY = 1.0
 TURN = 60.0
@@ -324,7 +325,9 @@ class Harness:
             guard.public, guard.previous = old.public, old.previous
             guard.hands_seen, guard.checked = old.hands_seen, old.checked
         sleeper = sleeper or ClockSleeper(clock)
-        client = KozelClient(service, settings, guild_ready_timeout=0.01, sleep=sleeper.sleep, **options)
+        client = KozelClient(
+            pieces(service), settings, guild_ready_timeout=0.01, sleep=sleeper.sleep, **options
+        )
         task = await start_client(client, fake)
         return cls(fake, redis, settings, clock, service, client, task, guard, sleeper)
 
@@ -455,7 +458,7 @@ class Harness:
         button = f"kz:a:{choice.token}"
         if button in msg.custom_ids():
             return button, None
-        select = f"kz:s:{select_stem(choice)}"
+        select = f"kz:s:{select_stem(choice.token)}"
         comp = msg.component(select)
         assert comp is not None, (choice, msg.custom_ids())
         offered = {o["value"] for o in comp["options"]}

@@ -21,6 +21,7 @@ from bot.config import ConfigError, Settings
 from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
+from bot.tokens import select_stem
 from bot.views import HandView
 from engine.presets import PRESETS
 from tests.fakes.discord import (
@@ -32,6 +33,7 @@ from tests.fakes.discord import (
     FakeUser,
     walk_components,
 )
+from tests.pieces import pieces
 
 from .harness import (
     TURN,
@@ -202,7 +204,7 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     )
     planted.add_item(
         discord.ui.ActionRow(
-            views.CardsSelect(views.select_stem(current), [discord.SelectOption(label="x", value="4096")])
+            views.CardsSelect(select_stem(current.token), [discord.SelectOption(label="x", value="4096")])
         )
     )
     sent_there = await h.client.get_partial_messageable(fake.channel.id).send(view=planted)
@@ -213,7 +215,7 @@ async def test_stale_forged_and_foreign_interactions_are_refused_and_change_noth
     before = await snapshot(redis)
     calls = len(fake.calls)
     gen, deal, trick = room.gen, hand.table.deal_no, hand.trick
-    move, select = f"kz:a:{current.token}", f"kz:s:{views.select_stem(current)}"
+    move, select = f"kz:a:{current.token}", f"kz:s:{select_stem(current.token)}"
     # (a stale button on one's own hand: tests/discord/test_hands.py)
     cases: list[tuple[FakeUser, FakeMessage, str, list[str] | None, str]] = [
         # forged custom ids (not on the message they claim): nonsense, a made-up hand
@@ -324,7 +326,7 @@ def _check_moves_legal(view: discord.ui.LayoutView, hand: HandView) -> None:
     button's token, and every pick a select allows (from ``min_values`` to ``max_values``
     of its options, each option a mask of hand positions)."""
     tokens = {c.token for c in hand.choices}
-    legal = {(views.select_stem(c), c.mask) for c in hand.choices if c.mask}
+    legal = {(select_stem(c.token), c.mask) for c in hand.choices if c.mask}
     for comp in walk_components(view.to_components()):
         custom_id = str(comp.get("custom_id", ""))
         if custom_id.startswith("kz:a:"):
@@ -537,9 +539,9 @@ async def test_run_refuses_a_missing_or_rejected_token_in_one_line(
 ) -> None:
     service = GameService(store, make_settings(), clock)
     with pytest.raises(ConfigError) as missing:
-        await run(make_settings(discord_token=None), service, asyncio.Event())
+        await run(make_settings(discord_token=None), pieces(service), asyncio.Event())
     with pytest.raises(ConfigError) as rejected:
-        await run(make_settings(discord_token="not-the-token"), service, asyncio.Event())
+        await run(make_settings(discord_token="not-the-token"), pieces(service), asyncio.Event())
     for e in (missing, rejected):
         assert "\n" not in str(e.value) and "DISCORD_TOKEN" in str(e.value)
     assert "rejected" in str(rejected.value)

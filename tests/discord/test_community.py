@@ -40,7 +40,7 @@ async def test_i36_1_a_channel_remembers_its_rules_and_admins_keep_or_reset_them
     inter = await h.command(fake.alice, ch, "defaults", {"action": "show", "preset": "kozel"})
     assert "the chat's defaults (set by an admin)" in h.reply(inter).content
     await h.command(fake.alice, ch, "defaults", {"action": "reset"})
-    assert await h.service.house_rules("dc", str(ch.id), "kozel") is None
+    assert await h.service.chats.house_rules("dc", str(ch.id), "kozel") is None
 
 
 async def test_i36_2_one_notice_a_table_mentions_members_who_asked(h: Harness, fake: FakeDiscord) -> None:
@@ -61,7 +61,7 @@ async def test_i36_2_one_notice_a_table_mentions_members_who_asked(h: Harness, f
     allowed = call.json["allowed_mentions"]
     assert sorted(int(u) for u in allowed["users"]) == sorted([fake.bob.id, fake.carol.id])
     assert allowed["parse"] == []
-    assert not await h.service.notify_on("dc", str(ch.id), uid(fake.dave))
+    assert not await h.service.chats.notify_on("dc", str(ch.id), uid(fake.dave))
     inter = await h.command(fake.bob, ch, "notify", {"state": "off"})
     assert "You will not be told" in h.reply(inter).content
 

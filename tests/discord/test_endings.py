@@ -15,6 +15,7 @@ from engine.cards import CARD_TEXT
 from engine.families.trump.match import trump_order, trump_suit
 from engine.presets import PRESETS
 from tests.fakes.discord import FakeChannel, FakeDiscord, FakeMessage
+from tests.pieces import pieces
 
 from .harness import DELAY, Harness, mover, people_and_bots, refusal_text, uid
 
@@ -178,4 +179,4 @@ async def test_r33_after_a_deal_cancel_asks_the_others_and_they_agree_on_the_tab
     await h.press(fake.bob, table, "kz:t:agree")
     room = await h.room(ch)
     assert room.state == "finished" and room.result == {"cancelled": True}
-    assert await h.service.recent_matches("dc", str(ch.id)) == []
+    assert await pieces(h.service).stats.recent_matches("dc", str(ch.id)) == []

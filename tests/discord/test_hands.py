@@ -12,12 +12,13 @@ import pytest
 from redis.asyncio import Redis
 
 from adapters.common.render import Text
-from adapters.discord import texts, views
+from adapters.discord import texts
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
+from bot.tokens import select_stem
 from tests.fakes.discord import FakeDiscord, FakeMessage, FakeUser, RecordedCall
 
 from .harness import (
@@ -66,7 +67,7 @@ async def test_several_cards_offer_only_what_may_be_legal(
     # a pick no control offers (a select of a moment ago, say): the rule, in its words, on
     # top of the hand, which stays his live hand
     wrong = [str(1 << hand.cards.index(c)) for c in ("6C", "10H")]
-    inter = await h.press(fake.bob, msg, f"kz:s:{views.select_stem(mixed)}", wrong, check=False)
+    inter = await h.press(fake.bob, msg, f"kz:s:{select_stem(mixed.token)}", wrong, check=False)
     assert inter.response_type == 7
     assert msg.text().startswith("⚠️ A lead is cards of one suit, or the 6♠ with any suit.")
     assert (await h.room(ch)).seat_of(uid(fake.bob)) is not None

@@ -26,7 +26,7 @@ async def test_lang_needs_manage_server(h: Harness, fake: FakeDiscord) -> None:
     await h.fake.wait_for_response(inter)
     await h.settle()
     assert "Manage Server" in refusal_text(h, inter)
-    assert await h.service.chat_language("dc", str(fake.guild.id)) == "en"
+    assert await h.service.chats.chat_language("dc", str(fake.guild.id)) == "en"
     inter = await h.command(fake.alice, ch, "lang", {"language": "ru"})  # Manage Server
     assert h.reply(inter).content == "Язык: русский"
     # in a DM there is no server to manage: anyone chooses his own chat's language

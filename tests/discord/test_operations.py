@@ -13,6 +13,7 @@ import pytest
 from bot import logs
 from bot.metrics_prometheus import PrometheusMetrics
 from tests.fakes.discord import FakeDiscord
+from tests.pieces import pieces
 
 from .harness import Harness, people_and_bots, person, uid, until_person_moves
 
@@ -56,14 +57,14 @@ async def test_a_line_logged_while_serving_a_command_names_the_room_and_the_inte
 ) -> None:
     """/top reads and writes nothing of a room (the service names none): the adapter does."""
     caplog.handler.addFilter(logs.Context())
-    read = h.service.leaderboard
+    read = pieces(h.service).stats.leaderboard
     said = logging.getLogger("adapters.discord.test")
 
     async def leaderboard(*args: Any, **kwargs: Any) -> Any:
         said.info("reading the leaderboard")
         return await read(*args, **kwargs)
 
-    monkeypatch.setattr(h.service, "leaderboard", leaderboard)
+    monkeypatch.setattr(pieces(h.service).stats, "leaderboard", leaderboard)
     ch = fake.games
     with caplog.at_level(logging.INFO, logger="adapters.discord.test"):
         first = await h.command(fake.alice, ch, "top")

@@ -1,5 +1,5 @@
 """Running the Discord adapter as the composition root does (issue 12, items 8 and 10;
-issue 17's start-up): ``run(settings, service, stop)`` serves until ``stop`` is set, then
+issue 17's start-up): ``run(settings, services, stop)`` serves until ``stop`` is set, then
 serves no new interaction, draws what is left and closes; tables that changed while no
 process drew them are redrawn at start; Discord mode never imports aiogram."""
 
@@ -26,6 +26,7 @@ from bot.room import User
 from bot.service import GameService
 from bot.store import Store
 from tests.fakes.discord import HANG, FakeDiscord
+from tests.pieces import pieces
 
 from .harness import (
     DELAY,
@@ -60,7 +61,7 @@ async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
     settings = make_settings(discord_token=fake.token)
     service = GameService(store, settings, clock)
     stop = asyncio.Event()
-    task = asyncio.create_task(run(settings, service, stop))
+    task = asyncio.create_task(run(settings, pieces(service), stop))
     try:
         await asyncio.wait_for(born.wait(), HANG)
         client = made[0]
@@ -100,7 +101,10 @@ async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
             task.cancel()
     assert client.is_closed()
     room = await service.room(rid(fake.games))
-    assert room is not None and await service.drawn_version(room.id, "table") == room.version
+    assert (
+        room is not None
+        and await pieces(service).platform.leases.drawn_version(room.id, "table") == room.version
+    )
 
 
 async def test_a_press_while_stopping_gets_a_word_and_changes_nothing(

@@ -17,6 +17,7 @@ from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store
 from tests.fakes.discord import HANG, FakeChannel, FakeDiscord, FakeMessage
+from tests.pieces import pieces
 
 from .harness import DELAY, ClockSleeper, Harness, person, rid, uid
 
@@ -113,7 +114,7 @@ async def test_two_shard_processes_share_every_table(
     try:
         assert a.client.get_channel(ch0.id) and not a.client.get_channel(ch1.id)
         assert b.client.get_channel(ch1.id) and not b.client.get_channel(ch0.id)
-        assert a.service.worker_id != b.service.worker_id
+        assert pieces(a.service).platform.leases.worker_id != pieces(b.service).platform.leases.worker_id
         # a table in shard 0's server: its people's presses reach process A only
         await a.command(fake.alice, ch0, "newgame", {"players": 4})
         await a.command(fake.bob, ch0, "join")
@@ -125,7 +126,7 @@ async def test_two_shard_processes_share_every_table(
         moved = await play_across_shards(a, b, fake, ch0, clock, table, hands)
         assert moved["a"] >= 3 and moved["b"] >= 3
         room = await a.room(ch0)
-        assert await a.service.drawn_version(room.id, "table") == room.version
+        assert await pieces(a.service).platform.leases.drawn_version(room.id, "table") == room.version
         for h in (a, b):  # both processes drew this table and these hands
             assert h.client.painter.drawn["table"] > 0 and h.client.painter.drawn["hand"] > 0
         for u in (fake.alice, fake.bob):

@@ -12,6 +12,7 @@ from bot.names import MAX_NAME, clean_name
 from bot.room import FINISHED, User
 from bot.service import MAX_LOBBIES, GameService
 from bot.store import PEOPLE_TTL
+from tests.pieces import pieces
 
 from .conftest import DELAY, PEOPLE, people_room, pick
 
@@ -124,8 +125,8 @@ async def test_a_persons_rooms_and_a_chats_usernames_expire(svc: GameService, re
     await lobby(svc)
     ttl = await redis.ttl(keys.user_rooms(ANNA.id))
     assert 0 < ttl <= PEOPLE_TTL
-    await svc.remember_username("tg", "-100", "Anna_P", ANNA.id)
-    assert await svc.user_by_username("tg", "-100", "@anna_p") == ANNA.id
+    await svc.chats.remember_username("tg", "-100", "Anna_P", ANNA.id)
+    assert await svc.chats.user_by_username("tg", "-100", "@anna_p") == ANNA.id
     assert 0 < await redis.ttl(keys.usernames("tg:-100")) <= PEOPLE_TTL
 
 
@@ -174,7 +175,7 @@ async def test_r33_after_a_deal_a_players_cancel_needs_the_others(
     last = await svc.agree_to_end(rid, VERA)
     assert last.ok and last.room is not None and last.room.state == FINISHED
     assert last.room.result == {"cancelled": True}
-    assert await svc.recent_matches("tg", "-100") == []  # agreed: nobody's loss
+    assert await pieces(svc).stats.recent_matches("tg", "-100") == []  # agreed: nobody's loss
 
 
 async def test_r33_a_request_nobody_answers_lapses(svc: GameService, clock: ManualClock) -> None:
@@ -207,9 +208,9 @@ async def test_r33_giving_up_records_the_match_lost_for_the_side_that_asked(
     assert [ln.key for ln in out.lines] == ["abandoned"]
     assert out.room.result is not None and sorted(out.room.result["winners"]) == [1, 3]
     assert out.room.result["score"] == list(before.load_match().scores)
-    [match] = await svc.recent_matches("tg", "-100")
+    [match] = await pieces(svc).stats.recent_matches("tg", "-100")
     assert match["abandoned"] == "Anna" and sorted(match["winners"]) == sorted([BORIS.id, GLEB.id])
-    rows = {r["user"]: r for r in await svc.leaderboard("tg", "-100")}
+    rows = {r["user"]: r for r in await pieces(svc).stats.leaderboard("tg", "-100")}
     assert rows[BORIS.id]["won"] == 1 and rows[ANNA.id]["won"] == 0
     assert svc.table_of(out.room).abandoned == "Anna"
     assert (await svc.give_up(rid, BORIS)).reason == "game_over"

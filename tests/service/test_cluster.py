@@ -17,6 +17,7 @@ from bot.clock import ManualClock
 from bot.embedded_redis import default_server_binary
 from bot.service import GameService
 from bot.store import Store
+from tests.pieces import pieces
 
 from .conftest import DELAY, PEOPLE, make_settings
 
@@ -136,7 +137,7 @@ async def test_a_whole_match_on_a_redis_cluster(cluster_url: str) -> None:
             await svc.run_timers()
         assert all(s == "finished" for s in states)
         # one person against computer players: the table by level (issue 36.5)
-        board = await svc.vs_computers("tg", "-1")
+        board = await pieces(svc).stats.vs_computers("tg", "-1")
         assert board and board[0]["played"] == 1
     finally:
         await store.close()

@@ -10,6 +10,7 @@ from redis.crc import key_slot
 
 from bot.clock import ManualClock
 from bot.service import GameService
+from tests.pieces import pieces
 
 from .conftest import DELAY, PEOPLE
 
@@ -42,12 +43,12 @@ async def test_every_script_call_stays_in_one_slot(svc: GameService, clock: Manu
     for _ in range(3):
         assert (await svc.add_bot(rid, anna)).ok
     assert (await svc.start(rid, anna, seed=3)).ok
-    assert (await svc.set_seat_data(rid, anna.id, hand=[1, 2])).ok
-    claim = await svc.begin_paint(rid, "table")
+    assert (await pieces(svc).platform.data.set_seat_data(rid, anna.id, hand=[1, 2])).ok
+    claim = await pieces(svc).platform.leases.begin_paint(rid, "table")
     assert claim.room is not None
-    await svc.end_paint(rid, "table", claim.room.version)
-    assert await svc.flood_take("tg:-1", limit=20, window=60.0) == 0.0
-    await svc.flood_block("tg:-1", 3.0)
+    await pieces(svc).platform.leases.end_paint(rid, "table", claim.room.version)
+    assert await pieces(svc).platform.budgets.flood_take("tg:-1", limit=20, window=60.0) == 0.0
+    await pieces(svc).platform.budgets.flood_block("tg:-1", 3.0)
     for _ in range(400):
         room = await svc.room(rid)
         assert room is not None

@@ -21,6 +21,7 @@ from bot.store import Store
 from bot.views import HandView, Line
 from engine.cards import CARD_TEXT
 from engine.families.petukh.view import PetukhExtras
+from tests.pieces import pieces
 
 from .conftest import PEOPLE, TURN, people_room
 
@@ -207,7 +208,7 @@ async def test_r5_elimination_the_rooster_gives_his_seat_and_a_new_match_starts(
     assert room.seats[gone["seat"]] is not None
     assert room.seats[gone["seat"]].user == dasha.id  # type: ignore[union-attr]
     # the finished match is in the chat's history, with the rooster's record the highest
-    last = (await svc.recent_matches("tg", "-300"))[0]
+    last = (await pieces(svc).stats.recent_matches("tg", "-300"))[0]
     score = last["score"]
     assert score[gone["seat"]] == max(score)
     # the ended match's score by deal is kept for its result's chart while the next one runs
@@ -224,7 +225,7 @@ async def test_r5_elimination_without_a_queue_finishes_as_usual(svc: GameService
     room = await svc.room(rid)
     assert room is not None and room.state == FINISHED and room.gen == 1
     # its score by deal, for the result's chart, is the records after each deal
-    last = (await svc.recent_matches("tg", "-300"))[0]
+    last = (await pieces(svc).stats.recent_matches("tg", "-300"))[0]
     assert room.result_progress() == room.progress and room.progress[-1] == last["score"]
 
 
@@ -357,7 +358,7 @@ async def test_r5_a_new_deal_keeps_the_turn_timer(svc: GameService, clock: Manua
     assert room is not None
     deadline = room.deadline
     clock.advance(40)
-    assert (await svc.set_room_data(rid, tg_table=1)).ok
+    assert (await pieces(svc).platform.data.set_room_data(rid, tg_table=1)).ok
     again = await svc.room(rid)
     assert again is not None and again.deadline == deadline
 
@@ -416,7 +417,7 @@ async def test_r5_queued_after_the_match_seated_by_another_match(
         assert room.seats[roosters[0]].user == dasha.id  # type: ignore[union-attr]
         assert [r.id for r in await svc.rooms_of(dasha.id)] == [rid]
     # the finished match was recorded once, when it ended
-    assert len(await svc.recent_matches("tg", "-300")) == 1
+    assert len(await pieces(svc).stats.recent_matches("tg", "-300")) == 1
 
 
 def test_r5a_a_petukh_25_hand_offers_only_the_trump_and_says_why_not() -> None:

@@ -23,6 +23,7 @@ from bot.clock import ManualClock
 from bot.embedded_redis import default_server_binary
 from bot.service import GameService
 from bot.store import Store, client
+from tests.pieces import pieces
 
 from .conftest import PEOPLE, make_settings, people_room, pick
 
@@ -208,13 +209,13 @@ async def test_a_match_record_survives_a_worker_that_dies_right_after_the_end(
     assert room.state == "finished"
     other = new_service()
     # the chat's record and counters were written with the room's end
-    assert len(await other.recent_matches("tg", "-100")) == 1
-    assert [r["played"] for r in await other.leaderboard("tg", "-100")] == [1, 1]
+    assert len(await pieces(other).stats.recent_matches("tg", "-100")) == 1
+    assert [r["played"] for r in await pieces(other).stats.leaderboard("tg", "-100")] == [1, 1]
     # each person's own counters: from the to-do the dead worker left, once
-    assert await other.player_stats(ANNA.id) == {}
+    assert await pieces(other).stats.player_stats(ANNA.id) == {}
     assert await other.finish_pending_stats() == 1
     assert await other.finish_pending_stats() == 0
-    assert (await other.player_stats(ANNA.id))["played"] == 1
+    assert (await pieces(other).stats.player_stats(ANNA.id))["played"] == 1
 
 
 # --- 5. several workers draw one chat: never an older table last; one flood budget ----------
@@ -225,9 +226,9 @@ async def test_a_table_is_never_drawn_from_an_older_version(
 ) -> None:
     rid = await people_room(svc, [ANNA, BORIS], seed=3, preset="kozel-60")
     a, b = svc, new_service()
-    claim_a = await a.begin_paint(rid, "table")
+    claim_a = await pieces(a).platform.leases.begin_paint(rid, "table")
     assert claim_a.room is not None  # A draws the room as it is now
-    assert (await b.begin_paint(rid, "table")).busy  # B must not draw meanwhile
+    assert (await pieces(b).platform.leases.begin_paint(rid, "table")).busy  # B must not draw meanwhile
     # a move commits while A draws; A records what it drew and learns the room moved on
     room = await b.room(rid)
     assert room is not None
@@ -236,16 +237,16 @@ async def test_a_table_is_never_drawn_from_an_older_version(
     assert hv is not None
     moved = await b.act(pick(hv).token, mover)
     assert moved.ok and moved.room is not None
-    assert await a.end_paint(rid, "table", claim_a.room.version) is True
-    claim_b = await b.begin_paint(rid, "table")
+    assert await pieces(a).platform.leases.end_paint(rid, "table", claim_a.room.version) is True
+    claim_b = await pieces(b).platform.leases.begin_paint(rid, "table")
     assert claim_b.room is not None and claim_b.room.version == moved.room.version
-    assert await b.end_paint(rid, "table", claim_b.room.version) is False
+    assert await pieces(b).platform.leases.end_paint(rid, "table", claim_b.room.version) is False
     # A, late, would draw its older room: nothing newer than drawn, so nothing to draw
-    assert (await a.begin_paint(rid, "table")).room is None
-    assert await a.drawn_version(rid, "table") == moved.room.version
+    assert (await pieces(a).platform.leases.begin_paint(rid, "table")).room is None
+    assert await pieces(a).platform.leases.drawn_version(rid, "table") == moved.room.version
     # a late end_paint of an older version never lowers what is on screen
-    await a.end_paint(rid, "table", claim_a.room.version)
-    assert await a.drawn_version(rid, "table") == moved.room.version
+    await pieces(a).platform.leases.end_paint(rid, "table", claim_a.room.version)
+    assert await pieces(a).platform.leases.drawn_version(rid, "table") == moved.room.version
 
 
 async def test_a_dead_painter_holds_a_table_only_for_its_lease(
@@ -253,12 +254,12 @@ async def test_a_dead_painter_holds_a_table_only_for_its_lease(
 ) -> None:
     rid = await people_room(svc, [ANNA, BORIS], seed=3, preset="kozel-60")
     dead = new_service()
-    assert (await dead.begin_paint(rid, "table", ttl=0.05)).room is not None
+    assert (await pieces(dead).platform.leases.begin_paint(rid, "table", ttl=0.05)).room is not None
     other = new_service()
-    assert (await other.begin_paint(rid, "table")).busy
+    assert (await pieces(other).platform.leases.begin_paint(rid, "table")).busy
     # the lease runs out in Redis's own time: wait for that signal, not a guess
     for _ in range(500):
-        if not (await other.begin_paint(rid, "table")).busy:
+        if not (await pieces(other).platform.leases.begin_paint(rid, "table")).busy:
             break
         await asyncio.sleep(0.01)
     else:
@@ -268,31 +269,33 @@ async def test_a_dead_painter_holds_a_table_only_for_its_lease(
 async def test_one_flood_budget_for_a_chat_across_workers(
     svc: GameService, clock: ManualClock, new_service: Callable[..., GameService]
 ) -> None:
-    workers = [svc, new_service(), new_service()]
+    workers = [pieces(s).platform.budgets for s in (svc, new_service(), new_service())]
     allowed = 0
     for i in range(30):
         if await workers[i % 3].flood_take("tg:-1", limit=20, window=60.0) == 0.0:
             allowed += 1
     assert allowed == 20  # not 20 a worker
-    wait = await svc.flood_take("tg:-1", limit=20, window=60.0)
+    wait = await pieces(svc).platform.budgets.flood_take("tg:-1", limit=20, window=60.0)
     assert 0 < wait <= 60
     clock.advance(60.0)
     assert await workers[1].flood_take("tg:-1", limit=20, window=60.0) == 0.0
     # a reserve: table edits stop short of the limit, results still get through
     for _ in range(18):
-        await svc.flood_take("tg:-2", limit=20, window=60.0)
-    assert await svc.flood_take("tg:-2", limit=20, window=60.0, reserve=2) > 0
-    assert await svc.flood_take("tg:-2", limit=20, window=60.0) == 0.0
+        await pieces(svc).platform.budgets.flood_take("tg:-2", limit=20, window=60.0)
+    assert await pieces(svc).platform.budgets.flood_take("tg:-2", limit=20, window=60.0, reserve=2) > 0
+    assert await pieces(svc).platform.budgets.flood_take("tg:-2", limit=20, window=60.0) == 0.0
     # pacing: at least ``gap`` seconds between writes
-    assert await svc.flood_take("tg:-3", limit=20, window=60.0, gap=3.0) == 0.0
-    assert await svc.flood_take("tg:-3", limit=20, window=60.0, gap=3.0) == pytest.approx(3.0)
+    assert await pieces(svc).platform.budgets.flood_take("tg:-3", limit=20, window=60.0, gap=3.0) == 0.0
+    assert await pieces(svc).platform.budgets.flood_take(
+        "tg:-3", limit=20, window=60.0, gap=3.0
+    ) == pytest.approx(3.0)
     clock.advance(3.0)
-    assert await svc.flood_take("tg:-3", limit=20, window=60.0, gap=3.0) == 0.0
+    assert await pieces(svc).platform.budgets.flood_take("tg:-3", limit=20, window=60.0, gap=3.0) == 0.0
     # a 429 on one worker stops every worker for the time the platform asked
     await workers[2].flood_block("tg:-4", 7.0)
-    assert await svc.flood_take("tg:-4", limit=20, window=60.0) == pytest.approx(7.0)
+    assert await pieces(svc).platform.budgets.flood_take("tg:-4", limit=20, window=60.0) == pytest.approx(7.0)
     clock.advance(7.0)
-    assert await svc.flood_take("tg:-4", limit=20, window=60.0) == 0.0
+    assert await pieces(svc).platform.budgets.flood_take("tg:-4", limit=20, window=60.0) == 0.0
 
 
 # --- 8. what a restarted worker redraws -----------------------------------------------------
@@ -301,8 +304,8 @@ async def test_one_flood_budget_for_a_chat_across_workers(
 async def test_a_restarted_worker_redraws_the_tables_left_behind(svc: GameService) -> None:
     rid = await people_room(svc, [ANNA, BORIS], seed=3, preset="kozel-60")
     other = await people_room(svc, [VERA, GLEB], chat="-200", seed=4, preset="kozel-60")
-    claim = await svc.begin_paint(other, "table")
+    claim = await pieces(svc).platform.leases.begin_paint(other, "table")
     assert claim.room is not None
-    await svc.end_paint(other, "table", claim.room.version)  # drawn as it is
-    assert [r.id for r in await svc.rooms_to_redraw("tg")] == [rid]
-    assert await svc.rooms_to_redraw("dc") == []
+    await pieces(svc).platform.leases.end_paint(other, "table", claim.room.version)  # drawn as it is
+    assert [r.id for r in await pieces(svc).platform.leases.rooms_to_redraw("tg")] == [rid]
+    assert await pieces(svc).platform.leases.rooms_to_redraw("dc") == []

@@ -11,6 +11,7 @@ from bot.room import User
 from bot.service import GameService
 from bot.tokens import MAX_TOKEN, hand_fingerprint, parse_token
 from engine.cards import ALL_CARDS, CARD_TEXT, RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
+from tests.pieces import pieces
 
 from .conftest import PEOPLE, actor, people_room, pick, room_bytes
 
@@ -225,8 +226,8 @@ async def test_platform_data_write_leaves_tokens_valid(svc: GameService) -> None
     room = await svc.room(rid)
     assert room is not None
     u, hv = actor(svc, room, FOUR)
-    assert (await svc.set_room_data(rid, msg=1)).ok
-    assert (await svc.set_seat_data(rid, u.id, dm=2)).ok
+    assert (await pieces(svc).platform.data.set_room_data(rid, msg=1)).ok
+    assert (await pieces(svc).platform.data.set_seat_data(rid, u.id, dm=2)).ok
     out = await svc.act(pick(hv).token, u)
     assert out.ok, out.reason
 

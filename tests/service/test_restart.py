@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from bot.clock import ManualClock
 from bot.service import GameService
+from tests.pieces import pieces
 
 from .conftest import DELAY, PEOPLE, pick
 
@@ -74,4 +75,4 @@ async def test_play_goes_on_after_a_restart(
         assert (await second.act(pick(hv).token, u, update_id=f"a{i}")).ok
     assert room.state == "finished" and room.result and room.result["winners"]
     # the finished match was recorded by the worker that finished it
-    assert (await second.leaderboard("tg", "-100"))[0]["played"] == 1
+    assert (await pieces(second).stats.leaderboard("tg", "-100"))[0]["played"] == 1

@@ -14,6 +14,7 @@ from bot.service import GameService
 from bot.store import Store, unpack_doc
 from bot.views import Line
 from engine.presets import PresetError, validate_options
+from tests.pieces import pieces
 
 from .conftest import PEOPLE, actor, people_room, pick, room_bytes
 
@@ -326,9 +327,9 @@ async def test_platform_data_round_trip_without_notifying(svc: GameService, redi
     svc.on_change(listener)
     rid = await lobby(svc)
     assert len(heard) == 1  # the creation itself
-    out = await svc.set_room_data(rid, table_msg=123, pinned=True, topic={"a": [1, 2]})
+    out = await pieces(svc).platform.data.set_room_data(rid, table_msg=123, pinned=True, topic={"a": [1, 2]})
     assert out.ok
-    out = await svc.set_seat_data(rid, ANNA.id, dm=55, delivery="private")
+    out = await pieces(svc).platform.data.set_seat_data(rid, ANNA.id, dm=55, delivery="private")
     assert out.ok
     room = await svc.room(rid)
     assert room is not None
@@ -337,8 +338,8 @@ async def test_platform_data_round_trip_without_notifying(svc: GameService, redi
     assert len(heard) == 1
     # the same values again write nothing
     before = await room_bytes(redis, rid)
-    assert (await svc.set_room_data(rid, table_msg=123)).ok
-    assert (await svc.set_seat_data(rid, ANNA.id, dm=55)).ok
+    assert (await pieces(svc).platform.data.set_room_data(rid, table_msg=123)).ok
+    assert (await pieces(svc).platform.data.set_seat_data(rid, ANNA.id, dm=55)).ok
     assert await room_bytes(redis, rid) == before
     # platform data survives the start of a match and a new lobby after it
     assert (await svc.join(rid, BORIS)).ok
@@ -348,8 +349,8 @@ async def test_platform_data_round_trip_without_notifying(svc: GameService, redi
     room = await svc.room(rid)
     assert room is not None and room.pdata["table_msg"] == 123
     assert room.sdata[ANNA.id]["dm"] == 55
-    assert (await svc.set_room_data("tg:-404", x=1)).reason == "no_room"
-    assert (await svc.set_seat_data("tg:-404", ANNA.id, x=1)).reason == "no_room"
+    assert (await pieces(svc).platform.data.set_room_data("tg:-404", x=1)).reason == "no_room"
+    assert (await pieces(svc).platform.data.set_seat_data("tg:-404", ANNA.id, x=1)).reason == "no_room"
     assert all(lines is not None for _r, lines in heard)
     assert len(heard) == 5  # join, start, cancel, create: never the data writes
 
@@ -366,10 +367,10 @@ async def test_listener_errors_never_undo_a_commit(svc: GameService) -> None:
 
 
 async def test_chat_language_is_kept_per_chat(svc: GameService) -> None:
-    assert await svc.chat_language("tg", "-100") == "en"
-    await svc.set_chat_language("tg", "-100", "ru")
-    assert await svc.chat_language("tg", "-100") == "ru"
-    assert await svc.chat_language("tg", "-200") == "en"
+    assert await svc.chats.chat_language("tg", "-100") == "en"
+    await svc.chats.set_chat_language("tg", "-100", "ru")
+    assert await svc.chats.chat_language("tg", "-100") == "ru"
+    assert await svc.chats.chat_language("tg", "-200") == "en"
     out = await svc.create("tg", "-100", "3", ANNA, "kozel")
     assert out.room is not None and out.room.lang == "ru"
 
@@ -393,7 +394,7 @@ async def test_a_room_document_is_the_dataclass_as_json(svc: GameService, redis:
     out = await svc.create("tg", "-100", "5", ANNA, "kozel", {"tie": "eggs"})
     assert out.room is not None
     check(out.room)  # empty seats
-    assert (await svc.set_seat_data(out.room.id, ANNA.id, dm={"id": 1, "ё": "ж"})).ok
+    assert (await pieces(svc).platform.data.set_seat_data(out.room.id, ANNA.id, dm={"id": 1, "ё": "ж"})).ok
     assert (await svc.add_bot(out.room.id, ANNA)).ok
     assert (await svc.join(out.room.id, BORIS)).ok
     st = await svc.start(out.room.id, ANNA, seed=3)

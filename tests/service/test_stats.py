@@ -13,6 +13,7 @@ from bot.clock import ManualClock
 from bot.room import Room, User
 from bot.service import GameService
 from engine.families.drawing.match import Match
+from tests.pieces import pieces
 
 from .conftest import IDLE, PEOPLE, actor, people_room, pick
 
@@ -60,7 +61,7 @@ async def test_a_finished_match_is_recorded_once(svc: GameService) -> None:
     rid = await people_room(svc, FOUR, seed=1)
     room = await finish(svc, rid, FOUR)
     assert room.result is not None
-    matches = await svc.recent_matches("tg", "-100")
+    matches = await pieces(svc).stats.recent_matches("tg", "-100")
     assert len(matches) == 1
     rec = matches[0]
     assert rec["id"].startswith("tg:-100#") and rec["preset"] == "kozel"
@@ -72,13 +73,13 @@ async def test_a_finished_match_is_recorded_once(svc: GameService) -> None:
     # nothing twice; the chat's record was written with the room's end, in one step
     assert await svc.finish_pending_stats() == 0
     await svc.store.apply_user_stats(json.dumps({"id": rec["id"], "people": {ANNA.id: {"played": 1}}}))
-    assert (await svc.player_stats(ANNA.id))["played"] == 1
-    assert len(await svc.recent_matches("tg", "-100")) == 1
-    assert sum(r["played"] for r in await svc.leaderboard("tg", "-100")) == 4
+    assert (await pieces(svc).stats.player_stats(ANNA.id))["played"] == 1
+    assert len(await pieces(svc).stats.recent_matches("tg", "-100")) == 1
+    assert sum(r["played"] for r in await pieces(svc).stats.leaderboard("tg", "-100")) == 4
     # another chat knows nothing of it
-    assert await svc.recent_matches("tg", "-200") == []
-    assert await svc.leaderboard("tg", "-200") == []
-    assert await svc.series("tg", "-200") == []
+    assert await pieces(svc).stats.recent_matches("tg", "-200") == []
+    assert await pieces(svc).stats.leaderboard("tg", "-200") == []
+    assert await pieces(svc).stats.series("tg", "-200") == []
 
 
 async def test_series_count_across_rematches_and_seatings(svc: GameService) -> None:
@@ -110,7 +111,7 @@ async def test_series_count_across_rematches_and_seatings(svc: GameService) -> N
     assert (await svc.start(rid, ANNA, seed=78)).ok
     await finish(svc, rid, FOUR)
 
-    series = await svc.series("tg", "-100")
+    series = await pieces(svc).stats.series("tg", "-100")
     assert [s["played"] for s in series] == [6, 1]
     main = series[0]
     assert main["preset"] == "kozel"
@@ -121,7 +122,7 @@ async def test_series_count_across_rematches_and_seatings(svc: GameService) -> N
     }
     assert got == wins and sum(main["wins"]) == 6
     assert sorted(sorted(s) for s in series[1]["sides"]) == [["Anna", "Boris"], ["Gleb", "Vera"]]
-    assert len(await svc.recent_matches("tg", "-100", limit=50)) == 7
+    assert len(await pieces(svc).stats.recent_matches("tg", "-100", limit=50)) == 7
 
 
 async def test_the_same_people_at_kozel_and_at_petukh_are_two_series(svc: GameService) -> None:
@@ -140,7 +141,7 @@ async def test_the_same_people_at_kozel_and_at_petukh_are_two_series(svc: GameSe
     assert room is not None
     u, hv = actor(svc, room, two)
     assert (await svc.act(pick(hv).token, u)).room.state == "finished"  # type: ignore[union-attr]
-    series = await svc.series("tg", "-100")
+    series = await pieces(svc).stats.series("tg", "-100")
     assert sorted(s["preset"] for s in series) == ["kozel-60", "petukh"]
     for s in series:
         assert s["played"] == 1 and sorted(n for side in s["sides"] for n in side) == ["Anna", "Boris"]
@@ -162,7 +163,7 @@ async def test_leaderboard_and_own_stats(svc: GameService) -> None:
     assert room.result is not None
     for s in room.result["winners"]:
         won[room.seats[s].user] = won.get(room.seats[s].user, 0) + 1  # type: ignore[union-attr]
-    board = await svc.leaderboard("tg", "-100")
+    board = await pieces(svc).stats.leaderboard("tg", "-100")
     played = {ANNA.id: 5, BORIS.id: 4, VERA.id: 1, DASHA.id: 1}
     assert {r["user"]: r["played"] for r in board} == played
     assert {r["user"]: r["won"] for r in board} == {u: won.get(u, 0) for u in played}
@@ -173,10 +174,10 @@ async def test_leaderboard_and_own_stats(svc: GameService) -> None:
         )
     keys = [(-r["won"], -r["rate"], r["name"]) for r in board]
     assert keys == sorted(keys)
-    mine = await svc.player_stats(ANNA.id)
+    mine = await pieces(svc).stats.player_stats(ANNA.id)
     assert mine["played"] == 5 and mine["played:kozel-60"] == 4 and mine["played:kozel"] == 1
     assert mine.get("won", 0) == won[ANNA.id]
-    assert await svc.player_stats("tg:404") == {}
+    assert await pieces(svc).stats.player_stats("tg:404") == {}
 
 
 async def test_cancelled_and_closed_matches_are_not_recorded(svc: GameService) -> None:
@@ -188,10 +189,10 @@ async def test_cancelled_and_closed_matches_are_not_recorded(svc: GameService) -
     assert (await svc.cancel(rid, ANNA)).ok
     assert (await svc.create("tg", "-100", None, BORIS, "kozel")).ok
     assert (await svc.leave(rid, BORIS)).ok  # the lobby closes
-    assert await svc.recent_matches("tg", "-100") == []
-    assert await svc.leaderboard("tg", "-100") == []
-    assert await svc.series("tg", "-100") == []
-    assert await svc.player_stats(ANNA.id) == {}
+    assert await pieces(svc).stats.recent_matches("tg", "-100") == []
+    assert await pieces(svc).stats.leaderboard("tg", "-100") == []
+    assert await pieces(svc).stats.series("tg", "-100") == []
+    assert await pieces(svc).stats.player_stats(ANNA.id) == {}
 
 
 async def test_the_match_list_is_capped_newest_first(
@@ -206,9 +207,9 @@ async def test_the_match_list_is_capped_newest_first(
         ids.append(f"{room.id}#{room.gen}#{room.created:.3f}")
         if i < 6:
             assert (await svc.rematch(rid, ANNA, seed=i + 2)).ok
-    kept = await svc.recent_matches("tg", "-100", limit=50)
+    kept = await pieces(svc).stats.recent_matches("tg", "-100", limit=50)
     assert [m["id"] for m in kept] == ids[::-1][:5]
-    assert [r["played"] for r in await svc.series("tg", "-100")] == [7]
+    assert [r["played"] for r in await pieces(svc).stats.series("tg", "-100")] == [7]
 
 
 async def test_a_chat_room_that_expired_records_its_next_matches_too(
@@ -225,8 +226,8 @@ async def test_a_chat_room_that_expired_records_its_next_matches_too(
     room = await svc.room(rid)
     assert room is not None and room.gen == 1
     await finish(svc, rid, two)
-    assert len(await svc.recent_matches("tg", "-100")) == 2
-    assert sum(r["played"] for r in await svc.leaderboard("tg", "-100")) == 4
+    assert len(await pieces(svc).stats.recent_matches("tg", "-100")) == 2
+    assert sum(r["played"] for r in await pieces(svc).stats.leaderboard("tg", "-100")) == 4
 
 
 # --- ratings (issue 18) ------------------------------------------------------------------------
@@ -239,7 +240,7 @@ async def test_ratings_move_for_a_team_match_in_the_chat_and_overall(svc: GameSe
     room = await finish(svc, rid, FOUR)
     assert room.result is not None
     won = {room.seats[s].user for s in room.result["winners"]}  # type: ignore[union-attr]
-    board = await svc.leaderboard("tg", "-100")
+    board = await pieces(svc).stats.leaderboard("tg", "-100")
     assert len(board) == 4 and all(r["rating"] is not None for r in board)
     assert all(not r["ranked"] for r in board)  # one match is not enough to be ranked
     by_user = {r["user"]: r for r in board}
@@ -247,12 +248,12 @@ async def test_ratings_move_for_a_team_match_in_the_chat_and_overall(svc: GameSe
     losers = [r["rating"] for r in board if r["user"] not in won]
     assert min(winners) > max(losers)
     for u in FOUR:
-        profile = await svc.profile("tg", "-100", u.id)
+        profile = await pieces(svc).stats.profile("tg", "-100", u.id)
         assert profile is not None and profile["played"] == 1
         assert profile["rating"] is not None and profile["chat_rating"] == by_user[u.id]["rating"]
         assert profile["favourite"] == "kozel"
         assert profile["best_streak"] == (1 if u.id in won else 0)
-    assert await svc.profile("tg", "-100", "tg:404") is None
+    assert await pieces(svc).stats.profile("tg", "-100", "tg:404") is None
 
 
 async def test_ratings_move_for_a_free_for_all_match_with_a_computer_level(
@@ -274,12 +275,12 @@ async def test_ratings_move_for_a_free_for_all_match_with_a_computer_level(
         clock.advance(3600)
         await svc.run_timers()
     assert room.state == "finished" and room.result is not None
-    board = await svc.leaderboard("tg", "-300", computers=True)
+    board = await pieces(svc).stats.leaderboard("tg", "-300", computers=True)
     assert {r["user"] for r in board} == {ANNA.id, BORIS.id, "bot:hard"}
     level = next(r for r in board if r["computer"])
     assert level["played"] == 1 and level["won"] is None and level["rating"] is not None
     assert await svc.finish_pending_stats() == 0
-    assert (await svc.player_stats("bot:hard"))["played"] == 1
+    assert (await pieces(svc).stats.player_stats("bot:hard"))["played"] == 1
 
 
 def test_places_follow_the_scores_in_the_scoring_direction() -> None:

@@ -16,6 +16,7 @@ from bot.service import EXPIRY_SLACK, GameService
 from bot.store import claim_of
 from bot.timers import LEASE
 from bot.views import HandView, Line
+from tests.pieces import pieces
 
 from .conftest import DELAY, IDLE, PEOPLE, TURN, actor, people_room, pick
 
@@ -251,7 +252,7 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
     claims = keys.update_claims("tg:-100")
     assert await redis.zscore(claims, claim_of("777")) is not None
     assert 0 < await redis.ttl(claims) <= 24 * 3600
-    assert (await svc.set_room_data("tg:-100", msg=5)).ok
+    assert (await pieces(svc).platform.data.set_room_data("tg:-100", msg=5)).ok
     assert await redis.ttl(key) == -1
     assert (await svc.cancel("tg:-100", ANNA)).ok
     assert idle - 5 <= await redis.ttl(key) <= idle

@@ -26,7 +26,6 @@ from redis.asyncio import Redis
 from adapters.common.painting import Pace
 from adapters.common.render import Text
 from adapters.telegram.app import TelegramApp, build, make_bot
-from adapters.telegram.keyboards import moment
 from adapters.telegram.limits import Asking
 from bot.clock import ManualClock
 from bot.config import Settings
@@ -38,6 +37,7 @@ from engine.cards import CARD_TEXT, SUIT_LETTERS, SUIT_SYMBOLS
 from engine.codec import unpack_action
 from engine.families.petukh.view import PetukhExtras
 from tests.fakes.telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser, run_polling
+from tests.pieces import pieces
 
 GROUP_ID = -1001000000001
 # the bot's own limits on asking, for tests that press at once on a still clock
@@ -180,7 +180,7 @@ class Env:
         for _ in range(30):
             msg = await self.open_hand(user)
             hand = self.service.hand_of(await self.room(choice.token.split("|")[0]), f"tg:{user.id}")
-            now = f"~{moment(hand)}~" if hand is not None else "-"
+            now = f"~{hand.moment}~" if hand is not None else "-"
             shown = {b.get("text", "").replace("✅", "") for row in msg.buttons for b in row}
             if "A~" + choice.token in msg.callback_data or (
                 choice.mask and labels <= shown and any(now in d for d in msg.callback_data)
@@ -350,7 +350,7 @@ async def telegram(
         )
         service = GameService(Store(redis), conf, clock)
         bot = make_bot(conf)
-        app = await build(bot, service, conf, clock)
+        app = await build(bot, pieces(service), conf, clock)
         if not real_limits:
             app.context.asking = WIDE
         env = Env(fake, group, users, service, clock, app, conf, redis)

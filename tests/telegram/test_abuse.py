@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 
 from adapters.telegram.limits import ASKING, INFO_QUEUED
 from adapters.telegram.posts import Post
+from tests.pieces import pieces
 from tests.telegram.harness import GROUP_ID, play_to_end, telegram
 from tests.telegram.test_hands import open_table
 
@@ -236,6 +237,6 @@ async def test_a_loser_cannot_wipe_out_the_match_past_the_first_deal(redis: Redi
         await env.drain()
         room = await env.room()
         assert room.state == "finished" and room.result is not None and room.result["abandoned"] == "Anna"
-        [match] = await env.service.recent_matches("tg", str(GROUP_ID))
+        [match] = await pieces(env.service).stats.recent_matches("tg", str(GROUP_ID))
         assert match["abandoned"] == "Anna" and f"tg:{anna.id}" not in match["winners"]
         assert (table.text or "").startswith("🏳") and "Anna" in (table.text or "") and not table.buttons

@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 import bot.play
 from bot import keys
 from bot.config import ConfigError
+from tests.pieces import pieces
 from tests.telegram.harness import GROUP_ID, Env, play_to_end, telegram
 
 
@@ -221,7 +222,7 @@ async def test_missing_or_rejected_token_one_clear_line(redis: Redis) -> None:
         bot = make_bot(conf)
         try:
             with pytest.raises(ConfigError, match="rejected"):
-                await build(bot, GameService(Store(redis), conf), conf)
+                await build(bot, pieces(GameService(Store(redis), conf)), conf)
         finally:
             await bot.session.close()
 

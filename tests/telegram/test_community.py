@@ -69,7 +69,7 @@ async def test_i36_1_a_new_table_starts_from_the_rules_last_dealt_and_says_so(re
         # a member is not an admin: nothing changes
         refused = await answer_to(env, 2, "/defaults reset kozel")
         assert RU._("Only a chat admin may set the chat's defaults.") in refused
-        assert (await env.service.house_rules("tg", str(env.group.id), "kozel")) is not None
+        assert (await env.service.chats.house_rules("tg", str(env.group.id), "kozel")) is not None
         env.fake.make_admin(env.group, anna)
         env.clock.advance(6)  # the bot's memory of who is an admin is a few seconds long
         reset = await answer_to(env, 0, "/defaults reset kozel")
@@ -140,7 +140,7 @@ async def test_i36_2_members_who_asked_are_mentioned_once_a_table(redis: Redis) 
         assert f"tg://user?id={boris.id}" in notice and f"tg://user?id={vera.id}" in notice
         assert f"tg://user?id={anna.id}" not in notice  # she opened it
         assert f"tg://user?id={gleb.id}" not in notice  # he left the chat
-        assert not await env.service.notify_on("tg", str(env.group.id), f"tg:{gleb.id}")
+        assert not await env.service.chats.notify_on("tg", str(env.group.id), f"tg:{gleb.id}")
         # the same table again, a second /newgame: no second notice
         await env.say(anna, "/newgame kozel")
         await env.drain()

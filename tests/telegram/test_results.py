@@ -14,6 +14,7 @@ from redis.asyncio import Redis
 
 from adapters.common.chart import LEGEND
 from adapters.common.render import Text
+from bot.room import Room
 from bot.views import Line
 from tests.fakes.telegram import FakeMessage
 from tests.fast_forward import fast_forward
@@ -70,7 +71,7 @@ async def test_a_deal_line_on_the_table_says_who_took_what_and_why(redis: Redis)
         await open_table(env)
         await last_move(env, match_end=False)
         room = await env.room()
-        deal = room.pdata["tg_deal"]
+        deal = room.results["deal"]
         assert deal["key"] == "deal_ended" and deal["params"]["deal_no"] == 1
         scored = deal["params"]["scored"]
         side = next(i for i, n in enumerate(scored) if n)  # this seed's deal is not eggs
@@ -83,6 +84,61 @@ async def test_a_deal_line_on_the_table_says_who_took_what_and_why(redis: Redis)
         assert reason.endswith(f": +{scored[side]}")
         why = {"tie": "60:60", "normal": "очк" if deal["params"]["tricks"][side] else "взятки"}
         assert why[deal["params"]["outcome"]] in reason
+        assert not photos(env) and not env.leaks, env.leaks[:3]
+
+
+def fail_once_at(env: Env, key: str) -> list[int]:
+    """The painter's listener fails (once) at the change whose lines hold ``key``; the
+    versions it failed at."""
+    painter = env.app.painter
+    failed: list[int] = []
+
+    async def fails_once(room: Room, lines: list[Line]) -> None:
+        if not failed and any(ln.key == key for ln in lines):
+            failed.append(room.version)
+            raise RuntimeError("the painter's listener failed")
+        await painter.changed(room, lines)
+
+    listeners = env.service.listeners
+    listeners[listeners.index(painter.changed)] = fails_once
+    return failed
+
+
+async def test_a_deal_result_reaches_the_table_though_its_listener_failed(redis: Redis) -> None:
+    """Issue 35.5: a deal's result is the room's own record, written with the move that
+    produced it. The painter's listener fails at that change: the next drawing of the table
+    (a later change, a restart) shows it all the same (before, it lived in platform data
+    that listener wrote, and was lost with it)."""
+    async with telegram(redis) as env:
+        await open_table(env)
+        failed = fail_once_at(env, "deal_ended")
+        await last_move(env, match_end=False)
+        room = await env.room()
+        assert failed == [room.version]
+        table = env.service.table_of(room)
+        deal_line = "📋 " + RU.deal_result(Line("deal_ended", room.results["deal"]["params"]), table)
+        assert deal_line not in (env.table_message().text or "")  # nothing drew it yet
+        await env.app.painter.changed(room, [])  # the next drawing
+        await env.drain()
+        assert deal_line in (env.table_message().text or "")
+        assert not env.leaks, env.leaks[:3]
+
+
+async def test_a_match_result_reaches_the_table_though_its_listener_failed(redis: Redis) -> None:
+    """The same for the match's end: the winners and scores from the room's record."""
+    async with telegram(redis) as env:
+        await open_table(env)
+        failed = fail_once_at(env, "match_ended")
+        await last_move(env)
+        room = await env.room()
+        assert failed == [room.version] and room.state == "finished"
+        end = room.results["end"]
+        assert end["gen"] == room.gen
+        result = RU.match_result(Line("match_ended", end["params"]), env.service.table_of(room), [])
+        assert result not in (env.table_message().text or "")
+        await env.app.painter.changed(room, [])
+        await env.drain()
+        assert result in (env.table_message().text or "")
         assert not photos(env) and not env.leaks, env.leaks[:3]
 
 

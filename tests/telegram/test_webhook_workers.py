@@ -22,6 +22,7 @@ from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store, client
 from tests.fakes.telegram import FakeTelegram, close_session_fast
+from tests.pieces import pieces
 
 GROUP = -1009000000001
 SECRET = "s3cret-token"
@@ -48,7 +49,7 @@ async def worker(
     )
     service = GameService(Store(client(redis_url)), conf, clock)
     bot = make_bot(conf)
-    app = await build(bot, service, conf, clock)
+    app = await build(bot, pieces(service), conf, clock)
     runner = web.AppRunner(webhook_app(app, conf))
     await runner.setup()
     port = _free_port()
@@ -116,7 +117,7 @@ async def test_two_webhook_workers_apply_each_update_once(redis_url: str, redis:
                 await app.painter.flush()
             lobbies = [m for m in fake.messages(GROUP) if m.from_bot and m.buttons]
             assert len(lobbies) == 1  # one table message, whichever worker drew it
-            assert await svc.drawn_version(room.id, "table") == room.version
+            assert await pieces(svc).platform.leases.drawn_version(room.id, "table") == room.version
             for url in (a, b):
                 async with http.get(f"{url}/healthz") as r:
                     assert r.status == 200

@@ -13,6 +13,7 @@ from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store
 from tests.fakes.telegram import close_session_fast
+from tests.pieces import pieces
 from tests.telegram.harness import Env, telegram
 
 
@@ -40,7 +41,7 @@ async def second_worker(env: Env) -> tuple[GameService, object, object]:
     behind a load balancer it gets its share of the updates)."""
     service = GameService(Store(env.redis), env.settings, env.clock)
     bot = make_bot(env.settings)
-    app = await build(bot, service, env.settings, env.clock)
+    app = await build(bot, pieces(service), env.settings, env.clock)
     return service, app, bot
 
 
@@ -67,7 +68,7 @@ async def test_an_older_room_is_never_drawn_after_a_newer_one(redis: Redis) -> N
             await painter_a.flush()  # A's older change: nothing older is drawn over it
             assert table.text == shown and len(table.versions) == edits
             room = await env.room()
-            assert await env.service.drawn_version(room.id, "table") == room.version
+            assert await pieces(env.service).platform.leases.drawn_version(room.id, "table") == room.version
         finally:
             await close_session_fast(bot_b)  # type: ignore[arg-type]
 
@@ -116,7 +117,7 @@ async def test_stop_drains_and_returns_and_start_redraws_stale_tables(redis: Red
         service = GameService(Store(redis), settings, env.clock)
         stop = asyncio.Event()
         env.clock.advance(10)
-        worker = asyncio.create_task(run(settings, service, stop))
+        worker = asyncio.create_task(run(settings, pieces(service), stop))
         await env.fake.wait_for(
             lambda: len(table.versions) > edits, timeout=10, what="the stale table redrawn at start"
         )
@@ -134,4 +135,4 @@ async def test_stop_drains_and_returns_and_start_redraws_stale_tables(redis: Red
         stop.set()
         await asyncio.wait_for(worker, 15)  # returns, bounded
         room = await env.room()
-        assert await service.drawn_version(room.id, "table") == room.version
+        assert await pieces(service).platform.leases.drawn_version(room.id, "table") == room.version

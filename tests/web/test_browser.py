@@ -295,7 +295,7 @@ async def play_a_deal(
         await open_table(env, people=2, bots=2, game=preset)
         link = web_link(env)
         # who may watch: the group's members, asked of the fake Bot API (getChatMember)
-        web = WebTable(env.service, member=env.painter.members.is_member)
+        web = WebTable(env.service, env.service.chats, member=env.painter.members.is_member)
         port = await web.start("127.0.0.1", 0)
         token = env.settings.bot_token or ""
         now = int(time.time())
@@ -366,7 +366,7 @@ async def play_a_deal(
                     await web.close()
                     fresh = GameService(Store(Redis.from_url(redis_url)), env.settings, env.clock)
                     services.append(fresh)
-                    web = WebTable(fresh, member=env.painter.members.is_member)
+                    web = WebTable(fresh, fresh.chats, member=env.painter.members.is_member)
                     await web.start("127.0.0.1", port)
                     for p in pages:
                         await p.page.wait_for_function(
@@ -417,7 +417,7 @@ async def test_a_forged_and_an_expired_init_data_and_a_stranger_are_refused_on_t
     async with telegram(rds, webapp_name="table", webapp_url="https://kozel.example.org/web") as env:
         await open_table(env, people=2, bots=2)
         link = web_link(env)
-        web = WebTable(env.service, member=env.painter.members.is_member)
+        web = WebTable(env.service, env.service.chats, member=env.painter.members.is_member)
         port = await web.start("127.0.0.1", 0)
         anna = env.users[0]
         stranger = env.fake.add_user(2020, "Mallory")  # holds the link, is not in the group
@@ -454,7 +454,7 @@ async def test_r33_a_request_to_end_is_agreed_with_a_tap(rds: Redis, browser: An
         room = await env.room()
         await past_the_first_deal(env.service, env.clock, room.id, people)
         assert (await env.service.cancel(room.id, people[0])).ok
-        web = WebTable(env.service, member=env.painter.members.is_member)
+        web = WebTable(env.service, env.service.chats, member=env.painter.members.is_member)
         port = await web.start("127.0.0.1", 0)
         token = env.settings.bot_token or ""
         now = int(time.time())

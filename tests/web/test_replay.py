@@ -57,7 +57,7 @@ async def test_i36_a_replay_steps_card_by_card_in_the_browser(svc: GameService, 
     link = await svc.replay_link("tg", "-100", entry["key"])
     rep = await svc.replay("tg", "-100", entry["key"])
     assert link is not None and rep is not None
-    web = WebTable(svc)
+    web = WebTable(svc, svc.chats)
     port = await web.start("127.0.0.1", 0)
     context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
     try:

@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.room import Room, User
 from bot.service import GameService
 from bot.store import Store
+from tests.pieces import pieces
 from tests.service.test_abuse import past_the_first_deal
 from tests.web.harness import connect, hidden_from, leaked, sign_init_data
 
@@ -78,7 +79,7 @@ async def table(redis: Redis) -> AsyncIterator[Table]:
     service = GameService(Store(redis), settings(), clock)
     room = await deal(service)
     times = [0.0]
-    web = WebTable(service, wall=lambda: NOW, monotonic=lambda: times[0], member=in_group)
+    web = WebTable(service, service.chats, wall=lambda: NOW, monotonic=lambda: times[0], member=in_group)
     port = await web.start("127.0.0.1", 0)
     try:
         yield Table(service, web, port, room.id, invites.payload_of(room), clock, times)
@@ -234,7 +235,7 @@ async def test_a_change_made_on_another_worker_reaches_this_workers_sockets(
     """Two workers on one Redis: a move committed by the first reaches a socket held by the
     second (through the service's change feed, not the first's memory)."""
     other = GameService(Store(redis), settings(), table.clock)
-    web2 = WebTable(other, wall=lambda: NOW, member=in_group)
+    web2 = WebTable(other, other.chats, wall=lambda: NOW, member=in_group)
     port2 = await web2.start("127.0.0.1", 0)
     try:
         async with connect(port2, table.hello(VERA)) as vera:
@@ -263,7 +264,7 @@ async def test_local_play_lets_in_the_session_token_only(redis: Redis) -> None:
     service = GameService(Store(redis), settings(), ManualClock())
     room = await deal(service)
     anna_seat = room.seat_of(ANNA.id)
-    web = WebTable(service, local=Local("s3cret-token", room.id, ANNA, "en"))
+    web = WebTable(service, service.chats, local=Local("s3cret-token", room.id, ANNA, "en"))
     port = await web.start("127.0.0.1", 0)
     try:
         async with connect(port, {"type": "hello", "local": "guess"}) as stranger:
@@ -293,7 +294,7 @@ async def test_a_practice_game_offers_a_hint_to_its_person(redis: Redis) -> None
         await service.run_timers()
         room = await service.room(room.id)
         assert room is not None
-    web = WebTable(service, wall=lambda: NOW)
+    web = WebTable(service, service.chats, wall=lambda: NOW)
     port = await web.start("127.0.0.1", 0)
     try:
         table = Table(service, web, port, room.id, invites.payload_of(room), clock, [0.0])
@@ -321,7 +322,7 @@ async def test_a_person_whose_seat_a_computer_took_comes_back(redis: Redis) -> N
         assert room is not None
     away = next(s for s in room.seats if s is not None and s.auto)
     user = ANNA if away.user == ANNA.id else BORIS
-    web = WebTable(service, wall=lambda: NOW)
+    web = WebTable(service, service.chats, wall=lambda: NOW)
     port = await web.start("127.0.0.1", 0)
     try:
         table = Table(service, web, port, room.id, invites.payload_of(room), clock, [0.0])
@@ -366,7 +367,7 @@ async def test_r33_a_request_to_end_is_agreed_or_given_up_on_the_web_table(table
         ended = await anna.state(room.version)
     assert room.state == "finished" and room.result == {"cancelled": True}
     assert ended["table"]["vote"] is None
-    assert await service.recent_matches("tg", str(GROUP)) == []
+    assert await pieces(service).stats.recent_matches("tg", str(GROUP)) == []
 
 
 async def test_r33_giving_up_on_the_web_table_records_the_loss(table: Table) -> None:
@@ -379,7 +380,7 @@ async def test_r33_giving_up_on_the_web_table_records_the_loss(table: Table) -> 
         assert (await anna.next("answer"))["ok"] is True
     room = await table.room()
     assert room.state == "finished" and room.result is not None and room.result["abandoned"] == "Anna"
-    assert len(await service.recent_matches("tg", str(GROUP))) == 1
+    assert len(await pieces(service).stats.recent_matches("tg", str(GROUP))) == 1
 
 
 async def test_a_change_heard_of_another_database_or_version_sends_once(table: Table, redis: Redis) -> None:

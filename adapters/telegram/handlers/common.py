@@ -13,8 +13,9 @@ from adapters.telegram import texts
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import is_admin, tell
 from bot.changes import Reason
+from bot.records import ChatSettings
 from bot.room import Room, User
-from bot.service import GameService, Outcome
+from bot.service import Outcome
 from engine.presets import PRESETS
 
 # command aliases of games (Telegram commands take no dash)
@@ -77,15 +78,15 @@ def answer_press(answer: CallbackAnswer, t: Text, out: Outcome | None) -> None:
         answer.show_alert = True
 
 
-async def remember_username(service: GameService, chat: str, tg_user: TgUser | None) -> None:
+async def remember_username(chats: ChatSettings, chat: str, tg_user: TgUser | None) -> None:
     """``/stats @name`` and ``/kick @name`` find a person of the chat by the @username kept
     when he sat down or asked for numbers (Telegram gives bots no way from a username to a
     user)."""
     if tg_user is not None and tg_user.username and not tg_user.is_bot:
-        await service.remember_username("tg", chat, tg_user.username, f"tg:{tg_user.id}")
+        await chats.remember_username("tg", chat, tg_user.username, f"tg:{tg_user.id}")
 
 
-async def person_named(service: GameService, message: Message, arg: str, seats: int = 0) -> str | int | None:
+async def person_named(chats: ChatSettings, message: Message, arg: str, seats: int = 0) -> str | int | None:
     """Whom a command names: the author of the message it replies to, a person mentioned
     by his profile (a text mention carries his id), a @username of someone seen in this
     chat, a Telegram user id, or (``seats``: a table of that many) a seat number. Never a
@@ -103,5 +104,5 @@ async def person_named(service: GameService, message: Message, arg: str, seats: 
         n = int(arg)
         return n - 1 if 0 < n <= seats else f"tg:{n}"
     if arg.startswith("@"):
-        return await service.user_by_username("tg", str(message.chat.id), arg)
+        return await chats.user_by_username("tg", str(message.chat.id), arg)
     return None

@@ -19,21 +19,28 @@ from adapters.telegram.members import GONE
 from adapters.telegram.painter import Painter
 from adapters.telegram.posts import Post
 from adapters.telegram.replies import is_admin, tell
+from bot.records import ChatSettings
 from bot.room import FINISHED, Room, User
 from bot.service import GameService
 from engine.presets import PRESETS
 
 
 async def notify(
-    message: Message, command: CommandObject, service: GameService, painter: Painter, user: User, t: Text
+    message: Message,
+    command: CommandObject,
+    service: GameService,
+    chats: ChatSettings,
+    painter: Painter,
+    user: User,
+    t: Text,
 ) -> None:
     """/notify on|off: the sender, told (or not) when a table opens in this chat; /notify
     alone says which. Answered to him alone."""
     chat = str(message.chat.id)
     word = (command.args or "").strip().lower()
     if word in ("on", "off"):
-        await service.set_notify("tg", chat, user.id, word == "on")
-    on = await service.notify_on("tg", chat, user.id)
+        await chats.set_notify("tg", chat, user.id, word == "on")
+    on = await chats.notify_on("tg", chat, user.id)
     hint = "" if word in ("on", "off") else "\n" + t._("Turn it on or off: /notify on, /notify off.")
     await tell(message, painter, community.notify_text(t, on) + hint)
 
@@ -42,6 +49,7 @@ async def defaults(
     message: Message,
     command: CommandObject,
     service: GameService,
+    chats: ChatSettings,
     painter: Painter,
     user: User,
     room_id: str | None,
@@ -64,11 +72,11 @@ async def defaults(
         if room is None or not _has_rules(room):
             await tell(message, painter, t._("Open a table and set its rules first: /newgame."))
             return
-        await service.pin_rules(room)
+        await chats.pin_rules(room)
         preset = room.preset
     elif action == "reset":
-        await service.reset_rules("tg", chat, [preset] if preset else list(PRESETS))
-    await tell(message, painter, await shown(service, chat, t, preset or (room.preset if room else None)))
+        await chats.reset_rules("tg", chat, [preset] if preset else list(PRESETS))
+    await tell(message, painter, await shown(chats, chat, t, preset or (room.preset if room else None)))
 
 
 def _defaults_words(args: str | None) -> tuple[str | None, str | None]:
@@ -84,9 +92,9 @@ def _has_rules(room: Room) -> bool:
     return not (room.state == FINISHED and room.match is None)
 
 
-async def shown(service: GameService, chat: str, t: Text, preset: str | None) -> str:
+async def shown(chats: ChatSettings, chat: str, t: Text, preset: str | None) -> str:
     """What each game (or ``preset``) starts from here, and how to change it."""
-    rows = await community.house_rules_rows(service, "tg", chat, t, preset)
+    rows = await community.house_rules_rows(chats, "tg", chat, t, preset)
     rows.append(
         t._(
             "A table starts from the rules last dealt here. Chat admins: /defaults save (this "
@@ -96,10 +104,10 @@ async def shown(service: GameService, chat: str, t: Text, preset: str | None) ->
     return "\n\n".join(rows)
 
 
-async def send_notice(service: GameService, painter: Painter, room: Room, t: Text) -> None:
+async def send_notice(chats: ChatSettings, painter: Painter, room: Room, t: Text) -> None:
     """The one notice of a new table: the members who asked, mentioned by id (at most
     ``NOTICE_CAP``; a person no longer in the chat is dropped from the list for good)."""
-    users = await service.notice_for(room)
+    users = await chats.notice_for(room)
     if not users:
         return
     chat = int(room.chat)
@@ -112,7 +120,7 @@ async def send_notice(service: GameService, painter: Painter, room: Room, t: Tex
             mentions.append(f'<a href="tg://user?id={user.split(":", 1)[1]}">{html.escape(name)}</a>')
         if len(mentions) >= community.NOTICE_CAP:
             break
-    await service.drop_notify("tg", room.chat, gone)
+    await chats.drop_notify("tg", room.chat, gone)
     if not mentions:
         return
     text = "🔔 " + html.escape(t._("A table is open: {game}.").format(game=t.preset_title(room.preset)))

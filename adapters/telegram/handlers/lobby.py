@@ -17,7 +17,6 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.types import CallbackQuery, EphemeralMessageParameters, InlineKeyboardMarkup, Message
-from aiogram.types import User as TgUser
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.deep_linking import create_start_link, create_startgroup_link
 from aiogram.utils.keyboard import InlineKeyboardBuilder
@@ -42,6 +41,8 @@ from adapters.telegram.posts import Post
 from adapters.telegram.replies import is_admin, offer, tell
 from bot import invites
 from bot.changes import Reason
+from bot.platform import PlatformData
+from bot.records import ChatSettings
 from bot.room import FINISHED, LOBBY, User
 from bot.service import GameService, Outcome
 
@@ -54,24 +55,23 @@ def bot_names(t: Text) -> tuple[str, ...]:
 
 async def open_table(
     service: GameService,
+    platform_data: PlatformData,
+    chats: ChatSettings,
     painter: Painter,
-    chat: int,
-    thread: int | None,
-    title: str | None,
+    msg: Message,
     user: User,
     preset: str,
     update_key: str | None,
     chat_t: Text,
 ) -> Outcome:
-    """A new lobby in this chat (topic): drawn as a new message at the bottom; the people
-    who asked are told, once (issue 36.2)."""
-    out = await service.create(
-        "tg", str(chat), str(thread) if thread else None, user, preset, update_id=update_key
-    )
-    if out.ok and out.room is not None and title:
-        await service.set_room_data(out.room.id, tg_title=title)
+    """A new lobby in the chat (topic) of ``msg``: drawn as a new message at the bottom;
+    the people who asked are told, once (issue 36.2)."""
+    thread = str(msg.message_thread_id) if msg.is_topic_message and msg.message_thread_id else None
+    out = await service.create("tg", str(msg.chat.id), thread, user, preset, update_id=update_key)
+    if out.ok and out.room is not None and msg.chat.title:
+        await platform_data.set_room_data(out.room.id, tg_title=msg.chat.title)
     if out.ok and not out.repeat and out.room is not None:
-        await community.send_notice(service, painter, out.room, chat_t)  # issue 36.2
+        await community.send_notice(chats, painter, out.room, chat_t)  # issue 36.2
     return out
 
 
@@ -79,6 +79,8 @@ async def newgame(
     message: Message,
     command: CommandObject,
     service: GameService,
+    chats: ChatSettings,
+    platform_data: PlatformData,
     painter: Painter,
     user: User,
     chat_t: Text,
@@ -93,10 +95,7 @@ async def newgame(
         text = t._("Unknown game: {word}.").format(word=word) + "\n" if word else ""
         await offer(message, painter, text + t._("Which game?"), keyboards.games_markup(t))
         return
-    thread = message.message_thread_id if message.is_topic_message else None
-    out = await open_table(
-        service, painter, message.chat.id, thread, message.chat.title, user, preset, update_key, chat_t
-    )
+    out = await open_table(service, platform_data, chats, painter, message, user, preset, update_key, chat_t)
     await answer_outcome(message, painter, t, out)
 
 
@@ -104,6 +103,8 @@ async def picked_game(
     query: CallbackQuery,
     callback_data: cb.Game,
     service: GameService,
+    chats: ChatSettings,
+    platform_data: PlatformData,
     painter: Painter,
     user: User,
     t: Text,
@@ -119,10 +120,7 @@ async def picked_game(
     if msg.chat.type == "private":
         out = await start_practice(service, painter, msg.chat.id, user, t, preset, update_key)
     else:
-        thread = msg.message_thread_id if msg.is_topic_message else None
-        out = await open_table(
-            service, painter, msg.chat.id, thread, msg.chat.title, user, preset, update_key, chat_t
-        )
+        out = await open_table(service, platform_data, chats, painter, msg, user, preset, update_key, chat_t)
         if out.ok and not out.repeat:
             # the list has done its work: the lobby is drawn below it, the only buttons
             delete: TelegramMethod[Any] = DeleteMessage(chat_id=msg.chat.id, message_id=msg.message_id)
@@ -139,6 +137,7 @@ async def picked_game(
 async def join(
     message: Message,
     service: GameService,
+    chats: ChatSettings,
     painter: Painter,
     user: User,
     room_id: str,
@@ -146,15 +145,9 @@ async def join(
     update_key: str | None,
 ) -> None:
     out = await service.join(room_id, user, update_id=update_key)
-    await remember_username(service, out, message.from_user)
+    if out.ok and out.room is not None:  # /kick @name and /stats @name find him
+        await remember_in_chat(chats, out.room.chat, message.from_user)
     await answer_outcome(message, painter, t, out)
-
-
-async def remember_username(service: GameService, out: Outcome, tg_user: TgUser | None) -> None:
-    """``/kick @name`` and ``/stats @name`` find a person by the username kept when he sat
-    down."""
-    if out.ok and out.room is not None:
-        await remember_in_chat(service, out.room.chat, tg_user)
 
 
 async def leave(
@@ -280,6 +273,7 @@ async def kick(
     message: Message,
     command: CommandObject,
     service: GameService,
+    chats: ChatSettings,
     painter: Painter,
     user: User,
     room_id: str,
@@ -287,7 +281,7 @@ async def kick(
     update_key: str | None,
 ) -> None:
     room = await service.room(room_id)
-    target = await person_named(service, message, command.args or "", room.size if room else 0)
+    target = await person_named(chats, message, command.args or "", room.size if room else 0)
     if target is None:
         await tell(
             message,
@@ -350,6 +344,7 @@ async def lobby_button(
     query: CallbackQuery,
     callback_data: cb.Lobby,
     service: GameService,
+    chats: ChatSettings,
     painter: Painter,
     user: User,
     room_id: str,
@@ -373,8 +368,8 @@ async def lobby_button(
         return out if out is not None else Outcome(True)
 
     out = await as_admin(painter, msg.chat.id, user, pressed)
-    if out is not None and out.ok and action is common_lobby.LobbyAction.JOIN:
-        await remember_username(service, out, query.from_user)
+    if out is not None and out.ok and out.room is not None and action is common_lobby.LobbyAction.JOIN:
+        await remember_in_chat(chats, out.room.chat, query.from_user)
     if out is not None and not out.ok and out.reason == Reason.NO_ROOM:
         await strip_buttons(painter, msg)  # a lobby gone (expired): its buttons go too
     answer_press(callback_answer, t, out)

@@ -14,10 +14,11 @@ from adapters.telegram import callbacks as cb
 from adapters.telegram import delivery
 from adapters.telegram.delivery import Where
 from adapters.telegram.handlers.common import GROUPS, why
-from adapters.telegram.keyboards import moment
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from adapters.telegram.words import Words
+from bot import tokens
+from bot.platform import PlatformData
 from bot.room import PLAYING, Room, User
 from bot.service import GameService, Outcome, Refused
 from bot.views import HandView
@@ -130,8 +131,9 @@ async def pick(
         callback_answer.text, callback_answer.show_alert = why(t, answer), True
         await _settle_pressed(painter, pressed, room, user, t, hand)
         return
-    current = callback_data.moment == moment(hand)
-    mask = callback_data.mask if current and callback_data.mask < 1 << len(hand.cards) else 0
+    still = tokens.picked(hand.moment, len(hand.cards), callback_data.moment, callback_data.mask)
+    current = still is not None
+    mask = still or 0
     if mask and not any(c.mask & mask == mask for c in hand.choices if c.mask):
         callback_answer.text = _why_not(t, hand, mask)
         mask = 0
@@ -222,6 +224,7 @@ async def deliver(
     callback_data: cb.Deliver,
     bot: Bot,
     service: GameService,
+    platform_data: PlatformData,
     painter: Painter,
     user: User,
     t: Text,
@@ -242,10 +245,10 @@ async def deliver(
         if await delivery.send_hand(painter, room, user.id, t, ephemeral=False) is None:
             callback_answer.url = await create_start_link(bot, hand_link_payload(room.id))
             return
-        await service.set_seat_data(room.id, user.id, tg_mode="private")
+        await platform_data.set_seat_data(room.id, user.id, tg_mode="private")
         callback_answer.text = t._("Your cards are in our private chat.")
         return
-    await service.set_seat_data(room.id, user.id, tg_mode="ephemeral")
+    await platform_data.set_seat_data(room.id, user.id, tg_mode="ephemeral")
     callback_answer.text = t._("Press “My cards” in the group.")
 
 

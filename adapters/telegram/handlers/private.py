@@ -16,6 +16,7 @@ from adapters.telegram.handlers.common import answer_outcome, game_of
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
 from bot.changes import Reason
+from bot.platform import PlatformData
 from bot.room import LOBBY, PLAYING, User, room_id_for
 from bot.service import GameService, Outcome
 from engine.presets import PRESETS
@@ -89,6 +90,7 @@ async def start(
     command: CommandObject,
     bot: Bot,
     service: GameService,
+    platform_data: PlatformData,
     painter: Painter,
     user: User,
     t: Text,
@@ -106,7 +108,7 @@ async def start(
             await tell(message, painter, t.reason(reason))
             return
         if await delivery.send_hand(painter, room, user.id, t, ephemeral=False):
-            await service.set_seat_data(rid, user.id, tg_mode="private")
+            await platform_data.set_seat_data(rid, user.id, tg_mode="private")
         return
     await tell(
         message,

@@ -12,9 +12,10 @@ from adapters.common.i18n import LANGUAGES
 from adapters.common.render import Text
 from adapters.telegram import texts
 from adapters.telegram.handlers.common import GROUPS, game_of, person_named, remember_username
-from adapters.telegram.painter import Painter
+from adapters.telegram.painter import Painter, last_deal
 from adapters.telegram.replies import is_admin, tell
 from adapters.telegram.words import Words
+from bot.records import ChatSettings, Statistics
 from bot.room import User
 from bot.service import GameService
 
@@ -32,42 +33,57 @@ async def score(message: Message, service: GameService, painter: Painter, room_i
             target=table.target,
         ),
     ]
-    deal = texts.deal_summary(t, table, room.pdata.get("tg_deal"))
+    deal = texts.deal_summary(t, table, last_deal(room))
     if deal:
         rows.append(deal)
     await tell(message, painter, "\n".join(rows), match=(room.id, room.gen))
 
 
-async def series(message: Message, service: GameService, painter: Painter, t: Text) -> None:
+async def series(
+    message: Message, service: GameService, statistics: Statistics, painter: Painter, t: Text
+) -> None:
     """/series: a series per game and line-up (kozel and petukh between the same people
     are two)."""
-    await tell(message, painter, t.series(await service.series("tg", str(message.chat.id))))
+    await tell(message, painter, t.series(await statistics.series("tg", str(message.chat.id))))
 
 
 async def top(
-    message: Message, command: CommandObject, service: GameService, painter: Painter, t: Text
+    message: Message,
+    command: CommandObject,
+    service: GameService,
+    chats: ChatSettings,
+    statistics: Statistics,
+    painter: Painter,
+    t: Text,
 ) -> None:
     """/top: the chat's people by rating in matches with two people or more, then how each
     stands against computer players alone; /top season: this month's (issue 36.5)."""
     chat = str(message.chat.id)
-    await remember_username(service, chat, message.from_user)
+    await remember_username(chats, chat, message.from_user)
     if (command.args or "").strip().lower() == "season":
-        month, rows = await service.season_leaderboard("tg", chat)
+        month, rows = await statistics.season_leaderboard("tg", chat)
         await tell(message, painter, community.season_text(t, month, rows))
         return
-    rows = await service.leaderboard("tg", chat)
-    vs = await service.vs_computers("tg", chat)
+    rows = await statistics.leaderboard("tg", chat)
+    vs = await statistics.vs_computers("tg", chat)
     await tell(message, painter, community.top_text(t, rows, vs))
 
 
 async def stats(
-    message: Message, command: CommandObject, service: GameService, painter: Painter, user: User, t: Text
+    message: Message,
+    command: CommandObject,
+    service: GameService,
+    chats: ChatSettings,
+    statistics: Statistics,
+    painter: Painter,
+    user: User,
+    t: Text,
 ) -> None:
     """/stats: one's own numbers; replying to someone's message, or ``/stats @username``
     (someone who played here), that person's."""
     chat = str(message.chat.id)
-    await remember_username(service, chat, message.from_user)
-    who = await stats_target(message, command, service, user)
+    await remember_username(chats, chat, message.from_user)
+    who = await stats_target(message, command, chats, statistics, user)
     if who is None:
         await tell(
             message,
@@ -78,11 +94,11 @@ async def stats(
         )
         return
     user_id, name = who
-    await tell(message, painter, t.stats(name, await service.profile("tg", chat, user_id)))
+    await tell(message, painter, t.stats(name, await statistics.profile("tg", chat, user_id)))
 
 
 async def stats_target(
-    message: Message, command: CommandObject, service: GameService, user: User
+    message: Message, command: CommandObject, chats: ChatSettings, statistics: Statistics, user: User
 ) -> tuple[str, str] | None:
     """Whose numbers /stats means (user id, name): the author of the message it replies
     to, a mentioned person, a @username of someone seen here or a user id (never a display
@@ -90,7 +106,7 @@ async def stats_target(
     arg = (command.args or "").strip()
     if not arg and message.reply_to_message is None and not _mentions(message):
         return user.id, user.name
-    who = await person_named(service, message, arg)
+    who = await person_named(chats, message, arg)
     if not isinstance(who, str):
         return None
     reply = message.reply_to_message
@@ -99,7 +115,7 @@ async def stats_target(
     for ent in message.entities or []:
         if ent.type == "text_mention" and ent.user is not None and who == f"tg:{ent.user.id}":
             return who, ent.user.full_name
-    rows = await service.leaderboard("tg", str(message.chat.id))
+    rows = await statistics.leaderboard("tg", str(message.chat.id))
     names = {r["user"]: r["name"] for r in rows}
     return who, names.get(who, arg)
 
@@ -112,6 +128,7 @@ async def chart(
     message: Message,
     command: CommandObject,
     service: GameService,
+    chats: ChatSettings,
     painter: Painter,
     user: User,
     t: Text,
@@ -121,7 +138,7 @@ async def chart(
     chat = str(message.chat.id)
     word = (command.args or "").strip().lower()
     if word not in ("on", "off"):
-        on = await service.chat_setting("tg", chat, "chart") != "off"
+        on = await chats.chat_setting("tg", chat, "chart") != "off"
         await tell(
             message,
             painter,
@@ -131,7 +148,7 @@ async def chart(
     if not await is_admin(painter, message.chat.id, int(user.id.split(":", 1)[1])):
         await tell(message, painter, t._("Only a chat admin may turn the chart on or off."))
         return
-    await service.set_chat_setting("tg", chat, "chart", word)
+    await chats.set_chat_setting("tg", chat, "chart", word)
     await tell(message, painter, t.chart_setting(word == "on"))
 
 
