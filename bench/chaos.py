@@ -50,7 +50,7 @@ from bot import keys  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.metrics import Metrics  # noqa: E402
 from bot.room import PLAYING, User  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.service import GameService, Services  # noqa: E402
 from bot.store import open_store, unpack_doc  # noqa: E402
 from engine.codec import unpack_action  # noqa: E402
 from engine.registry import new_match  # noqa: E402
@@ -122,7 +122,7 @@ async def worker(port: int, redis_url: str, log: Path) -> None:
     await web.TCPSite(runner, "127.0.0.1", port).start()
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    await service.serve_timers(stop, interval=0.1)
+    await Services.on(service).timers.serve_timers(stop, interval=0.1)
 
 
 # --- the run ----------------------------------------------------------------------------

@@ -29,7 +29,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 from bot.clock import ManualClock  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.room import User  # noqa: E402
-from bot.service import GameService, Refused  # noqa: E402
+from bot.service import GameService, Refused, Services  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.thinking import MOVE, Thinker  # noqa: E402
 
@@ -45,6 +45,7 @@ async def hard_table(svc: GameService, chat: str, owner: User) -> str:
 
 async def on_move(svc: GameService, clock: ManualClock, rid: str, user: User) -> None:
     """Until ``user`` is on move (the computer players before her move on the timers)."""
+    timers = Services.on(svc).timers
     for _ in range(40):
         room = await svc.room(rid)
         assert room is not None
@@ -52,7 +53,7 @@ async def on_move(svc: GameService, clock: ManualClock, rid: str, user: User) ->
         if hand is not None and hand.on_move:
             return
         clock.advance(svc.settings.bot_delay_seconds)
-        await svc.run_timers()
+        await timers.run_timers()
     raise AssertionError("never on move")
 
 

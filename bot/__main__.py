@@ -187,7 +187,7 @@ async def _serve(settings: Settings, which: str) -> int:
         # who may watch a table: the members of its group, asked of Telegram (getChatMember)
         members = Members(make_bot(settings), service.clock)
         runs.append(asyncio.create_task(run_web(settings, services, stop, members), name="web"))
-    timers = asyncio.create_task(service.serve_timers(stop), name="timers")
+    timers = asyncio.create_task(services.timers.serve_timers(stop), name="timers")
     # what start-up made (the libraries' modules, the adapters) lives as long as the process:
     # left out of the collector's scans, a full collection no longer stalls moves for tens of
     # milliseconds (bench/service.py's p99)

@@ -220,12 +220,15 @@ KEEP_REPLAYS = 16  # replays played again kept in a process (a long match's is s
 
 
 class ChatHistory:
-    """A mixin of ``GameService``: keeps and reads a chat's history."""
+    """A chat's history: the rooms service keeps it at every commit (``keep``); the
+    history and replay screens read it."""
 
-    store: Store
-    clock: Clock
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+        self._replays: dict[tuple[str, str, str], Replay] = {}  # the last replays played again
 
-    async def _keep_history(self, room: Room, change: Change) -> None:
+    async def keep(self, room: Room, change: Change) -> None:
         """After a committed change: a dealing that ended is copied beside the room; a
         match that ended joins its chat's history. Never undoes the move: a failure is
         logged (the match then has no replay)."""
@@ -247,13 +250,13 @@ class ChatHistory:
         await self.store.push_history(chat, summary, blob or b"", KEEP, TTL)
         await self.store.drop_dealings(room.id, ended["id"])
 
-    async def history(self, platform: str, chat: str) -> list[dict[str, Any]]:
+    async def entries(self, platform: str, chat: str) -> list[dict[str, Any]]:
         """The chat's ended matches, newest first: summaries (``key``, ``date``, ``preset``,
         ``names``, ``sides``, ``winners``, ``score``, ``replay``...)."""
         return await self.store.history(chat_key(platform, chat))
 
     async def history_entry(self, platform: str, chat: str, key: str) -> dict[str, Any] | None:
-        for entry in await self.history(platform, chat):
+        for entry in await self.entries(platform, chat):
             if entry.get("key") == key:
                 return entry
         return None
@@ -263,7 +266,7 @@ class ChatHistory:
         A kept match never changes: the last few replays played again are reused, so
         pressing through a long match's pages (or asking its web page over and over)
         replays it once, not at every press."""
-        cache: dict[tuple[str, str, str], Replay] = self.__dict__.setdefault("_replays", {})
+        cache = self._replays
         hit = cache.get((platform, chat, key))
         if hit is not None:
             return hit

@@ -1,4 +1,4 @@
-"""The platform-neutral game service: rooms, lobby, moves exactly once, timers.
+"""The platform-neutral game service: rooms, lobby, moves exactly once.
 
 Data flows one way: an adapter calls the service; the service loads the room, runs a pure
 transition (``bot/lobby.py``, ``bot/queue.py``, ``bot/play.py``, ``bot/deadlines.py``),
@@ -8,7 +8,9 @@ its listeners what changed; adapters draw the views. Nothing here knows a platfo
 What callers need beside the rooms and moves is in pieces of its own, handed to the
 adapters that use them: a chat's settings and its statistics (``bot/records.py``), the
 platform's records — paint leases, flood budgets, message and hand records
-(``bot/platform.py``).
+(``bot/platform.py``), a chat's history (``bot/history.py``, kept at every commit), its
+tournaments (``bot/tournaments.py``) and the due moves (``bot/timers.py``); the last two
+commit through ``change`` and hear of commits through ``on_commit``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from bot.stats import Ratings, match_record, season_of
 from bot.store import ChangeFeed, MatchRecord, Store, claim_of, open_store
 from bot.thinking import HINT, Busy, Thinker
 from bot.timers import Timers
+from bot.timers import idea as think
 from bot.tournaments import Tournaments
 from bot.views import HandView, Hint, Line, TableView, hand_view, table_view
 from engine.actions import Action
@@ -56,7 +59,7 @@ KEEP_HINTS = 256  # moments whose hint is remembered
 Listener = Callable[[Room, list[Line]], Awaitable[None]]
 
 
-class GameService(Timers, Tournaments, ChatHistory):
+class GameService:
     """The rooms and their moves."""
 
     def __init__(
@@ -69,6 +72,7 @@ class GameService(Timers, Tournaments, ChatHistory):
         *,
         budgets: FloodBudgets | None = None,
         chats: ChatSettings | None = None,
+        history: ChatHistory | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -81,6 +85,10 @@ class GameService(Timers, Tournaments, ChatHistory):
         # a person's hint searches are budgeted; a new table starts from its chat's rules
         self.budgets = budgets or FloodBudgets(store, self.clock)
         self.chats = chats or ChatSettings(store, settings, self.budgets)
+        # a match that ended joins its chat's history at its commit
+        self.history = history or ChatHistory(store, self.clock)
+        # hooks after every commit, after the listeners (a tournament's table ended)
+        self._commit_hooks: list[Callable[[Room], Awaitable[None]]] = []
         self._in_flight: set[asyncio.Task[Any]] = set()
         # hints of the last moments: (room, seat, version) -> the one search of that moment
         self._hints: dict[tuple[str, int, int], asyncio.Future[Hint | None]] = {}
@@ -101,6 +109,11 @@ class GameService(Timers, Tournaments, ChatHistory):
         """Call ``listener(room, lines)`` after every committed change (any cause)."""
         self.listeners.append(listener)
 
+    def on_commit(self, hook: Callable[[Room], Awaitable[None]]) -> None:
+        """Call ``hook(room)`` after every committed change, after the listeners (a piece
+        that moves on from rooms: ``bot/tournaments.py``)."""
+        self._commit_hooks.append(hook)
+
     def now(self) -> Now:
         s = self.settings
         return Now(
@@ -112,6 +125,10 @@ class GameService(Timers, Tournaments, ChatHistory):
         )
 
     # --- the one write path -------------------------------------------------------------
+
+    async def change(self, room_id: str, transition: Transition, update_id: str | None = None) -> Outcome:
+        """Commit ``transition`` on the room (the pieces' way in: due moves, tournaments)."""
+        return await self._mutate(room_id, transition, update_id)
 
     async def _mutate(
         self, room_id: str, transition: Transition, update_id: str | None = None, notify: bool = True
@@ -189,14 +206,15 @@ class GameService(Timers, Tournaments, ChatHistory):
                     await self.store.remove_user_room(user, new.id)
         if record is not None:
             await self._finish_user_stats(keys.shard_of(keys.chat_of(new.id)), record)
-        await self._keep_history(new, change)
+        await self.history.keep(new, change)
         if notify:
             for listener in self.listeners:
                 try:
                     await listener(new, change.lines)
                 except Exception:  # an adapter's drawing must never undo a committed move
                     log.exception("listener failed for room %s", new.id)
-        await self.table_finished(new)  # a tournament's table ended: the next (issue 36.3)
+        for hook in self._commit_hooks:
+            await hook(new)
 
     async def _match_record(self, chat: str, record: dict[str, Any]) -> MatchRecord:
         """The match's record with the ratings it moves (the chat's as read now: the write
@@ -483,7 +501,7 @@ class GameService(Timers, Tournaments, ChatHistory):
         return await self._hint_of(room, hand)
 
     async def _hint_of(self, room: Room, hand: HandView) -> Hint | None:
-        idea = await self.idea(room, hand.seat, HINT)  # the hard player's move (bot/thinking.py)
+        idea = await think(self.thinker, room, hand.seat, HINT)  # the hard player's move (bot/thinking.py)
         act = idea.move
         for c in hand.choices:
             if c.kind == act.kind and sorted(c.cards) == sorted(_card_texts(act)):
@@ -535,12 +553,24 @@ class Services:
     chats: ChatSettings
     stats: Statistics
     platform: Platform
+    history: ChatHistory
+    tournaments: Tournaments
+    timers: Timers
 
     @classmethod
     def on(cls, games: GameService) -> Services:
         """The pieces around ``games``, sharing its store, clock and budgets."""
         platform = Platform(PaintLeases(games.store), games.budgets, PlatformData(games.store))
-        return cls(games, games.chats, Statistics(games.store, games.clock), platform)
+        tournaments = Tournaments(games)
+        return cls(
+            games,
+            games.chats,
+            Statistics(games.store, games.clock),
+            platform,
+            games.history,
+            tournaments,
+            Timers(games, tournaments),
+        )
 
 
 __all__ = [

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from bot import deadlines, keys, lobby
 from bot.changes import Now, Outcome, Reason, Refused, Transition
@@ -24,6 +24,7 @@ from bot.metrics import Metrics
 from bot.room import LOBBY, Room
 from bot.store import Store, lease_until
 from bot.thinking import MOVE, Busy, Idea, Thinker
+from bot.tournaments import Tournaments
 from engine.actions import Action
 from engine.game import Game
 from engine.observation import observe
@@ -38,16 +39,30 @@ RENEW = LEASE / 3
 TIMER_CONCURRENCY = 16  # due rooms a worker moves at once
 
 
-class Timers:
-    """The due-move half of ``GameService`` (a mixin: the service is ``self``)."""
+class Rooms(Protocol):
+    """What the due moves need of the rooms service (``bot/service.py``)."""
 
     store: Store
     settings: Settings
     clock: Clock
     metrics: Metrics
     thinker: Thinker
-    now: Callable[[], Now]
-    _mutate: Callable[..., Awaitable[Outcome]]
+
+    def now(self) -> Now: ...
+
+    async def change(self, room_id: str, transition: Transition, update_id: str | None = None) -> Outcome: ...
+
+
+class Timers:
+    """The due moves of every room, and the worker's timer loop that makes them."""
+
+    def __init__(self, games: Rooms, tournaments: Tournaments) -> None:
+        self.games = games
+        self.tournaments = tournaments
+        self.store = games.store
+        self.settings = games.settings
+        self.clock = games.clock
+        self.metrics = games.metrics
 
     async def run_timers(self, limit: int = 50) -> int:
         """Make every due move (computer players, timed-out people). Returns moves made.
@@ -83,7 +98,7 @@ class Timers:
                 if ticks % 120 == 0:
                     await self.finish_pending_stats()
                 if ticks % 8 == 0:  # tournaments a dead worker left half way (issue 36.3)
-                    await self.advance_tournaments()  # type: ignore[attr-defined]
+                    await self.tournaments.advance_tournaments()
             except Exception:  # a broken room or a Redis restart must not stop the clock
                 log.exception("timer loop")
             ticks += 1
@@ -139,16 +154,16 @@ class Timers:
         out = Outcome(False, Reason.NOTHING_DUE)
         for _attempt in range(5):
             room = await self.store.room(room_id)
-            now = self.now()
+            now = self.games.now()
             if room is not None and room.state == LOBBY:
-                return await self._mutate(room_id, _expiry(now))
+                return await self.games.change(room_id, _expiry(now))
             try:
                 plan = deadlines.due(room, now)
             except Refused as r:
                 return Outcome(False, r.reason, room, data=r.data)
             assert room is not None
             choices = await self._choices(room, plan)
-            out = await self._mutate(room_id, _due_transition(now, plan, choices))
+            out = await self.games.change(room_id, _due_transition(now, plan, choices))
             if out.ok and out.lines and room.deadline is not None:
                 self.metrics.timer_lag(self.clock.now() - room.deadline)
             if out.reason != Reason.MOVED:
@@ -170,27 +185,13 @@ class Timers:
                 choices[plan.seat] = self._bot_choice(room, match, plan.seat, on_move=True)
         return choices
 
-    async def idea(self, room: Room, seat: int, kind: int = MOVE) -> Idea:
-        """What the search plays for ``seat`` on its move, thought off the event loop
-        (``kind``: a due move or a hint, which waits behind moves; ``Busy`` when too many
-        of its kind wait already)."""
-        assert room.match is not None
-        return await self.thinker.think(
-            room.rules,
-            room.match,
-            room.log[-1] if room.log else "",
-            seat,
-            deadlines.bot_seed(room, seat),
-            kind,
-        )
-
     async def _hard_choice(self, room: Room, match: Game, seat: int, level: str) -> Action:
         started = time.perf_counter()
         legal = match.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
         try:
-            act = (await self.idea(room, seat)).move
+            act = (await idea(self.games.thinker, room, seat)).move
         except Busy:
             # the worker thinks as much as it can: this move is the rules player's
             log.warning("search pool full: room %s seat %s moves as normal", room.id, seat)
@@ -214,6 +215,21 @@ class Timers:
             act = legal[0]
         self.metrics.think_time(st.level, time.perf_counter() - started)
         return act
+
+
+async def idea(thinker: Thinker, room: Room, seat: int, kind: int = MOVE) -> Idea:
+    """What the search plays for ``seat`` on its move, thought off the event loop
+    (``kind``: a due move or a hint, which waits behind moves; ``Busy`` when too many
+    of its kind wait already)."""
+    assert room.match is not None
+    return await thinker.think(
+        room.rules,
+        room.match,
+        room.log[-1] if room.log else "",
+        seat,
+        deadlines.bot_seed(room, seat),
+        kind,
+    )
 
 
 async def _stop_keeper(done: asyncio.Event, keeper: asyncio.Task[None]) -> None:

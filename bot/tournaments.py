@@ -1,4 +1,4 @@
-"""Tournaments in a chat (issue 36.3): the service's half (a mixin of ``GameService``).
+"""Tournaments in a chat (issue 36.3): the service's half, a piece beside the rooms service.
 
 A tournament's record lives in Redis beside the chat's room (``bot/tournament_store.py``),
 changed only by compare-and-set. It moves on from what the rooms say: when a room that is
@@ -13,10 +13,10 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot import invites, tournament
-from bot.changes import Outcome, Reason, Refused, Repeat
+from bot.changes import Outcome, Reason, Refused, Repeat, Transition
 from bot.clock import Clock
 from bot.records import chat_key
 from bot.room import FINISHED, Room, User, room_id_for
@@ -46,38 +46,52 @@ class TOutcome:
     repeat: bool = False
 
 
-class Tournaments:
+class Rooms(Protocol):
+    """What tournaments need of the rooms service (``bot/service.py``)."""
+
     store: Any
     settings: Any
     clock: Clock
-    _mutate: Callable[..., Awaitable[Outcome]]
-    room: Callable[[str], Awaitable[Room | None]]
 
-    @property
-    def tournaments(self) -> TournamentStore:
-        found: TournamentStore | None = self.__dict__.get("_tournament_store")
-        if found is None:
-            found = self.__dict__["_tournament_store"] = TournamentStore(self.store.redis)
-        return found
+    async def change(self, room_id: str, transition: Transition, update_id: str | None = None) -> Outcome: ...
+
+    async def room(self, room_id: str) -> Room | None: ...
+
+    def on_commit(self, hook: Callable[[Room], Awaitable[None]]) -> None: ...
+
+
+class Tournaments:
+    """A chat's tournaments: opened, joined, started, moved on from their tables' rooms
+    (dealt and committed through the rooms service)."""
+
+    def __init__(self, games: Rooms) -> None:
+        self.games = games
+        self.store = games.store
+        self.settings = games.settings
+        self.clock = games.clock
+        self.saved = TournamentStore(games.store.redis)
+        self._listeners: list[TournamentListener] = []
+        # a tournament's table ended: the next is dealt (issue 36.3)
+        games.on_commit(lambda room: self.table_finished(room))
 
     def on_tournament(self, listener: TournamentListener) -> None:
         """Call ``listener(tournament)`` after every committed change of a tournament."""
-        self.__dict__.setdefault("_tournament_listeners", []).append(listener)
+        self._listeners.append(listener)
 
     async def tournament(self, room_id: str) -> Tournament | None:
-        return await self.tournaments.load(room_id)
+        return await self.saved.load(room_id)
 
     async def tournament_data(self, room_id: str, name: str) -> str | None:
         """An adapter's record of the tournament (its message's id...)."""
-        return await self.tournaments.data(room_id, name)
+        return await self.saved.data(room_id, name)
 
     async def set_tournament_data(self, room_id: str, name: str, value: str) -> None:
-        await self.tournaments.set_data(room_id, name, value)
+        await self.saved.set_data(room_id, name, value)
 
     # --- the one write path ---------------------------------------------------------------
 
     async def _tmutate(self, room_id: str, change: TChange, fresh: bool = False) -> TOutcome:
-        t = await self.tournaments.load(room_id)
+        t = await self.saved.load(room_id)
         for _attempt in range(RETRIES):
             try:
                 new = change(Tournament.from_json(t.to_json(), t.version) if t else None)
@@ -86,10 +100,10 @@ class Tournaments:
             except Repeat:
                 return TOutcome(True, None, t, repeat=True)
             ttl = PLAYING_TTL if new.state == PLAYING else int(self.settings.idle_seconds)
-            version, now = await self.tournaments.cas(new, ttl, fresh)
+            version, now = await self.saved.cas(new, ttl, fresh)
             if version:
                 new.version = version
-                for listener in self.__dict__.get("_tournament_listeners", []):
+                for listener in self._listeners:
                     try:
                         await listener(new)
                     except Exception:  # drawing never undoes a committed change
@@ -141,7 +155,7 @@ class Tournaments:
         playing = t.current if out.ok and t is not None else None
         if t is not None and playing is not None and playing.state == ON and user.id in playing.people:
             marker = t.marker()
-            await self._mutate(room_id, lambda room: tournament.hand_over(room, marker, user.id))
+            await self.games.change(room_id, lambda room: tournament.hand_over(room, marker, user.id))
         return out
 
     async def start_tournament(self, room_id: str, tid: str, user: User, is_admin: bool = False) -> TOutcome:
@@ -175,7 +189,7 @@ class Tournaments:
     async def advance_tournaments(self) -> int:
         """Every tournament on moves on as far as its rooms allow (the timer loop's)."""
         moved = 0
-        for rid in await self.tournaments.on():
+        for rid in await self.saved.on():
             try:
                 moved += await self.advance_tournament(rid)
             except Exception:
@@ -186,10 +200,10 @@ class Tournaments:
         """Score the tables that ended and deal the next; returns the steps made."""
         steps = 0
         while steps < STEPS:
-            t = await self.tournaments.load(room_id)
+            t = await self.saved.load(room_id)
             if t is None or t.state != PLAYING:
                 if t is None:
-                    await self.tournaments.forget(room_id)
+                    await self.saved.forget(room_id)
                 return steps
             table = t.current
             assert table is not None
@@ -198,7 +212,7 @@ class Tournaments:
                 if not await self._deal_table(room_id, t, marker):
                     return steps
             else:
-                room = await self.room(room_id)
+                room = await self.games.room(room_id)
                 if room is not None and room.tournament == marker and room.state != FINISHED:
                     return steps  # being played
                 mine = room if room is not None and room.tournament == marker else None
@@ -209,7 +223,7 @@ class Tournaments:
     async def _deal_table(self, room_id: str, t: Tournament, marker: str) -> bool:
         """Deal the table at the chat's room; False: the room is busy with another game."""
         secret = invites.new_secret()
-        out = await self._mutate(
+        out = await self.games.change(
             room_id, lambda room: tournament.open_table(room, t, secret, now=self.clock.now())
         )
         room = out.room

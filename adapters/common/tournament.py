@@ -15,7 +15,6 @@ from adapters.common.lobby import BOT_NAMES
 from adapters.common.render import Text
 from bot.changes import Reason
 from bot.room import User
-from bot.service import GameService
 from bot.tournament import (
     CANCELLED,
     DONE,
@@ -28,7 +27,7 @@ from bot.tournament import (
     Tournament,
     rows,
 )
-from bot.tournaments import TOutcome
+from bot.tournaments import Tournaments, TOutcome
 
 
 class TourAction(StrEnum):
@@ -66,16 +65,16 @@ def bot_names(t: Text) -> list[str]:
 
 
 async def press(
-    service: GameService, action: TourAction, room_id: str, tid: str, user: User, is_admin: bool
+    tournaments: Tournaments, action: TourAction, room_id: str, tid: str, user: User, is_admin: bool
 ) -> TOutcome:
     """The service call behind a tournament button (``is_admin``: a chat admin)."""
     if action is TourAction.JOIN:
-        return await service.join_tournament(room_id, tid, user)
+        return await tournaments.join_tournament(room_id, tid, user)
     if action is TourAction.LEAVE:
-        return await service.leave_tournament(room_id, tid, user)
+        return await tournaments.leave_tournament(room_id, tid, user)
     if action is TourAction.START:
-        return await service.start_tournament(room_id, tid, user, is_admin)
-    return await service.cancel_tournament(room_id, tid, user, is_admin)
+        return await tournaments.start_tournament(room_id, tid, user, is_admin)
+    return await tournaments.cancel_tournament(room_id, tid, user, is_admin)
 
 
 def refusal(t: Text, out: TOutcome) -> str | None:

@@ -17,7 +17,7 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.metrics import Metrics
 from bot.room import FINISHED, PLAYING, User
-from bot.service import GameService, Refused
+from bot.service import GameService, Refused, Services
 from bot.views import Choice, HandView, Line
 from engine.actions import KINDS
 from engine.cards import CardError, parse_card
@@ -28,8 +28,9 @@ YOU = "cn:you"
 
 
 class Console:
-    def __init__(self, service: GameService, text: Text, out: TextIO, inp: TextIO) -> None:
-        self.service = service
+    def __init__(self, services: Services, text: Text, out: TextIO, inp: TextIO) -> None:
+        service = self.service = services.games
+        self.timers = services.timers
         self.text = text
         self.out = out
         self.inp = inp
@@ -106,7 +107,7 @@ class Console:
             return refused
         self.say(self.text._("Type ? for a hint: what a strong computer player would play."))
         while True:
-            while await svc.run_timers():
+            while await self.timers.run_timers():
                 pass
             room = await svc.room(_room_id())
             assert room is not None
@@ -226,7 +227,7 @@ async def play(
     # one clear line when Redis does not answer
     service = await GameService.open(settings, SystemClock(), metrics=metrics)
     try:
-        console = Console(service, Text(lang), out, inp)
+        console = Console(Services.on(service), Text(lang), out, inp)
         return await console.run(preset, players, seed, options, bots)
     finally:
         await service.close()

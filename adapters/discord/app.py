@@ -98,7 +98,8 @@ class KozelClient(discord.AutoShardedClient):
         self.rate_limits = RateLimits(service)
         commands.register(self.tree, self.handlers)
         service.on_change(self.painter.changed)
-        service.on_tournament(TournamentPainter(self, service, self.painter, self.doing).changed)
+        tournaments = services.tournaments
+        tournaments.on_tournament(TournamentPainter(self, tournaments, self.painter, self.doing).changed)
 
     async def setup_hook(self) -> None:
         self.rate_limits.install()

@@ -68,6 +68,8 @@ class Handlers:
         self.statistics = services.stats
         self.platform_data = services.platform.data
         self.budgets = services.platform.budgets
+        self.history = services.history
+        self.tournaments = services.tournaments
         self.painter = painter
         self.activity = activity
         self.default_language = default_language

@@ -54,7 +54,7 @@ class HistoryButton(ui.DynamicItem[ui.Button[ui.View]], template=TEMPLATE):
 
 async def history(h: Any, interaction: Interaction) -> None:
     t: Text = await h.chat_text(interaction)
-    entries = await h.service.history("dc", str(interaction.channel_id))
+    entries = await h.history.entries("dc", str(interaction.channel_id))
     view = list_view(t, entries, 0, interaction.user.id) if entries else None
     text = escape(words.history_page(t, entries, 0))
     if view is None:
@@ -100,7 +100,7 @@ async def pressed(h: Any, interaction: Interaction, b: HistoryButton) -> None:
         return
     chat = str(interaction.channel_id)
     if not b.key:
-        entries = await h.service.history("dc", chat)
+        entries = await h.history.entries("dc", chat)
         page = max(0, min(b.page, words.pages_of_list(entries) - 1))
         text = escape(words.history_page(t, entries, page))
         await interaction.response.edit_message(content=text, view=list_view(t, entries, page, b.owner))
@@ -108,7 +108,7 @@ async def pressed(h: Any, interaction: Interaction, b: HistoryButton) -> None:
     if b.page == FILE_PAGE:
         await send_log(h, interaction, t, chat, b.key)
         return
-    rep = await h.service.replay("dc", chat, b.key)
+    rep = await h.history.replay("dc", chat, b.key)
     if rep is None or not 0 <= b.deal < len(rep.deals):
         await h.say(interaction, "⚠️ " + t._("This replay is no longer kept."))
         return
@@ -119,7 +119,7 @@ async def pressed(h: Any, interaction: Interaction, b: HistoryButton) -> None:
         return
     view = replay_view(t, rep, b, len(pages))
     base = h.service.settings.webapp_url
-    link = await h.service.replay_link("dc", chat, b.key) if base else None
+    link = await h.history.replay_link("dc", chat, b.key) if base else None
     if link:  # the web table's step-through (a link button: no custom id)
         view.add_item(
             ui.Button(
@@ -131,7 +131,7 @@ async def pressed(h: Any, interaction: Interaction, b: HistoryButton) -> None:
 
 async def send_log(h: Any, interaction: Interaction, t: Text, chat: str, key: str) -> None:
     """The match's deal log as a file, for ``python -m engine replay``: for the asker."""
-    log = await h.service.replay_log("dc", chat, key)
+    log = await h.history.replay_log("dc", chat, key)
     if log is None:
         await h.say(interaction, "⚠️ " + t._("This replay is no longer kept."))
         return

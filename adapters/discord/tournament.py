@@ -21,9 +21,8 @@ from adapters.discord.activity import Activity
 from adapters.discord.handlers import Handlers, reason_text
 from adapters.discord.painter import EDITS, POSTS, Painter
 from adapters.discord.texts import escape
-from bot.service import GameService
 from bot.tournament import PLAYING, Tournament
-from bot.tournaments import TOutcome
+from bot.tournaments import Tournaments, TOutcome
 
 if TYPE_CHECKING:
     from adapters.discord.commands import Served
@@ -64,7 +63,7 @@ class TourButton(ui.DynamicItem[ui.Button[ui.LayoutView]], template=TEMPLATE):
 
 async def press(h: Handlers, interaction: Interaction, action: common.TourAction, tid: str) -> None:
     out = await common.press(
-        h.service, action, h.room_id(interaction), tid, h.user(interaction), h.is_admin(interaction)
+        h.tournaments, action, h.room_id(interaction), tid, h.user(interaction), h.is_admin(interaction)
     )
     t = h.user_text(interaction)
     if out.ok:
@@ -100,9 +99,9 @@ class TournamentPainter:
     after, always from the freshest record, within the channel's budget."""
 
     def __init__(
-        self, client: discord.Client, service: GameService, painter: Painter, activity: Activity
+        self, client: discord.Client, tournaments: Tournaments, painter: Painter, activity: Activity
     ) -> None:
-        self.client, self.service, self.painter, self.activity = client, service, painter, activity
+        self.client, self.tournaments, self.painter, self.activity = client, tournaments, painter, activity
         self.dirty: set[str] = set()
         self.running: set[str] = set()
 
@@ -126,12 +125,12 @@ class TournamentPainter:
             self.running.discard(room_id)
 
     async def _draw(self, room_id: str) -> None:
-        tour = await self.service.tournament(room_id)
+        tour = await self.tournaments.tournament(room_id)
         if tour is None:
             return
         view = layout(Text(tour.lang), tour)
         channel = self.client.get_partial_messageable(int(tour.chat))
-        known = await self.service.tournament_data(room_id, MESSAGE)
+        known = await self.tournaments.tournament_data(room_id, MESSAGE)
         if known is not None:
             while not await self.painter._paced(f"dc:{tour.chat}:edit", EDITS, 0.0):
                 pass
@@ -140,7 +139,7 @@ class TournamentPainter:
         while not await self.painter._paced(f"dc:{tour.chat}:post", POSTS, 0.0):
             pass
         sent = await channel.send(view=view)
-        await self.service.set_tournament_data(room_id, MESSAGE, str(sent.id))
+        await self.tournaments.set_tournament_data(room_id, MESSAGE, str(sent.id))
 
 
 def register(
@@ -156,7 +155,7 @@ def register(
     ) -> None:
         t = h.user_text(interaction)
         names = common.bot_names(await h.chat_text(interaction))
-        out = await h.service.open_tournament(
+        out = await h.tournaments.open_tournament(
             "dc",
             str(interaction.channel_id),
             None,

@@ -97,7 +97,7 @@ def make_bot(settings: Settings) -> Bot:
 async def build(bot: Bot, services: Services, settings: Settings, clock: Clock | None = None) -> TelegramApp:
     """Check the token (one clear line if rejected), wire the routers, register commands.
     The handlers get the pieces they use as Dispatcher keyword arguments: ``service`` (the
-    rooms and moves), ``chats``, ``statistics``, ``platform_data``."""
+    rooms and moves), ``chats``, ``statistics``, ``platform_data``, ``chat_history``, ``tournaments``."""
     service = services.games
     try:
         await bot.me()
@@ -110,12 +110,14 @@ async def build(bot: Bot, services: Services, settings: Settings, clock: Clock |
     words = Words(services.chats, clock, settings.default_language)
     painter = Painter(bot, service, services.platform, services.chats, clock, words, settings.idle_seconds)
     service.on_change(painter.changed)
-    service.on_tournament(TournamentPainter(service, painter).changed)
+    services.tournaments.on_tournament(TournamentPainter(services.tournaments, painter).changed)
     dp = Dispatcher(
         service=service,
         chats=services.chats,
         statistics=services.stats,
         platform_data=services.platform.data,
+        chat_history=services.history,
+        tournaments=services.tournaments,
         painter=painter,
         words=words,
     )

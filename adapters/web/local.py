@@ -18,7 +18,7 @@ from adapters.web.server import Local, WebTable
 from bot.config import Settings
 from bot.metrics import Metrics
 from bot.room import FINISHED, User, room_id_for
-from bot.service import GameService
+from bot.service import GameService, Services
 
 PLATFORM = "web"
 CHAT = "local"
@@ -91,7 +91,7 @@ async def play(
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
-        await service.serve_timers(stop)
+        await Services.on(service).timers.serve_timers(stop)
         return 0
     finally:
         if table is not None:

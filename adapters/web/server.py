@@ -169,7 +169,7 @@ class WebTable:
         """An ended match's replay, named by its link (issue 36.4); a bad link: 404."""
         lang = request.query.get("lang", "")
         t = Text(lang if lang in LANGUAGES else self.settings.default_language)
-        rep = await self.service.replay_by_link(request.query.get("link", ""))
+        rep = await self.service.history.replay_by_link(request.query.get("link", ""))
         if rep is None:
             return web.json_response({"error": t._("This replay is no longer kept.")}, status=404)
         return web.json_response(replay_document(t, rep), headers={"Cache-Control": "no-store"})

@@ -508,7 +508,7 @@ class Harness:
             assert seat is not None
             if seat.computer:
                 self.clock.advance(DELAY)
-                assert await self.service.run_timers() >= 1
+                assert await pieces(self.service).timers.run_timers() >= 1
                 await self.settle()
             else:
                 await self._person_moves(room, channel, by_id[seat.user or ""], rng, step % fresh_every == 0)
@@ -558,7 +558,7 @@ async def until_person_moves(h: Harness, ch: FakeChannel) -> Room:
         if seat is not None and not seat.computer:
             return room
         h.clock.advance(DELAY)
-        await h.service.run_timers()
+        await pieces(h.service).timers.run_timers()
         await h.settle()
     raise AssertionError("computer players did not move")
 

@@ -113,7 +113,7 @@ async def test_people_and_computer_players_play_a_whole_match(
         if timed_out or room.state != "playing" or mover(room, fake) is not fake.bob:
             return
         h.clock.advance(TURN)  # Bob thinks too long: a computer player moves for him
-        assert await h.service.run_timers() == 1
+        assert await pieces(h.service).timers.run_timers() == 1
         await h.settle()
         timed_out.append("\n".join(s for e in table.edits for s in payload_strings(e)))
 

@@ -169,7 +169,7 @@ async def test_r33_after_a_deal_cancel_asks_the_others_and_they_agree_on_the_tab
             assert (await h.service.act(hand.choices[0].token, User(uid(user), user.username))).ok
         else:
             h.clock.advance(DELAY)
-            await h.service.run_timers()
+            await pieces(h.service).timers.run_timers()
     await h.settle()
     inter = await h.command(fake.alice, ch, "cancel")
     assert "agree" in h.reply(inter).text() and h.reply(inter).ephemeral

@@ -20,6 +20,7 @@ from bot.service import GameService
 from bot.store import Store
 from bot.tokens import select_stem
 from tests.fakes.discord import FakeDiscord, FakeMessage, FakeUser, RecordedCall
+from tests.pieces import pieces
 
 from .harness import (
     DELAY,
@@ -165,7 +166,7 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(h: Harness, fa
     picks = [o["value"] for o in select.get("options", [])][: select.get("min_values", 1)]
     await h.advance(3 * 60)  # past the token's 15 minutes: Bob's time ran out too
     shown, mark = bob.text(), len(fake.calls)
-    assert await h.service.run_timers() == 1  # a computer player moves for Bob
+    assert await pieces(h.service).timers.run_timers() == 1  # a computer player moves for Bob
     await h.flush()
     assert bob.text() == shown  # left alone...
     assert not [c for c in fake.calls[mark:] if c.status == 401]  # ...never a dead token
@@ -177,7 +178,7 @@ async def test_a_refusal_edits_the_pressed_hand_and_it_stays_live(h: Harness, fa
     mark = len(fake.calls)
     if mover(await h.room(ch), fake) is fake.bob:  # he lets the computer move for him
         await h.advance(TURN)
-        assert await h.service.run_timers() == 1
+        assert await pieces(h.service).timers.run_timers() == 1
         await h.flush()
     else:
         await until(fake.bob)
@@ -200,7 +201,7 @@ async def test_a_move_of_a_moment_ago_is_answered_on_the_redrawn_hand(h: Harness
     assert hand is not None
     control, values = h.control_for(msg, next(c for c in hand.choices if c.kind != "declare"))
     await h.advance(TURN)
-    assert await h.service.run_timers() == 1  # a computer player moved for him
+    assert await pieces(h.service).timers.run_timers() == 1  # a computer player moved for him
     await h.flush()
     assert control not in msg.custom_ids()  # his hand was redrawn meanwhile
     msgs = len(hand_messages(fake, user))
@@ -261,7 +262,7 @@ async def test_a_hand_says_its_end_is_near_in_time_and_refresh_keeps_it_live(
     await h.advance(12 * 60)  # nobody plays: the computer plays for whoever is on move
     assert h.clock.now() - opened > 15 * 60  # the first token is dead by now
     mark = len(fake.calls)
-    assert await h.service.run_timers() >= 1
+    assert await pieces(h.service).timers.run_timers() >= 1
     await h.flush()
     hand = h.service.hand_of(await h.room(ch), uid(fake.bob))
     assert hand is not None and texts.hand_text(Text("en"), hand) in bob.text()
@@ -399,7 +400,7 @@ async def _play_until(h: Harness, fake: FakeDiscord, who: FakeUser, *, absent: b
             await h.play(user, ch, next(c for c in hand.choices if c.kind != "declare"), h.hands.get(user.id))
             continue
         await h.advance(TURN if seat.user == uid(who) and not seat.auto else DELAY)
-        await h.service.run_timers()
+        await pieces(h.service).timers.run_timers()
         await h.settle()
         if absent:
             room = await h.room(ch)
@@ -435,7 +436,7 @@ async def test_im_back_on_the_hand_of_an_absent_person(h: Harness, fake: FakeDis
     assert len(hand_messages(fake, fake.bob)) == msgs and table.text() == lines
     room = await _play_until(h, fake, fake.bob)  # his turn: the computer does not take it
     await h.advance(DELAY)
-    assert await h.service.run_timers() == 0
+    assert await pieces(h.service).timers.run_timers() == 0
     hand = h.service.hand_of(room, uid(fake.bob))
     assert hand is not None and hand.on_move
     assert texts.hand_text(Text("en"), hand) in bob.text()

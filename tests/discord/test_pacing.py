@@ -15,6 +15,7 @@ from bot.clock import ManualClock
 from bot.service import GameService
 from bot.store import Store
 from tests.fakes.discord import FakeDiscord, RecordedCall
+from tests.pieces import pieces
 
 from .harness import TURN, Harness, make_settings, people_and_bots, person, uid, until_person_moves
 
@@ -57,7 +58,7 @@ async def test_table_edits_are_paced_and_coalesced(quick: Harness, fake: FakeDis
             break
         # Alice lets her time run out (twice: then a computer player plays for her)
         await h.advance(TURN if not seat.computer else 0.2)
-        changes += await h.service.run_timers()
+        changes += await pieces(h.service).timers.run_timers()
         await h.settle()
     await h.flush()
     edits = table_edits(fake, table.id, mark)

@@ -78,7 +78,7 @@ async def test_run_serves_until_stop_then_draws_what_is_left_and_closes(
             assert seat is not None
             clock.advance(DELAY)
             if seat.computer:
-                assert await service.run_timers() == 1
+                assert await pieces(service).timers.run_timers() == 1
             else:
                 hand = service.hand_of(room, uid(fake.alice))
                 assert hand is not None

@@ -66,7 +66,7 @@ async def play_across_shards(
         assert seat is not None
         if seat.computer:  # process B's timer loop makes it (and draws it)
             clock.advance(DELAY)
-            moved["b"] += await b.service.run_timers()
+            moved["b"] += await pieces(b.service).timers.run_timers()
         else:
             user = person(room, fake)
             hand = a.service.hand_of(room, uid(user))

@@ -17,6 +17,7 @@ from bot.tournament import OVER
 from bot.views import Line
 from tests.fakes.discord import FakeChannel, FakeDiscord, FakeMessage
 from tests.fast_forward import fast_forward
+from tests.pieces import pieces
 
 from .harness import Harness, mover, refusal_text, rid, uid
 
@@ -25,13 +26,13 @@ ONLY = EN._("Only whoever opened the tournament or an admin may do that.")
 
 
 async def tour_message(h: Harness, ch: FakeChannel) -> FakeMessage:
-    known = await h.service.tournament_data(rid(ch), "dc_msg")
+    known = await pieces(h.service).tournaments.tournament_data(rid(ch), "dc_msg")
     assert known is not None, "no tournament message"
     return h.fake.messages[int(known)]
 
 
 async def tid_of(h: Harness, ch: FakeChannel) -> str:
-    t = await h.service.tournament(rid(ch))
+    t = await pieces(h.service).tournaments.tournament(rid(ch))
     assert t is not None
     return t.id
 
@@ -54,7 +55,7 @@ async def end_table(h: Harness, fake: FakeDiscord, ch: FakeChannel) -> None:
         user = mover(room, fake)
         if user is None:
             await h.advance(1.5)
-            await h.service.run_timers()
+            await pieces(h.service).timers.run_timers()
             continue
         hand = h.service.hand_of(room, uid(user))
         assert hand is not None and hand.choices
@@ -86,12 +87,12 @@ async def test_i36_a_tournament_plays_through_discord_and_survives_a_restart(
     h2 = await Harness.start(fake, redis, settings, clock, GameService(store, settings, clock), after=h)
     try:
         await end_table(h2, fake, ch)
-        t = await h2.service.tournament(rid(ch))
+        t = await pieces(h2.service).tournaments.tournament(rid(ch))
         assert t is not None and t.round == 2
         assert (await tour_message(h2, ch)).id == msg.id
         assert EN._("Round {round} of {rounds}").format(round=2, rounds=2) in msg.text()
         await end_table(h2, fake, ch)
-        t = await h2.service.tournament(rid(ch))
+        t = await pieces(h2.service).tournaments.tournament(rid(ch))
         assert t is not None and t.state == OVER and t.winners
         winners = ", ".join(e.name for e in t.entrants if e.user in t.winners)
         assert EN._("🥇 Won: {names}!").format(names=winners) in msg.text()
@@ -107,7 +108,7 @@ async def test_i36_hostile_tournament_input_through_discord(h: Harness, fake: Fa
     msg = await tour_message(h, ch)
     tid = await tid_of(h, ch)
     await h.press(fake.carol, msg, f"kz:r:join:{tid}")
-    before = await h.service.tournament(rid(ch))
+    before = await pieces(h.service).tournaments.tournament(rid(ch))
     assert before is not None
     refusals = [
         (fake.carol, f"kz:r:join:{tid}", EN.reason("already_signed")),
@@ -122,7 +123,7 @@ async def test_i36_hostile_tournament_input_through_discord(h: Harness, fake: Fa
         assert words in refusal_text(h, inter), (custom_id, refusal_text(h, inter))
     inter = await h.command(fake.dave, ch, "tournament", {"preset": "petukh"})
     assert EN.reason("tournament_exists") in refusal_text(h, inter)
-    after = await h.service.tournament(rid(ch))
+    after = await pieces(h.service).tournaments.tournament(rid(ch))
     assert after is not None and after.version == before.version  # nothing changed
     # a member with Manage Server who did not open it may cancel it
     inter = await h.press(fake.alice, msg, f"kz:r:cancel:{tid}")

@@ -149,7 +149,7 @@ async def past_the_first_deal(svc: GameService, clock: ManualClock, rid: str, pe
                 break
         if not moved:
             clock.advance(DELAY)
-            await svc.run_timers()
+            await pieces(svc).timers.run_timers()
     raise AssertionError("deal 2 never began")
 
 

@@ -134,7 +134,7 @@ async def test_a_whole_match_on_a_redis_cluster(cluster_url: str) -> None:
             if all(s == "finished" for s in states):
                 break
             clock.advance(DELAY)
-            await svc.run_timers()
+            await pieces(svc).timers.run_timers()
         assert all(s == "finished" for s in states)
         # one person against computer players: the table by level (issue 36.5)
         board = await pieces(svc).stats.vs_computers("tg", "-1")

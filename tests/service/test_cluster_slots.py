@@ -60,7 +60,7 @@ async def test_every_script_call_stays_in_one_slot(svc: GameService, clock: Manu
             assert (await svc.act(choice.token, anna, update_id=f"u{_}")).ok
         else:
             clock.advance(DELAY)
-            await svc.run_timers()
+            await pieces(svc).timers.run_timers()
     assert len(seen) > 50
     assert any(len(k) == 10 for k in seen)  # the room's write with its chat's statistics and ratings
     for keys in seen:

@@ -40,7 +40,7 @@ async def play_out(svc: GameService, clock: ManualClock, rid: str, people: list[
             assert (await svc.act(next(c for c in hv.choices if c.kind != "declare").token, u)).ok
         else:
             clock.advance(DELAY)
-            await svc.run_timers()
+            await pieces(svc).timers.run_timers()
     raise AssertionError("the match did not end")
 
 

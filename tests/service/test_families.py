@@ -148,7 +148,7 @@ async def run_until(
         if done(room):
             return
         clock.advance(TURN)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     raise AssertionError("the table never got there")
 
 
@@ -250,7 +250,7 @@ async def test_a_match_keeps_its_score_after_each_deal_for_its_chart(
         if room.state == FINISHED:
             break
         clock.advance(TURN)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     assert room.state == FINISHED and len(deals) >= 2
     assert room.progress[-1] == room.result["score"]  # type: ignore[index]
     # these matches are long (seed 3: several deals each): their results get a chart

@@ -213,8 +213,8 @@ async def test_a_match_record_survives_a_worker_that_dies_right_after_the_end(
     assert [r["played"] for r in await pieces(other).stats.leaderboard("tg", "-100")] == [1, 1]
     # each person's own counters: from the to-do the dead worker left, once
     assert await pieces(other).stats.player_stats(ANNA.id) == {}
-    assert await other.finish_pending_stats() == 1
-    assert await other.finish_pending_stats() == 0
+    assert await pieces(other).timers.finish_pending_stats() == 1
+    assert await pieces(other).timers.finish_pending_stats() == 0
     assert (await pieces(other).stats.player_stats(ANNA.id))["played"] == 1
 
 

@@ -43,13 +43,13 @@ async def test_i36_an_ended_match_is_listed_with_its_replay(svc: GameService) ->
     rid = await people_room(svc, FOUR, seed=3)
     room = await play_out(svc, rid, FOUR)
     assert room.result is not None
-    [entry] = await svc.history("tg", "-100")
+    [entry] = await svc.history.entries("tg", "-100")
     assert entry["preset"] == "kozel" and entry["replay"]
     assert entry["names"] == ["Anna", "Boris", "Vera", "Gleb"]
     assert entry["winners"] == room.result["winners"] and entry["score"] == room.result["score"]
     assert entry["sides"] == [[0, 2], [1, 3]] and entry["date"] == svc.clock.now()
-    rep = await svc.replay("tg", "-100", entry["key"])
-    assert await svc.replay("tg", "-100", entry["key"]) is rep  # played again once, then reused
+    rep = await svc.history.replay("tg", "-100", entry["key"])
+    assert await svc.history.replay("tg", "-100", entry["key"]) is rep  # played again once, then reused
     assert rep is not None and len(rep.deals) == len(room.log)
     for deal in rep.deals:
         dealt = sorted(c for hand in deal.hands for c in hand)
@@ -60,7 +60,7 @@ async def test_i36_an_ended_match_is_listed_with_its_replay(svc: GameService) ->
         keys_ = [ln.key for step in deal.steps for ln in step.lines]
         assert "trick_won" in keys_ and "deal_ended" in keys_ and "thrown" not in keys_
     # the deal log it gives replays in the engine to the same result
-    log = await svc.replay_log("tg", "-100", entry["key"])
+    log = await svc.history.replay_log("tg", "-100", entry["key"])
     assert log is not None and log["names"] == entry["names"]
     _match, summary = replay(log)
     assert summary["finished"] and summary["winners"] == room.result["winners"]
@@ -77,9 +77,12 @@ async def test_i36_a_match_still_on_is_never_listed_nor_replayed(svc: GameServic
         assert room is not None
         user, hv = actor(svc, room, FOUR)
         assert (await svc.act(pick(hv, rng).token, user)).ok
-    assert await svc.history("tg", "-100") == []
+    assert await svc.history.entries("tg", "-100") == []
     key = history.match_key(room.match_id)
-    assert await svc.replay("tg", "-100", key) is None and await svc.replay_log("tg", "-100", key) is None
+    assert (
+        await svc.history.replay("tg", "-100", key) is None
+        and await svc.history.replay_log("tg", "-100", key) is None
+    )
     # its first dealing is kept beside the room, under the room's shard, never in a list
     kept = await svc.store.kept_dealings(rid, room.match_id)
     assert list(kept) == [0]
@@ -89,15 +92,15 @@ async def test_i36_a_match_still_on_is_never_listed_nor_replayed(svc: GameServic
 async def test_i36_a_cancelled_match_is_not_history_a_given_up_one_is(svc: GameService) -> None:
     rid = await people_room(svc, [ANNA, BORIS], seed=2)
     assert (await svc.cancel(rid, ANNA)).ok  # before the first deal ends: just ended
-    assert await svc.history("tg", "-100") == []
+    assert await svc.history.entries("tg", "-100") == []
     rid = await people_room(svc, [ANNA, BORIS], seed=2)
     room = await svc.room(rid)
     user, hv = actor(svc, room, [ANNA, BORIS])  # type: ignore[arg-type]
     assert (await svc.act(pick(hv).token, user)).ok
     assert (await svc.give_up(rid, BORIS)).ok
-    [entry] = await svc.history("tg", "-100")
+    [entry] = await svc.history.entries("tg", "-100")
     assert entry["abandoned"] == "Boris" and entry["winners"] == [0]
-    rep = await svc.replay("tg", "-100", entry["key"])
+    rep = await svc.history.replay("tg", "-100", entry["key"])
     assert rep is not None and len(rep.deals) == 1 and len(rep.deals[0].steps) == 1
 
 
@@ -108,9 +111,9 @@ async def test_i36_a_long_match_replays_whole_though_the_room_kept_its_last_deal
     rid = await people_room(svc, [ANNA, BORIS], seed=4, preset="petukh-25")
     room = await play_out(svc, rid, [ANNA, BORIS], seed=2)
     assert "" in room.log[:-1]  # the room dropped its first dealings
-    [entry] = await svc.history("tg", "-100")
+    [entry] = await svc.history.entries("tg", "-100")
     assert entry["replay"]
-    log = await svc.replay_log("tg", "-100", entry["key"])
+    log = await svc.history.replay_log("tg", "-100", entry["key"])
     assert log is not None and len(log["deals"]) == len(room.log)
     _match, summary = replay(log)
     assert summary["finished"] and summary["score"] == room.result["score"]  # type: ignore[index]
@@ -123,12 +126,12 @@ async def test_i36_the_history_keeps_the_last_matches_and_expires(svc: GameServi
         rid = await people_room(svc, [ANNA, BORIS], seed=i)
         svc.clock.advance(60)  # type: ignore[attr-defined]
         assert (await svc.give_up(rid, ANNA if i % 2 else BORIS)).ok
-    entries = await svc.history("tg", "-100")
+    entries = await svc.history.entries("tg", "-100")
     assert len(entries) == KEEP
     assert entries[0]["date"] > entries[-1]["date"]  # newest first
     assert await redis.hlen(keys.chat_history_logs("tg:-100")) == KEEP  # dropped logs go too
     for k in (keys.chat_history("tg:-100"), keys.chat_history_logs("tg:-100")):
         assert 0 < await redis.ttl(k) <= TTL
     # a key of a match that fell off is refused, as any unknown one
-    assert await svc.replay("tg", "-100", "AAAAAAAA") is None
-    assert await svc.history("tg", "-200") == []
+    assert await svc.history.replay("tg", "-100", "AAAAAAAA") is None
+    assert await svc.history.entries("tg", "-200") == []

@@ -24,6 +24,7 @@ from bot.service import GameService, Outcome
 from bot.store import Store
 from engine.codec import unpack_action
 from engine.families.drawing.match import Match
+from tests.pieces import pieces
 
 from .conftest import make_settings
 
@@ -151,7 +152,7 @@ async def test_race_many_rooms_several_workers(redis_url: str, redis: Redis) -> 
         # every match over: the index's last hints are dropped once they come due
         clock.advance(settings.turn_seconds + 1)
         for _ in range(ROOMS // 50 + 2):
-            await workers[0].run_timers()
+            await pieces(workers[0]).timers.run_timers()
         assert await redis.zcard("deadlines") == 0
         print(
             f"\nrace: {ROOMS} rooms, {WORKERS} workers, {total} actions, "

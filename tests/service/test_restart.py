@@ -32,7 +32,7 @@ async def test_play_goes_on_after_a_restart(
         hv = next((h for u in people if (h := first.hand_of(room, u.id)) and h.on_move), None)
         if hv is None:
             clock.advance(DELAY)
-            await first.run_timers()
+            await pieces(first).timers.run_timers()
             continue
         u = next(p for p in people if room.seat_of(p.id) == hv.seat)
         assert (await first.act(pick(hv).token, u, update_id=f"b{i}")).ok
@@ -59,7 +59,7 @@ async def test_play_goes_on_after_a_restart(
         assert again.ok and again.repeat
     else:
         clock.advance(DELAY)
-        assert await second.run_timers() == 1
+        assert await pieces(second).timers.run_timers() == 1
     # and the match plays to its end on the new worker
     for i in range(5000):
         room = await second.room(rid)
@@ -69,7 +69,7 @@ async def test_play_goes_on_after_a_restart(
         hv = next((h for u in people if (h := second.hand_of(room, u.id)) and h.on_move), None)
         if hv is None:
             clock.advance(DELAY)
-            await second.run_timers()
+            await pieces(second).timers.run_timers()
             continue
         u = next(p for p in people if room.seat_of(p.id) == hv.seat)
         assert (await second.act(pick(hv).token, u, update_id=f"a{i}")).ok

@@ -71,7 +71,7 @@ async def test_a_finished_match_is_recorded_once(svc: GameService) -> None:
     assert set(rec["winners"]) == winners
     # the person counters' to-do, done again (a worker died before dropping it), counts
     # nothing twice; the chat's record was written with the room's end, in one step
-    assert await svc.finish_pending_stats() == 0
+    assert await pieces(svc).timers.finish_pending_stats() == 0
     await svc.store.apply_user_stats(json.dumps({"id": rec["id"], "people": {ANNA.id: {"played": 1}}}))
     assert (await pieces(svc).stats.player_stats(ANNA.id))["played"] == 1
     assert len(await pieces(svc).stats.recent_matches("tg", "-100")) == 1
@@ -273,13 +273,13 @@ async def test_ratings_move_for_a_free_for_all_match_with_a_computer_level(
         if room.state != "playing":
             break
         clock.advance(3600)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     assert room.state == "finished" and room.result is not None
     board = await pieces(svc).stats.leaderboard("tg", "-300", computers=True)
     assert {r["user"] for r in board} == {ANNA.id, BORIS.id, "bot:hard"}
     level = next(r for r in board if r["computer"])
     assert level["played"] == 1 and level["won"] is None and level["rating"] is not None
-    assert await svc.finish_pending_stats() == 0
+    assert await pieces(svc).timers.finish_pending_stats() == 0
     assert (await pieces(svc).stats.player_stats("bot:hard"))["played"] == 1
 
 

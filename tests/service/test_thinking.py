@@ -15,8 +15,10 @@ from bot.clock import ManualClock
 from bot.room import Room
 from bot.service import HINTS_PER_MINUTE, GameService, Refused
 from bot.thinking import HINT, MAX_WAITING, MOVE, Busy, Idea, Thinker, think_in_worker, trail_from_log
+from bot.timers import idea
 from engine.codec import unpack_action
 from engine.players.search import think
+from tests.pieces import pieces
 
 from .conftest import DELAY, PEOPLE, TURN, make_settings
 
@@ -37,7 +39,7 @@ async def play_on(svc: GameService, clock: ManualClock, rid: str, moves: int) ->
     """Let the timers move (the person's time runs out too: a computer moves for her)."""
     for _ in range(moves):
         clock.advance(max(DELAY, TURN))
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     room = await svc.room(rid)
     assert room is not None
     return room
@@ -59,8 +61,8 @@ async def test_a_hard_move_is_a_function_of_the_moment(svc: GameService, clock: 
     rid = await hard_room(svc, "-41", seed=5)
     room = await play_on(svc, clock, rid, 3)
     seat = room.load_match().to_act()[0]
-    first = await svc.idea(room, seat)
-    again = await svc.idea(room, seat)
+    first = await idea(svc.thinker, room, seat)
+    again = await idea(svc.thinker, room, seat)
     assert first == again and first.playouts <= 12
 
 
@@ -77,7 +79,7 @@ async def test_the_hint_is_the_hard_players_move_with_a_reason(svc: GameService,
         if hand is not None and hand.on_move:
             break
         clock.advance(DELAY)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     hint = await svc.hint(rid, ANNA.id)
     assert hint is not None and hint.choice in hand.choices  # type: ignore[union-attr]
     assert hint.reason in HINTS and 0 <= hint.params["share"] <= 100
@@ -266,5 +268,5 @@ async def practice_on_move(svc: GameService, clock: ManualClock, chat: str) -> s
         if hand is not None and hand.on_move:
             return rid
         clock.advance(DELAY)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     raise AssertionError("never her move")

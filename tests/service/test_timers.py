@@ -62,11 +62,11 @@ async def test_a_computer_move_is_a_deadline_made_by_run_timers(
     assert room is not None and room.deadline == clock.now() + DELAY
     assert await zscore(redis, rid) == room.deadline
     n = actions(room)
-    assert await svc.run_timers() == 0  # not yet due
+    assert await pieces(svc).timers.run_timers() == 0  # not yet due
     clock.advance(DELAY - 0.01)
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     clock.advance(0.01)
-    assert await svc.run_timers() == 1
+    assert await pieces(svc).timers.run_timers() == 1
     after = await svc.room(rid)
     assert after is not None and actions(after) == n + 1
     last = after.log[-1].rstrip(",").split(",")[-1] or after.log[-2].rstrip(",").split(",")[-1]
@@ -79,7 +79,7 @@ async def test_a_computer_move_is_a_deadline_made_by_run_timers(
         if room.state != "playing":
             break
         clock.advance(TURN)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     assert room.state == "finished"
     assert await zscore(redis, rid) is None
 
@@ -102,9 +102,9 @@ async def test_a_person_times_out_then_the_computer_takes_over_until_he_is_back(
     assert seat is not None
     assert room.deadline == clock.now() + TURN
     clock.advance(TURN - 1)
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     clock.advance(1)
-    assert await svc.run_timers() == 1
+    assert await pieces(svc).timers.run_timers() == 1
     room = await svc.room(rid)
     assert room is not None
     st = room.seats[seat]
@@ -119,7 +119,7 @@ async def test_a_person_times_out_then_the_computer_takes_over_until_he_is_back(
         mover, mhv = actor(svc, room, two)
         if mover == u:
             clock.advance(TURN)
-            assert await svc.run_timers() == 1
+            assert await pieces(svc).timers.run_timers() == 1
             missed += 1
             if missed == 2:
                 break
@@ -141,7 +141,7 @@ async def test_a_person_times_out_then_the_computer_takes_over_until_he_is_back(
     assert room.deadline == clock.now() + DELAY
     n = actions(room)
     clock.advance(DELAY)
-    assert await svc.run_timers() == 1
+    assert await pieces(svc).timers.run_timers() == 1
     room = await svc.room(rid)
     assert room is not None and actions(room) == n + 1
     # he acts again himself: "back", and the seat is his again
@@ -166,7 +166,7 @@ async def test_missed_turns_must_be_consecutive(svc: GameService, clock: ManualC
     assert room is not None
     u, _hv = actor(svc, room, two)
     clock.advance(TURN)
-    assert await svc.run_timers() == 1
+    assert await pieces(svc).timers.run_timers() == 1
     for _ in range(50):  # he plays his next turn himself: the count starts again
         room = await svc.room(rid)
         assert room is not None
@@ -190,10 +190,10 @@ async def test_two_workers_never_both_act_on_one_deadline(
     clock.advance(DELAY)
     for _ in range(3):
         done = await asyncio.gather(
-            svc.run_timers(limit=100),
-            other.run_timers(limit=100),
-            svc.run_timers(limit=100),
-            other.run_timers(limit=100),
+            pieces(svc).timers.run_timers(limit=100),
+            pieces(other).timers.run_timers(limit=100),
+            pieces(svc).timers.run_timers(limit=100),
+            pieces(other).timers.run_timers(limit=100),
         )
         if sum(done):
             break
@@ -202,7 +202,7 @@ async def test_two_workers_never_both_act_on_one_deadline(
         room = await svc.room(rid)
         assert room is not None and actions(room) == before[rid] + 1
     # nothing more is due until the clock moves
-    assert await svc.run_timers() == 0 and await other.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0 and await pieces(other).timers.run_timers() == 0
 
 
 async def test_another_worker_makes_the_move_when_the_first_one_is_gone(
@@ -216,7 +216,7 @@ async def test_another_worker_makes_the_move_when_the_first_one_is_gone(
     await first.store.close()  # the worker goes away
     second = new_service()
     clock.advance(DELAY)
-    assert await second.run_timers() == 1
+    assert await pieces(second).timers.run_timers() == 1
     room = await second.room(rid)
     assert room is not None and actions(room) == n + 1
     # a worker that dies holding a claimed deadline: another one takes it after the lease
@@ -224,9 +224,9 @@ async def test_another_worker_makes_the_move_when_the_first_one_is_gone(
     clock.advance(DELAY)
     assert await third.store.claim_deadline(rid, clock.now(), LEASE)
     await third.store.close()
-    assert await second.run_timers() == 0
+    assert await pieces(second).timers.run_timers() == 0
     clock.advance(LEASE)
-    assert await second.run_timers() == 1
+    assert await pieces(second).timers.run_timers() == 1
     room = await second.room(rid)
     assert room is not None and actions(room) == n + 2
 
@@ -259,7 +259,7 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
     # the deadline index holds no entry of a room that is not playing
     assert await redis.zscore(keys.deadlines_of("tg:-100"), "tg:-100") is None
     clock.advance(TURN + 1)
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     # a match played to its end expires too
     rid = await people_room(svc, [VERA, GLEB], chat="-7", seed=5, preset="kozel-60")
     for _ in range(500):
@@ -272,7 +272,7 @@ async def test_idle_rooms_expire_and_playing_rooms_do_not(
     assert room.state == "finished"
     assert idle - 5 <= await redis.ttl(keys.room("tg:-7")) <= idle
     clock.advance(TURN + 1)
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     assert await zscore(redis, rid) is None
     # a rematch makes it a playing room again: no expiry
     assert (await svc.rematch(rid, VERA, seed=1)).ok
@@ -287,16 +287,16 @@ async def test_a_deadline_for_a_vanished_or_finished_room_is_dropped(
     rid = await with_bots(svc, "-1")
     await svc.store.delete(rid)
     clock.advance(DELAY)
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     await svc.store.set_deadline("tg:-404", clock.now() - 1)
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     assert await svc.room("tg:-404") is None
     rid2 = await with_bots(svc, "-2")
     assert (await svc.cancel(rid2, ANNA)).ok
     await svc.store.set_deadline(rid2, clock.now() - 1)  # a stray entry
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     clock.advance(LEASE + 1)
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     assert await svc.store.playing() == []
 
 
@@ -348,7 +348,7 @@ async def test_a_losing_attempt_never_leaves_a_later_deadline(
     assert room is not None and room.deadline == clock.now() + DELAY
     assert await zscore(redis, rid) == room.deadline
     clock.advance(DELAY)
-    assert await svc.run_timers() == 1
+    assert await pieces(svc).timers.run_timers() == 1
 
 
 # --- issue 12: no room freezes, whatever the interleaving of writers and timer loops ----------
@@ -372,7 +372,7 @@ async def test_a_start_whose_write_lands_after_a_timer_ran_still_moves_on_time(
 
     async def slow_cas(*args, **kw):  # type: ignore[no-untyped-def]
         clock.advance(DELAY + 0.5)  # the start computed its deadline; time passes
-        assert await timers.run_timers() == 0  # another worker looks: nothing is due yet
+        assert await pieces(timers).timers.run_timers() == 0  # another worker looks: nothing is due yet
         return await orig_cas(*args, **kw)
 
     svc.store.cas = slow_cas  # type: ignore[method-assign]
@@ -384,7 +384,7 @@ async def test_a_start_whose_write_lands_after_a_timer_ran_still_moves_on_time(
     assert await zscore(redis, rid) == room.deadline  # written with the room
     n = actions(room)
     clock.advance(DELAY)
-    assert await timers.run_timers() == 1
+    assert await pieces(timers).timers.run_timers() == 1
     after = await timers.room(rid)
     assert after is not None and actions(after) == n + 1
 
@@ -414,19 +414,19 @@ async def test_a_move_committed_while_a_timer_holds_the_entry_keeps_its_own_due_
         if hv is not None and hv.on_move:
             break
         clock.advance(DELAY)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     assert hv is not None and hv.on_move
     clock.advance(TURN)
     lease = await timers.store.claim_deadline(rid, clock.now(), LEASE)
     assert lease is not None
     assert (await svc.act(pick(hv).token, ANNA)).ok  # she is back in time after all
-    out = await timers._on_deadline(rid, lease)  # the timer finds it no longer due
+    out = await pieces(timers).timers._on_deadline(rid, lease)  # the timer finds it no longer due
     assert not out.ok
     room = await svc.room(rid)
     assert room is not None and room.deadline == clock.now() + DELAY
     assert await zscore(redis, rid) == room.deadline
     clock.advance(DELAY)
-    assert await timers.run_timers() == 1
+    assert await pieces(timers).timers.run_timers() == 1
 
 
 async def _on_annas_turn(svc: GameService, clock: ManualClock, rid: str) -> HandView:
@@ -437,7 +437,7 @@ async def _on_annas_turn(svc: GameService, clock: ManualClock, rid: str) -> Hand
         if hv is not None and hv.on_move:
             return hv
         clock.advance(DELAY)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     raise AssertionError("Anna never got the move")
 
 
@@ -472,7 +472,7 @@ async def test_a_writer_whose_write_lands_between_a_timers_claim_and_its_write(
     room = await svc.room(rid)
     assert room is not None
     before = actions(room)
-    assert await timers.run_timers() == 0  # its move for Anna came too late
+    assert await pieces(timers).timers.run_timers() == 0  # its move for Anna came too late
     timers.store.cas = orig_cas  # type: ignore[method-assign]
     assert landed
     room = await svc.room(rid)
@@ -480,7 +480,7 @@ async def test_a_writer_whose_write_lands_between_a_timers_claim_and_its_write(
     assert room.deadline == clock.now() + DELAY
     assert await zscore(redis, rid) == room.deadline
     clock.advance(DELAY)
-    assert await timers.run_timers() == 1
+    assert await pieces(timers).timers.run_timers() == 1
 
 
 async def test_a_start_that_lands_while_a_timer_closes_the_lobby_still_moves_on_time(
@@ -509,7 +509,7 @@ async def test_a_start_that_lands_while_a_timer_closes_the_lobby_still_moves_on_
         return await orig_cas(*args, **kw)
 
     timers.store.cas = start_first  # type: ignore[method-assign]
-    assert await timers.run_timers() == 0
+    assert await pieces(timers).timers.run_timers() == 0
     timers.store.cas = orig_cas  # type: ignore[method-assign]
     assert landed
     room = await svc.room(rid)
@@ -517,7 +517,7 @@ async def test_a_start_that_lands_while_a_timer_closes_the_lobby_still_moves_on_
     assert room.deadline == clock.now() + DELAY
     assert await zscore(redis, rid) == room.deadline
     clock.advance(DELAY)
-    assert await timers.run_timers() == 1
+    assert await pieces(timers).timers.run_timers() == 1
     room = await svc.room(rid)
     assert room is not None and actions(room) == 1
 
@@ -530,7 +530,7 @@ async def test_a_failed_timer_move_gives_its_claim_back_at_once(
     rid = await with_bots(svc, "-1")
     clock.advance(DELAY)
     calls = 0
-    orig = svc._bot_choice
+    orig = pieces(svc).timers._bot_choice
 
     def broken(*args, **kw):  # type: ignore[no-untyped-def]
         nonlocal calls
@@ -539,10 +539,10 @@ async def test_a_failed_timer_move_gives_its_claim_back_at_once(
             raise RuntimeError("a bug in a computer player")
         return orig(*args, **kw)
 
-    monkeypatch.setattr(svc, "_bot_choice", broken)
-    assert await svc.run_timers() == 0  # logged, the loop goes on
+    monkeypatch.setattr(pieces(svc).timers, "_bot_choice", broken)
+    assert await pieces(svc).timers.run_timers() == 0  # logged, the loop goes on
     assert await zscore(svc.store.redis, rid) == clock.now()  # due again now, no lease
-    assert await svc.run_timers() == 1
+    assert await pieces(svc).timers.run_timers() == 1
 
 
 async def _blocked_move(
@@ -550,14 +550,14 @@ async def _blocked_move(
 ) -> tuple[asyncio.Event, asyncio.Event]:
     """The due move's thinking waits for ``go``; ``entered`` is set when it starts."""
     entered, go = asyncio.Event(), asyncio.Event()
-    orig = svc._choices
+    orig = pieces(svc).timers._choices
 
     async def thinking(*args, **kw):  # type: ignore[no-untyped-def]
         entered.set()
         await go.wait()
         return await orig(*args, **kw)
 
-    monkeypatch.setattr(svc, "_choices", thinking)
+    monkeypatch.setattr(pieces(svc).timers, "_choices", thinking)
     return entered, go
 
 
@@ -576,7 +576,7 @@ async def test_a_stopping_timer_loop_finishes_its_move_and_holds_no_lease(
     clock.advance(DELAY)
     entered, go = await _blocked_move(svc, monkeypatch)
     stop = asyncio.Event()
-    loop = asyncio.create_task(svc.serve_timers(stop, interval=0.01))
+    loop = asyncio.create_task(pieces(svc).timers.serve_timers(stop, interval=0.01))
     await entered.wait()
     leased = await zscore(redis, rid)
     assert leased is not None and leased > clock.now()
@@ -599,7 +599,7 @@ async def test_a_due_move_cut_short_by_a_stop_gives_its_lease_back(
     rid = await with_bots(svc, "-1")
     clock.advance(DELAY)
     entered, _go = await _blocked_move(svc, monkeypatch)
-    loop = asyncio.create_task(svc.serve_timers(asyncio.Event(), interval=0.01))
+    loop = asyncio.create_task(pieces(svc).timers.serve_timers(asyncio.Event(), interval=0.01))
     await entered.wait()
     loop.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -630,7 +630,7 @@ async def test_a_move_that_takes_longer_than_the_lease_keeps_its_entry(
     n = actions(room)
     clock.advance(DELAY)
     entered, go = await _blocked_move(svc, monkeypatch)
-    slow = asyncio.create_task(svc.run_timers())
+    slow = asyncio.create_task(pieces(svc).timers.run_timers())
     await entered.wait()
     clock.advance(3 * LEASE)  # well past the first lease
     for _ in range(10_000):  # until the keeper renewed it (a signal, the cap stops a hang)
@@ -640,7 +640,7 @@ async def test_a_move_that_takes_longer_than_the_lease_keeps_its_entry(
     else:
         raise AssertionError("the lease was never renewed")
     other = new_service()
-    assert await other.run_timers() == 0  # the entry is held: nothing for another worker
+    assert await pieces(other).timers.run_timers() == 0  # the entry is held: nothing for another worker
     go.set()
     assert await asyncio.wait_for(slow, 30) == 1
     room = await svc.room(rid)
@@ -662,7 +662,7 @@ async def test_i_am_back_takes_the_seat_from_the_computer_at_once(
         if seat is not None and seat.auto:
             break
         clock.advance(TURN)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     assert seat is not None and seat.auto
     back = await svc.come_back(rid, ANNA, update_id="cb9")
     assert back.ok and back.room is not None and [ln.key for ln in back.lines] == ["back"]
@@ -677,10 +677,10 @@ async def test_i_am_back_takes_the_seat_from_the_computer_at_once(
         if hv is not None and hv.on_move:
             break
         clock.advance(DELAY)
-        await svc.run_timers()
+        await pieces(svc).timers.run_timers()
     assert hv is not None and hv.on_move
     clock.advance(TURN - 1)
-    assert await svc.run_timers() == 0  # nobody moves for her within her minute
+    assert await pieces(svc).timers.run_timers() == 0  # nobody moves for her within her minute
 
 
 async def test_a_lobby_nobody_touches_closes_at_its_deadline_and_says_so(
@@ -697,9 +697,9 @@ async def test_a_lobby_nobody_touches_closes_at_its_deadline_and_says_so(
     assert (await svc.join("tg:-9", BORIS)).ok  # a touch: the lobby lives on
     assert await zscore(redis, "tg:-9") == clock.now() + IDLE
     clock.advance(IDLE - 1)
-    assert await svc.run_timers() == 0
+    assert await pieces(svc).timers.run_timers() == 0
     clock.advance(1)
-    assert await svc.run_timers() == 1
+    assert await pieces(svc).timers.run_timers() == 1
     room = await svc.room("tg:-9")
     assert room is not None and room.state == "finished" and room.result == {"expired": True}
     assert [ln.key for ln in heard[-1]] == ["lobby_expired"]

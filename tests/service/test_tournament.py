@@ -20,6 +20,7 @@ from bot.pairing import Standing, pair, repeats, table_sizes
 from bot.room import Room, User
 from bot.service import GameService
 from tests.fast_forward import fast_forward
+from tests.pieces import pieces
 from tests.service.conftest import snapshot
 
 PEOPLE = [User(f"tg:{i}", n) for i, n in enumerate(["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"], 1)]
@@ -103,11 +104,11 @@ def test_i36_pairing_seats_the_leaders_together_when_nobody_met() -> None:
 
 
 async def signed_up(svc: GameService, n: int, preset: str = "kozel", rounds: int = 2) -> str:
-    out = await svc.open_tournament("tg", CHAT, None, PEOPLE[0], preset, rounds, BOTS)
+    out = await pieces(svc).tournaments.open_tournament("tg", CHAT, None, PEOPLE[0], preset, rounds, BOTS)
     assert out.ok and out.tournament is not None, out
     tid = out.tournament.id
     for u in PEOPLE[1:n]:
-        assert (await svc.join_tournament(RID, tid, u)).ok
+        assert (await pieces(svc).tournaments.join_tournament(RID, tid, u)).ok
     return tid
 
 
@@ -134,7 +135,7 @@ async def end_table(svc: GameService, clock: ManualClock, points: list[int] | No
                 break
         else:
             clock.advance(61)
-            await svc.run_timers()
+            await pieces(svc).timers.run_timers()
         room = await svc.room(RID)
         assert room is not None
         if room.gen != before or room.state == "finished":
@@ -146,16 +147,25 @@ async def test_i36_hostile_sign_up_changes_nothing(svc: GameService, redis: Redi
     tid = await signed_up(svc, 2)
     before = await snapshot(redis)
     cases: list[tuple[Callable[[], object], str]] = [
-        (lambda: svc.join_tournament(RID, tid, PEOPLE[1]), Reason.ALREADY_SIGNED),
-        (lambda: svc.join_tournament(RID, "forged", PEOPLE[2]), Reason.STALE),
-        (lambda: svc.join_tournament("tg:-999", tid, PEOPLE[2]), Reason.NO_TOURNAMENT),
-        (lambda: svc.start_tournament(RID, tid, PEOPLE[0]), Reason.TOO_FEW),
-        (lambda: svc.start_tournament(RID, tid, PEOPLE[1]), Reason.NOT_ALLOWED),
-        (lambda: svc.cancel_tournament(RID, tid, PEOPLE[1]), Reason.NOT_ALLOWED),
-        (lambda: svc.leave_tournament(RID, tid, PEOPLE[3]), Reason.NOT_SIGNED),
-        (lambda: svc.open_tournament("tg", CHAT, None, PEOPLE[2], "petukh"), Reason.TOURNAMENT_EXISTS),
-        (lambda: svc.open_tournament("tg", "-5", None, PEOPLE[2], "kozel", 99), Reason.BAD_ROUNDS),
-        (lambda: svc.open_tournament("tg", "-5", None, PEOPLE[2], "poker"), Reason.BAD_PRESET),
+        (lambda: pieces(svc).tournaments.join_tournament(RID, tid, PEOPLE[1]), Reason.ALREADY_SIGNED),
+        (lambda: pieces(svc).tournaments.join_tournament(RID, "forged", PEOPLE[2]), Reason.STALE),
+        (lambda: pieces(svc).tournaments.join_tournament("tg:-999", tid, PEOPLE[2]), Reason.NO_TOURNAMENT),
+        (lambda: pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0]), Reason.TOO_FEW),
+        (lambda: pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[1]), Reason.NOT_ALLOWED),
+        (lambda: pieces(svc).tournaments.cancel_tournament(RID, tid, PEOPLE[1]), Reason.NOT_ALLOWED),
+        (lambda: pieces(svc).tournaments.leave_tournament(RID, tid, PEOPLE[3]), Reason.NOT_SIGNED),
+        (
+            lambda: pieces(svc).tournaments.open_tournament("tg", CHAT, None, PEOPLE[2], "petukh"),
+            Reason.TOURNAMENT_EXISTS,
+        ),
+        (
+            lambda: pieces(svc).tournaments.open_tournament("tg", "-5", None, PEOPLE[2], "kozel", 99),
+            Reason.BAD_ROUNDS,
+        ),
+        (
+            lambda: pieces(svc).tournaments.open_tournament("tg", "-5", None, PEOPLE[2], "poker"),
+            Reason.BAD_PRESET,
+        ),
     ]
     for call, reason in cases:
         out = await call()  # type: ignore[misc]
@@ -165,7 +175,7 @@ async def test_i36_hostile_sign_up_changes_nothing(svc: GameService, redis: Redi
 
 async def test_i36_a_swiss_of_two_rounds_names_its_winner(svc: GameService, clock: ManualClock) -> None:
     tid = await signed_up(svc, 6, rounds=2)
-    out = await svc.start_tournament(RID, tid, PEOPLE[0])
+    out = await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
     assert out.ok and out.tournament is not None
     t = out.tournament
     assert t.state == tmod.PLAYING and t.round == 1
@@ -180,7 +190,7 @@ async def test_i36_a_swiss_of_two_rounds_names_its_winner(svc: GameService, cloc
         assert len(people) == 3 and len(bots) == 1 and bots[0].name in BOTS
         await end_table(svc, clock)
     assert len(seen_markers) == 4
-    t = await svc.tournament(RID)
+    t = await pieces(svc).tournaments.tournament(RID)
     assert t is not None and t.state == tmod.OVER and t.winners
     top = max((e.points, e.cards) for e in t.entrants)
     assert all((t.entrant(w).points, t.entrant(w).cards) == top for w in t.winners)  # type: ignore[union-attr]
@@ -193,9 +203,9 @@ async def test_i36_a_swiss_of_two_rounds_names_its_winner(svc: GameService, cloc
 
 async def test_i36_ties_are_broken_by_card_points(svc: GameService, clock: ManualClock) -> None:
     tid = await signed_up(svc, 3, preset="kozel", rounds=1)
-    await svc.start_tournament(RID, tid, PEOPLE[0])
+    await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
     room = await end_table(svc, clock, points=[70, 50])
-    t = await svc.tournament(RID)
+    t = await pieces(svc).tournaments.tournament(RID)
     assert t is not None and t.state == tmod.OVER
     winners_side = {room.rules.side_of(s) for s in (room.result or {})["winners"]}
     for e in t.entrants:
@@ -215,22 +225,22 @@ async def test_i36_a_person_who_leaves_is_replaced_and_scores_nothing(
     svc: GameService, clock: ManualClock
 ) -> None:
     tid = await signed_up(svc, 3, rounds=2)
-    await svc.start_tournament(RID, tid, PEOPLE[0])
-    out = await svc.leave_tournament(RID, tid, PEOPLE[2])
+    await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
+    out = await pieces(svc).tournaments.leave_tournament(RID, tid, PEOPLE[2])
     assert out.ok
     room = await svc.room(RID)
     assert room is not None
     seat = room.seat_of(PEOPLE[2].id)
     assert seat is not None and room.seats[seat].auto  # type: ignore[union-attr]
     await end_table(svc, clock)
-    t = await svc.tournament(RID)
+    t = await pieces(svc).tournaments.tournament(RID)
     assert t is not None and t.round == 2
     gone = t.entrant(PEOPLE[2].id)
     assert gone is not None and gone.out and gone.points == 0 and gone.cards == 0
     room = await svc.room(RID)
     assert room is not None and room.seat_of(PEOPLE[2].id) is None  # round 2 without him
     assert sum(1 for s in room.seats if s is not None and s.bot) == 2
-    again = await svc.leave_tournament(RID, tid, PEOPLE[2])
+    again = await pieces(svc).tournaments.leave_tournament(RID, tid, PEOPLE[2])
     assert not again.ok and again.reason == Reason.NOT_SIGNED
 
 
@@ -238,7 +248,7 @@ async def test_i36_a_person_who_timed_out_scores_nothing_further(
     svc: GameService, clock: ManualClock
 ) -> None:
     tid = await signed_up(svc, 3, rounds=2)
-    await svc.start_tournament(RID, tid, PEOPLE[0])
+    await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
     room = await svc.room(RID)
     assert room is not None
     seat = room.seat_of(PEOPLE[1].id)
@@ -246,7 +256,7 @@ async def test_i36_a_person_who_timed_out_scores_nothing_further(
     room.seats[seat].auto = True  # type: ignore[union-attr]  # missed turns handed it over
     await svc.store.cas(room, None, 60, 0, 0.0)
     await end_table(svc, clock)
-    t = await svc.tournament(RID)
+    t = await pieces(svc).tournaments.tournament(RID)
     assert t is not None
     e = t.entrant(PEOPLE[1].id)
     assert e is not None and e.out and e.points == 0
@@ -256,25 +266,25 @@ async def test_i36_a_restarted_worker_goes_on_with_the_tournament(
     svc: GameService, clock: ManualClock, new_service: Callable[..., GameService]
 ) -> None:
     tid = await signed_up(svc, 3, rounds=2)
-    await svc.start_tournament(RID, tid, PEOPLE[0])
+    await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
     await fast_forward(svc, RID)
     # the table ends on a worker that dies before the tournament hears of it
     room = await svc.room(RID)
     assert room is not None
-    hooks = svc.table_finished
+    hooks = pieces(svc).tournaments.table_finished
 
     async def dead(_room: Room) -> None:
         return None
 
-    svc.table_finished = dead  # type: ignore[method-assign]
+    pieces(svc).tournaments.table_finished = dead  # type: ignore[method-assign]
     await end_table(svc, clock)
-    svc.table_finished = hooks  # type: ignore[method-assign]
-    t = await svc.tournament(RID)
+    pieces(svc).tournaments.table_finished = hooks  # type: ignore[method-assign]
+    t = await pieces(svc).tournaments.tournament(RID)
     assert t is not None and t.round == 1 and t.table == 0  # not moved on
     await svc.close()
     other = new_service()
-    assert await other.advance_tournaments() >= 1  # its timer loop's look
-    t = await other.tournament(RID)
+    assert await pieces(other).tournaments.advance_tournaments() >= 1  # its timer loop's look
+    t = await pieces(other).tournaments.tournament(RID)
     assert t is not None and t.round == 2
     room = await other.room(RID)
     assert room is not None and room.state == "playing" and room.tournament == t.marker()
@@ -284,11 +294,11 @@ async def test_i36_the_next_table_waits_for_a_game_of_the_chat(svc: GameService,
     tid = await signed_up(svc, 3, rounds=1)
     out = await svc.create("tg", CHAT, None, PEOPLE[4], "kozel", size=2)
     assert out.ok
-    started = await svc.start_tournament(RID, tid, PEOPLE[0])
+    started = await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
     assert started.ok and started.tournament is not None
     assert started.tournament.tables[0].state == tmod.WAITING  # the chat's table is busy
     assert (await svc.cancel(RID, PEOPLE[4])).ok
-    assert await svc.advance_tournaments() >= 1
+    assert await pieces(svc).tournaments.advance_tournaments() >= 1
     room = await svc.room(RID)
     assert room is not None and room.tournament and room.state == "playing"
     rematch = await svc.rematch(RID, PEOPLE[0])
@@ -298,11 +308,11 @@ async def test_i36_the_next_table_waits_for_a_game_of_the_chat(svc: GameService,
 @pytest.mark.parametrize("preset", ["petukh"])
 async def test_i36_petukh_tables_score_tricks(svc: GameService, clock: ManualClock, preset: str) -> None:
     tid = await signed_up(svc, 3, preset=preset, rounds=1)
-    await svc.start_tournament(RID, tid, PEOPLE[0])
+    await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
     room = await svc.room(RID)
     assert room is not None and room.size == 6
     await end_table(svc, clock)
-    t = await svc.tournament(RID)
+    t = await pieces(svc).tournaments.tournament(RID)
     assert t is not None and t.state == tmod.OVER and t.winners
 
 
@@ -310,12 +320,14 @@ async def test_i36_a_cancelled_table_scores_nothing_and_the_next_is_dealt(
     svc: GameService, clock: ManualClock
 ) -> None:
     tid = await signed_up(svc, 3, rounds=2)
-    await svc.start_tournament(RID, tid, PEOPLE[5], is_admin=True)  # an admin may start it
+    await pieces(svc).tournaments.start_tournament(
+        RID, tid, PEOPLE[5], is_admin=True
+    )  # an admin may start it
     room = await svc.room(RID)
     assert room is not None and room.tournament
     out = await svc.cancel(RID, PEOPLE[5], is_admin=True)  # a chat admin ends the table
     assert out.ok
-    t = await svc.tournament(RID)
+    t = await pieces(svc).tournaments.tournament(RID)
     assert t is not None and t.round == 2
     assert all(e.points == 0 and e.cards == 0 and not e.out for e in t.entrants)
     room = await svc.room(RID)
@@ -329,7 +341,7 @@ async def test_i36_the_opener_cannot_end_a_table_of_others(svc: GameService, clo
     """Anna opened the tournament; a table she does not play at is not hers to wipe out
     (its creator is hers in the room, but a tournament's table gives no creator's rights)."""
     tid = await signed_up(svc, 6, rounds=2)
-    assert (await svc.start_tournament(RID, tid, PEOPLE[0])).ok
+    assert (await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])).ok
     for _ in range(3):
         room = await svc.room(RID)
         assert room is not None
@@ -348,10 +360,12 @@ async def test_i36_one_who_left_gets_a_computer_player_at_his_next_table(
     svc: GameService, clock: ManualClock
 ) -> None:
     tid = await signed_up(svc, 6, rounds=2)
-    out = await svc.start_tournament(RID, tid, PEOPLE[0])
+    out = await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
     assert out.tournament is not None
     leaver = next(p for p in PEOPLE if p.id == out.tournament.tables[1].people[0])
-    assert (await svc.leave_tournament(RID, tid, leaver)).ok  # while the first table plays
+    assert (
+        await pieces(svc).tournaments.leave_tournament(RID, tid, leaver)
+    ).ok  # while the first table plays
     await end_table(svc, clock)
     room = await svc.room(RID)
     assert room is not None
@@ -367,17 +381,17 @@ async def test_i36_two_tournaments_tables_are_two_matches(
     from bot import keys
 
     tid = await signed_up(svc, 3, rounds=1)
-    await svc.start_tournament(RID, tid, PEOPLE[0])
+    await pieces(svc).tournaments.start_tournament(RID, tid, PEOPLE[0])
     first = await end_table(svc, clock)
-    await svc.run_timers()
+    await pieces(svc).timers.run_timers()
     clock.advance(7 * 3600)
     await redis.delete(keys.room(RID), keys.tournament(RID))
-    out = await svc.open_tournament("tg", CHAT, None, PEOPLE[0], "kozel", 1, ["Robo"])
+    out = await pieces(svc).tournaments.open_tournament("tg", CHAT, None, PEOPLE[0], "kozel", 1, ["Robo"])
     assert out.tournament is not None
     for u in PEOPLE[1:3]:
-        await svc.join_tournament(RID, out.tournament.id, u)
-    await svc.start_tournament(RID, out.tournament.id, PEOPLE[0])
+        await pieces(svc).tournaments.join_tournament(RID, out.tournament.id, u)
+    await pieces(svc).tournaments.start_tournament(RID, out.tournament.id, PEOPLE[0])
     second = await end_table(svc, clock)
-    await svc.run_timers()
+    await pieces(svc).timers.run_timers()
     assert (first.gen, first.created) != (second.gen, second.created) and second.created > 0
-    assert len(await svc.history("tg", CHAT)) == 2
+    assert len(await svc.history.entries("tg", CHAT)) == 2

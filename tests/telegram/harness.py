@@ -223,7 +223,7 @@ class Env:
     async def tick(self, seconds: float = 1.5) -> int:
         """Advance the clock, make due computer moves, let the painter write."""
         self.clock.advance(seconds)
-        moves = await self.service.run_timers()
+        moves = await pieces(self.service).timers.run_timers()
         await self.flush()
         return moves
 

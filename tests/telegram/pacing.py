@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from tests.fakes.telegram import FakeMessage, FakeUser
+from tests.pieces import pieces
 from tests.telegram.harness import Env, pick
 
 THINK = (1.0, 6.0)
@@ -150,7 +151,7 @@ async def _advance(env: Env, ready: dict[int, float], spam_at: float | None = No
         times.append(now + due)
     later = [t for t in times if t > now]
     env.clock.advance((min(later) - now) if later else 0.25)
-    await env.service.run_timers()
+    await pieces(env.service).timers.run_timers()
     await env.flush()
 
 

@@ -91,7 +91,7 @@ async def test_i36_history_lists_ended_matches_and_pages_a_replay_for_its_asker(
             assert not (await env.press(vera, msg, opened)).get("show_alert")
             assert len(msg.text or "") <= LIMIT
             seen.add(msg.text or "")
-        rep = await env.service.replay("tg", str(env.group.id), opened.split("~")[2])
+        rep = await env.service.history.replay("tg", str(env.group.id), opened.split("~")[2])
         assert rep is not None and len(seen) >= len(rep.deals) and "🏆" in (msg.text or ""), msg.text
         # Boris cannot see Vera's answer; a press he forges on the table message with her
         # data is refused, and neither message changes

@@ -6,6 +6,7 @@ import random
 
 from redis.asyncio import Redis
 
+from tests.pieces import pieces
 from tests.telegram.harness import Env, play_steps, play_to_end, telegram
 
 
@@ -185,7 +186,7 @@ async def test_a_lobby_closed_at_its_deadline_says_so_without_buttons(redis: Red
         await env.press(env.users[1], env.table_message(), "L:join")
         lobby = env.table_message()
         env.clock.advance(601)
-        assert await env.service.run_timers() >= 1
+        assert await pieces(env.service).timers.run_timers() >= 1
         await env.drain()
         assert not lobby.buttons and "\n" not in (lobby.text or "")
         assert (lobby.text or "").startswith("⌛"), lobby.text

@@ -17,6 +17,7 @@ from bot.clock import ManualClock
 from bot.tournament import OVER
 from tests.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 from tests.fast_forward import fast_forward
+from tests.pieces import pieces
 from tests.telegram.harness import Env, telegram
 
 RU = Text("ru")
@@ -39,7 +40,7 @@ def tour_message(env: Env) -> FakeMessage:
 
 
 async def tid_of(env: Env) -> str:
-    t = await env.service.tournament(env.room_id)
+    t = await pieces(env.service).tournaments.tournament(env.room_id)
     assert t is not None
     return t.id
 
@@ -101,13 +102,13 @@ async def test_i36_a_tournament_plays_through_telegram_and_survives_a_restart(re
         # the process is gone half way through the tournament; a new one goes on
         async with telegram(redis, fake=fake, clock=clock) as env2:
             await end_table(env2)
-            t = await env2.service.tournament(env2.room_id)
+            t = await pieces(env2.service).tournaments.tournament(env2.room_id)
             assert t is not None and t.round == 2
             msg = tour_message(env2)
             assert msg.message_id == first_id  # the one message, edited
             assert RU._("Round {round} of {rounds}").format(round=2, rounds=2) in (msg.text or "")
             await end_table(env2)
-            t = await env2.service.tournament(env2.room_id)
+            t = await pieces(env2.service).tournaments.tournament(env2.room_id)
             assert t is not None and t.state == OVER and t.winners
             msg = tour_message(env2)
             assert msg.message_id == first_id
@@ -124,14 +125,14 @@ async def test_i36_hostile_tournament_input_through_telegram(
         anna, boris, vera, gleb = env.users
         await env.say(anna, "/tournament kozel ²")  # a digit to str.isdigit, not to int()
         await env.drain()
-        assert await env.service.tournament(env.room_id) is None
+        assert await pieces(env.service).tournaments.tournament(env.room_id) is None
         assert not [r for r in caplog.records if r.exc_info], "a traceback behind the answer"
         await env.say(anna, "/tournament kozel")
         await env.drain()
         tid = await tid_of(env)
         answer = await press_tour(env, boris, "join")
         assert not answer.get("show_alert")
-        before = await env.service.tournament(env.room_id)
+        before = await pieces(env.service).tournaments.tournament(env.room_id)
         assert before is not None
         refusals = [
             (boris, "join", tid, RU.reason("already_signed")),
@@ -153,7 +154,7 @@ async def test_i36_hostile_tournament_input_through_telegram(
         await env.say(vera, "/tournament kozel 99")
         await env.say(vera, "/tournament")
         await env.drain()
-        after = await env.service.tournament(env.room_id)
+        after = await pieces(env.service).tournaments.tournament(env.room_id)
         assert after is not None and after.version == before.version  # nothing changed
         said = [m.text or "" for m in env.fake.messages(env.group, from_bot=True) if m.receiver is not None]
         said += [m.text or "" for m in env.fake.messages(vera.id, from_bot=True)]
@@ -189,7 +190,7 @@ async def test_i36_a_person_who_leaves_mid_tournament_is_replaced_through_telegr
         await end_table(env)
         room = await env.room()
         assert room.tournament and room.seat_of(f"tg:{vera.id}") is None  # round 2 without her
-        t = await env.service.tournament(env.room_id)
+        t = await pieces(env.service).tournaments.tournament(env.room_id)
         gone = t.entrant(f"tg:{vera.id}") if t else None
         assert gone is not None and gone.out and gone.points == 0
         assert not env.leaks, env.leaks[:3]
@@ -203,7 +204,7 @@ async def test_i36_a_tournament_in_a_forum_topic_plays_in_that_topic(redis: Redi
             await env.say(anna, "/tournament kozel 1", chat=forum, thread_id=7)
             await env.drain()
             rid = "tg:-1002000000002/7"
-            t = await env.service.tournament(rid)
+            t = await pieces(env.service).tournaments.tournament(rid)
             assert t is not None
             msg = next(m for m in fake.messages(forum, from_bot=True) if (m.text or "").startswith("🏆"))
             assert msg.message_thread_id == 7

@@ -56,10 +56,10 @@ async def test_an_older_room_is_never_drawn_after_a_newer_one(redis: Redis) -> N
             # (v6) and draws at once
             await computers_to_move(env)
             env.clock.advance(1.5)
-            assert await env.service.run_timers() == 1
+            assert await pieces(env.service).timers.run_timers() == 1
             await computers_to_move(env)
             env.clock.advance(1.5)
-            assert await service_b.run_timers() == 1
+            assert await pieces(service_b).timers.run_timers() == 1
             env.clock.advance(10)
             await painter_b.flush()
             table = env.table_message()
@@ -81,11 +81,11 @@ async def test_one_flood_budget_for_every_worker(redis: Redis) -> None:
         try:
             await computers_to_move(env)
             env.clock.advance(1.5)
-            await env.service.run_timers()
+            await pieces(env.service).timers.run_timers()
             await env.flush()  # A draws: the budget's gap starts now
             await computers_to_move(env)
             env.clock.advance(1.5)
-            await service_b.run_timers()
+            await pieces(service_b).timers.run_timers()
             before = len(env.fake.limits.group_writes[env.group.id])
             await app_b.painter.flush()  # type: ignore[attr-defined]
             assert len(env.fake.limits.group_writes[env.group.id]) == before  # B waits A's gap
@@ -105,7 +105,7 @@ async def test_stop_drains_and_returns_and_start_redraws_stale_tables(redis: Red
         await env.drain()
         env.clock.advance(1.5)
         env.service.listeners.clear()
-        assert await env.service.run_timers() == 1
+        assert await pieces(env.service).timers.run_timers() == 1
         table = env.table_message()
         edits = len(table.versions)
         stale = table.text

@@ -51,11 +51,11 @@ async def test_i36_a_replay_steps_card_by_card_in_the_browser(svc: GameService, 
     room = await svc.room(rid)
     assert room is not None
     # the match still on has no replay, so no link
-    assert await svc.replay_link("tg", "-100", match_key(room.match_id)) is None
+    assert await svc.history.replay_link("tg", "-100", match_key(room.match_id)) is None
     await play(svc, rid)
-    [entry] = await svc.history("tg", "-100")
-    link = await svc.replay_link("tg", "-100", entry["key"])
-    rep = await svc.replay("tg", "-100", entry["key"])
+    [entry] = await svc.history.entries("tg", "-100")
+    link = await svc.history.replay_link("tg", "-100", entry["key"])
+    rep = await svc.history.replay("tg", "-100", entry["key"])
     assert link is not None and rep is not None
     web = WebTable(svc, svc.chats)
     port = await web.start("127.0.0.1", 0)

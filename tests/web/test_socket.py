@@ -113,7 +113,7 @@ async def test_a_move_goes_through_the_service_and_reaches_every_socket(table: T
             (h := table.service.hand_of(room, u.id)) is not None and h.on_move for u in (ANNA, BORIS)
         ):
             table.clock.advance(1.5)
-            assert await table.service.run_timers()
+            assert await pieces(table.service).timers.run_timers()
             room = await table.room()
         mover = ANNA if table.service.hand_of(room, ANNA.id).on_move else BORIS  # type: ignore[union-attr]
         async with connect(table.port, table.hello(mover)) as person:
@@ -241,7 +241,7 @@ async def test_a_change_made_on_another_worker_reaches_this_workers_sockets(
         async with connect(port2, table.hello(VERA)) as vera:
             first = await vera.state()
             table.clock.advance(1.5)
-            while not await table.service.run_timers():  # the first worker makes a move
+            while not await pieces(table.service).timers.run_timers():  # the first worker makes a move
                 table.clock.advance(1.5)
             room = await table.room()
             assert (await vera.state(room.version))["v"] == room.version > first["v"]
@@ -253,7 +253,7 @@ async def test_a_socket_that_reconnects_gets_the_current_state_at_once(table: Ta
     async with connect(table.port, table.hello(ANNA)) as anna:
         await anna.state()
     table.clock.advance(1.5)
-    while not await table.service.run_timers():
+    while not await pieces(table.service).timers.run_timers():
         table.clock.advance(1.5)
     room = await table.room()
     async with connect(table.port, table.hello(ANNA)) as anna:
@@ -291,7 +291,7 @@ async def test_a_practice_game_offers_a_hint_to_its_person(redis: Redis) -> None
     assert room is not None
     while not service.hand_of(room, ANNA.id).on_move:  # type: ignore[union-attr]
         clock.advance(1.5)
-        await service.run_timers()
+        await pieces(service).timers.run_timers()
         room = await service.room(room.id)
         assert room is not None
     web = WebTable(service, service.chats, wall=lambda: NOW)
@@ -317,7 +317,7 @@ async def test_a_person_whose_seat_a_computer_took_comes_back(redis: Redis) -> N
     room = await deal(service)
     while not any(s is not None and s.auto for s in room.seats):  # a person's time runs out
         clock.advance(61.0)
-        await service.run_timers()
+        await pieces(service).timers.run_timers()
         room = await service.room(room.id)  # type: ignore[assignment]
         assert room is not None
     away = next(s for s in room.seats if s is not None and s.auto)

@@ -19,14 +19,14 @@ from adapters.telegram.handlers.lobby import edit_settings
 from adapters.telegram.keyboards import kb_button
 from adapters.telegram.painter import Painter
 from adapters.telegram.replies import tell
-from bot.history import Replay
+from bot.history import ChatHistory, Replay
 from bot.service import GameService
 
 LIMIT = 3900  # under Telegram's 4096 characters a message
 
 
-async def history(message: Message, service: GameService, painter: Painter, t: Text) -> None:
-    entries = await service.history("tg", str(message.chat.id))
+async def history(message: Message, chat_history: ChatHistory, painter: Painter, t: Text) -> None:
+    entries = await chat_history.entries("tg", str(message.chat.id))
     owner = message.from_user.id if message.from_user is not None and not message.from_user.is_bot else 0
     markup = list_markup(t, entries, 0, owner) if owner and entries else None
     await tell(message, painter, words.history_page(t, entries, 0), markup)
@@ -82,6 +82,7 @@ async def history_button(
     query: CallbackQuery,
     callback_data: cb.History,
     service: GameService,
+    chat_history: ChatHistory,
     painter: Painter,
     t: Text,
     callback_answer: CallbackAnswer,
@@ -95,12 +96,12 @@ async def history_button(
         return
     chat = str(msg.chat.id)
     if not callback_data.key:
-        entries = await service.history("tg", chat)
+        entries = await chat_history.entries("tg", chat)
         page = max(0, min(callback_data.page, words.pages_of_list(entries) - 1))
         text = words.history_page(t, entries, page)
         await edit_settings(painter, msg, query, t, list_markup(t, entries, page, callback_data.owner), text)
         return
-    rep = await service.replay("tg", chat, callback_data.key)
+    rep = await chat_history.replay("tg", chat, callback_data.key)
     if rep is None or not 0 <= callback_data.deal < len(rep.deals):
         refuse(callback_answer, t._("This replay is no longer kept."))
         return
@@ -109,7 +110,7 @@ async def history_button(
         refuse(callback_answer, t.reason("bad_token"))
         return
     markup = replay_markup(t, rep, callback_data, len(pages))
-    web = await web_link(service, chat, callback_data.key)
+    web = await web_link(service, chat_history, chat, callback_data.key)
     if web is not None:
         markup.inline_keyboard.append(
             [InlineKeyboardButton(text="🌐 " + t._("Step through it on the web"), url=web)]
@@ -117,10 +118,10 @@ async def history_button(
     await edit_settings(painter, msg, query, t, markup, pages[callback_data.page])
 
 
-async def web_link(service: GameService, chat: str, key: str) -> str | None:
+async def web_link(service: GameService, chat_history: ChatHistory, chat: str, key: str) -> str | None:
     """The web table's step-through of the replay, when the bot serves a web table."""
     base = service.settings.webapp_url
-    link = await service.replay_link("tg", chat, key) if base else None
+    link = await chat_history.replay_link("tg", chat, key) if base else None
     return f"{str(base).rstrip('/')}/replay#{link}" if link else None
 
 

@@ -21,9 +21,8 @@ from adapters.telegram.posts import Post
 from adapters.telegram.replies import is_admin, tell
 from bot.changes import Reason
 from bot.room import User
-from bot.service import GameService
 from bot.tournament import Tournament
-from bot.tournaments import TOutcome
+from bot.tournaments import Tournaments, TOutcome
 
 MESSAGE = "tg_msg"  # the tournament's record of its message id
 EDIT_GAP = 5.0  # seconds between edits of a sign-up or standings message at least
@@ -41,7 +40,7 @@ def usage(t: Text) -> str:
 async def tournament_command(
     message: Message,
     command: CommandObject,
-    service: GameService,
+    tournaments: Tournaments,
     painter: Painter,
     user: User,
     chat_t: Text,
@@ -59,7 +58,7 @@ async def tournament_command(
             return
         rounds = int(words[1])
     thread = message.message_thread_id if message.is_topic_message else None
-    out = await service.open_tournament(
+    out = await tournaments.open_tournament(
         "tg",
         str(message.chat.id),
         str(thread) if thread else None,
@@ -75,7 +74,7 @@ async def tournament_command(
 async def tournament_button(
     query: CallbackQuery,
     callback_data: cb.Tour,
-    service: GameService,
+    tournaments: Tournaments,
     painter: Painter,
     user: User,
     room_id: str | None,
@@ -87,13 +86,13 @@ async def tournament_button(
         callback_answer.text, callback_answer.show_alert = t.reason("bad_token"), True
         return
     action = callback_data.action
-    out = await common.press(service, action, room_id, callback_data.tid, user, False)
+    out = await common.press(tournaments, action, room_id, callback_data.tid, user, False)
     if (
         not out.ok
         and out.reason == Reason.NOT_ALLOWED
         and await is_admin(painter, msg.chat.id, query.from_user.id)
     ):
-        out = await common.press(service, action, room_id, callback_data.tid, user, True)
+        out = await common.press(tournaments, action, room_id, callback_data.tid, user, True)
     if out.ok:
         callback_answer.text = common.done_words(t, action)
     else:
@@ -116,8 +115,8 @@ class TournamentPainter:
     """Draws a tournament's message: sent at the first change, edited at every other.
     Changes while the first send waits are drawn once it is sent, from the freshest."""
 
-    def __init__(self, service: GameService, painter: Painter) -> None:
-        self.service = service
+    def __init__(self, tournaments: Tournaments, painter: Painter) -> None:
+        self.tournaments = tournaments
         self.painter = painter
         self.sending: dict[str, float] = {}  # room -> when its first send was queued
         self.again: set[str] = set()
@@ -129,7 +128,7 @@ class TournamentPainter:
         chat = int(tour.chat)
         t = Text(tour.lang)
         text, markup = common.tournament_text(t, tour), markup_of(t, tour)
-        known = await self.service.tournament_data(tour.room, MESSAGE)
+        known = await self.tournaments.tournament_data(tour.room, MESSAGE)
         if known is not None:
             edit = EditMessageText(chat_id=chat, message_id=int(known), text=text, reply_markup=markup)
             # Join/Leave pressed over and over: one edit waits at most, the newest, and they
@@ -160,10 +159,10 @@ class TournamentPainter:
             message_id = getattr(result, "message_id", None)
             if message_id is None:
                 return
-            await self.service.set_tournament_data(room_id, MESSAGE, str(message_id))
+            await self.tournaments.set_tournament_data(room_id, MESSAGE, str(message_id))
             if room_id in self.again:
                 self.again.discard(room_id)
-                fresh = await self.service.tournament(room_id)
+                fresh = await self.tournaments.tournament(room_id)
                 if fresh is not None and fresh.id == tid:
                     await self.changed(fresh)
 
