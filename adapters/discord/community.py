@@ -19,8 +19,8 @@ from adapters.discord.painter import POSTS, WINDOW
 from bot.room import FINISHED, Room
 from engine.presets import PRESETS
 
-if TYPE_CHECKING:  # commands.py registers these: no import at run time
-    from adapters.discord.commands import Served
+if TYPE_CHECKING:
+    from adapters.discord.served import Served
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]

@@ -25,7 +25,7 @@ from bot.tournament import PLAYING, Tournament
 from bot.tournaments import Tournaments, TOutcome
 
 if TYPE_CHECKING:
-    from adapters.discord.commands import Served
+    from adapters.discord.served import Served
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,23 @@
+"""What a command's body is, and the decorator that serves it (``commands._served``): a
+module of its own, so the modules that register commands (community, tournament) need not
+import ``commands.py``, which imports them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, Protocol
+
+import discord
+
+Interaction = discord.Interaction[discord.Client]
+
+P = ParamSpec("P")
+#: a command's body: the interaction, then its options
+Body = Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
+
+
+class Served(Protocol):
+    """The decorator ``_served`` makes: a command's body kept with its signature (discord.py
+    reads the options from it), run inside ``Handlers.handling``."""
+
+    def __call__(self, func: Body[P], /) -> Body[P]: ...
