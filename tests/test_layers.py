@@ -144,13 +144,17 @@ def test_the_rooms_service_keeps_rooms_and_moves_only() -> None:
 
 
 def test_the_telegram_painter_takes_its_pieces() -> None:
-    """The Telegram painter draws tables and hands; lobby expiry is a part of its own, and
-    the platform's records are pieces it is handed, not calls through the service."""
+    """The Telegram painter draws tables and hands; lobby expiry and its outbox (the queued
+    writes) are parts of their own it holds, and the platform's records are pieces it is
+    handed, not calls through the service."""
+    from adapters.telegram.outbox import Outbox
     from adapters.telegram.painter import Painter
 
-    own = {n for n in vars(Painter) if not n.startswith("__")}
-    assert len(own) <= 24, sorted(own)
-    for name in ("_expire_lobbies", "_watch_lobby"):
+    # the posting half (``Outbox``) was a mixin: 28 methods in all (issue 35.6)
+    assert Painter.__bases__ == (object,) and Outbox.__bases__ == (object,)
+    own = {n for n in dir(Painter) if not n.startswith("__")}
+    assert len(own) <= 20, sorted(own)
+    for name in ("_expire_lobbies", "_watch_lobby", "post", "say", "hold", "_flush_posts"):
         assert name not in own
 
 
@@ -201,3 +205,70 @@ def test_the_service_writes_the_room_its_change_describes() -> None:
                     assert t.attr in ("version", "pdata", "sdata"), ast.unparse(t)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             assert node.func.attr != "schedule", ast.unparse(node)
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(*packages: str) -> dict[str, set[str]]:
+    """Module -> the modules of ``packages`` it imports: every import statement, those
+    under ``if TYPE_CHECKING:`` and inside functions too (a type-only import is still a
+    module that needs the other to be read)."""
+    paths = {_module_of(p): p for package in packages for p in sorted((ROOT / package).rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, *([node.module] if node.module else [])])
+                subs = {f"{base}.{a.name}" for a in node.names} & paths.keys()
+                # ``from pkg import module`` needs the module; ``from module import name`` it
+                found |= subs or {base}
+        graph[module] = {m for m in found if m in paths and m != module}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = stack[stack.index(v) :]
+            del stack[stack.index(v) :]
+            if len(part) > 1:
+                out.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_circles_in_the_service_and_adapters() -> None:
+    """Issue 35.1: ``adapters/telegram/painter`` and ``delivery`` imported each other (the
+    way back under TYPE_CHECKING); what delivery needs of the painter is a protocol of its
+    own now. No two modules of ``bot`` or ``adapters`` import each other, even for types."""
+    graph = import_graph("bot", "adapters")
+    assert "adapters.telegram.delivery" in graph["adapters.telegram.painter"]
+    assert circles(graph) == []
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
 from aiogram.methods import (
     DeleteEphemeralMessage,
@@ -30,14 +31,30 @@ from adapters.common.painting import take
 from adapters.common.render import Text
 from adapters.telegram import keyboards, texts
 from adapters.telegram.limits import PRIVATE_PACE, budget_key
+from adapters.telegram.outbox import Outbox
 from adapters.telegram.posts import Post
+from bot.clock import Clock
+from bot.platform import FloodBudgets, PlatformData
 from bot.room import FINISHED, LOBBY, PLAYING, Room
+from bot.service import GameService
 from bot.views import HandView
 
-if TYPE_CHECKING:
-    from adapters.telegram.painter import Painter
-
 log = logging.getLogger(__name__)
+
+
+class Painter(Protocol):
+    """What hands need of the painter (``adapters/telegram/painter.py``): the bot, the
+    rooms, its outbox and budgets, the hands' records."""
+
+    bot: Bot
+    service: GameService
+    budgets: FloodBudgets
+    platform_data: PlatformData
+    clock: Clock
+    outbox: Outbox
+    hand_seen: dict[tuple[str, str], str]
+
+    def hand_again(self, room: Room, user: str, after: float) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -191,7 +208,7 @@ async def retire(painter: Painter, where: Where, user: str, t: Text) -> None:
             return
         except TelegramRetryAfter as e:
             log.info("old hand of %s: 429, retry after %s", user, e.retry_after)
-            painter.hold(
+            painter.outbox.hold(
                 Post(
                     where.chat,
                     method,
@@ -273,7 +290,7 @@ async def queue_hand(
                 where = Where(mode, int(method.chat_id), message.ephemeral_message_id or message.message_id)
                 await make_live(painter, fresh, user, where, t, painter.service.hand_of(fresh, user))
 
-    await painter.post(
+    await painter.outbox.post(
         Post(
             int(method.chat_id),
             method,

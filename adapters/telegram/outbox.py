@@ -1,4 +1,5 @@
-"""The painter's outbox: writes waiting for their chat's budget, one queue per chat and lane.
+"""The painter's outbox (an object it holds): writes waiting for their chat's budget, one
+queue per chat and lane.
 
 A lane is a chat's budgeted writes (what its members all see) apart from the others
 (ephemeral ones), so that neither waits behind the other. Writes go out oldest first
@@ -46,24 +47,48 @@ class Stats:
 
 
 class Outbox:
-    """The posting half of the ``Painter`` (a mixin: the painter is ``self``)."""
+    """The painter's writes, queued per chat and lane and written within the chats'
+    budgets. ``saw(chat, message_id)``: told of every message the bot sent; ``wake``: set
+    when something is queued (the paint loop then learns when it is due)."""
 
-    bot: Bot
-    service: GameService
-    budgets: FloodBudgets
-    clock: Clock
-    stats: Stats
-    wake: asyncio.Event
-    outbox: dict[tuple[int, bool], deque[Post]]
-    _flushing: set[tuple[int, bool]]
+    def __init__(
+        self,
+        bot: Bot,
+        budgets: FloodBudgets,
+        clock: Clock,
+        games: GameService,
+        saw: Callable[[int, int], None],
+        wake: asyncio.Event,
+    ) -> None:
+        self.bot = bot
+        self.budgets = budgets
+        self.clock = clock
+        self.service = games  # its metrics (read at each count: a test may swap them)
+        self.saw = saw
+        self.wake = wake
+        self.stats = Stats()
+        # queued writes in order, per chat and lane: the chat's budgeted writes apart from
+        # the others (ephemeral ones), so that neither waits behind the other
+        self.queues: dict[tuple[int, bool], deque[Post]] = {}
+        self._flushing: set[tuple[int, bool]] = set()  # lanes being written: one flush each
 
-    def saw(self, chat: int, message_id: int) -> None:
-        raise NotImplementedError
+    async def flush(self, now: float) -> list[float]:
+        """Write every lane's posts the budgets allow now; when each held one is due."""
+        dues = []
+        for lane in list(self.queues):
+            due = await self._flush_posts(lane, now)
+            if due is not None:
+                dues.append(due)
+        return dues
+
+    def queued(self) -> int:
+        """Posts waiting, in every lane."""
+        return sum(len(q) for q in self.queues.values())
 
     async def post(self, post: Post) -> None:
         """Queue a write for its chat's budget and write what the budget allows now."""
         lane = (post.chat, post.budget)
-        queue = self.outbox.setdefault(lane, deque())
+        queue = self.queues.setdefault(lane, deque())
         if post.info and post.chat < 0:
             self._make_room_for_info(queue)
         if post.supersedes is not None:
@@ -76,7 +101,7 @@ class Outbox:
     def hold(self, post: Post) -> None:
         """Queue a write for later (its ``not_before``) without writing anything now: safe
         from within a write's own ``on_sent``."""
-        queue = self.outbox.setdefault((post.chat, post.budget), deque())
+        queue = self.queues.setdefault((post.chat, post.budget), deque())
         if post.info and post.chat < 0:
             self._make_room_for_info(queue)
         queue.append(post)
@@ -118,8 +143,9 @@ class Outbox:
             self.stats.dropped.append(f"info {type(old.method).__name__} {old.chat}")
             log.warning("dropped a waiting answer to %s: too many queued", old.chat)
 
-    def _drop_posts(self, room_id: str, gen: int) -> None:
-        for queue in self.outbox.values():
+    def drop(self, room_id: str, gen: int) -> None:
+        """Forget the queued posts of a room's game ``gen`` (it was cancelled)."""
+        for queue in self.queues.values():
             kept = [p for p in queue if not (p.room == room_id and p.gen == gen)]
             if len(kept) != len(queue):
                 log.info("dropped %d queued posts of cancelled %s", len(queue) - len(kept), room_id)
@@ -140,7 +166,7 @@ class Outbox:
 
     async def _flush_lane(self, lane: tuple[int, bool], now: float) -> float | None:
         chat = lane[0]
-        queue = self.outbox.get(lane)
+        queue = self.queues.get(lane)
         while queue:
             post = queue[0]
             if post.not_before > now:
@@ -165,7 +191,7 @@ class Outbox:
             elif post in queue:
                 queue.remove(post)
         if not queue:
-            self.outbox.pop(lane, None)
+            self.queues.pop(lane, None)
         return None
 
     async def _send(self, post: Post, now: float) -> bool:
@@ -173,7 +199,7 @@ class Outbox:
         try:
             result = await self.bot(post.method)
         except TelegramRetryAfter as e:
-            await self._blocked(post.chat, e.retry_after)
+            await self.blocked(post.chat, e.retry_after)
             post.not_before = now + e.retry_after
             return False
         except (TelegramBadRequest, TelegramForbiddenError) as e:
@@ -189,7 +215,7 @@ class Outbox:
                 if isinstance(post.fallback, Post):  # another write, in its own lane
                     self.hold(post.fallback)
                 elif post.fallback is not None:  # said another way (a photo's words alone)
-                    self.outbox.setdefault((post.chat, post.budget), deque()).append(
+                    self.queues.setdefault((post.chat, post.budget), deque()).append(
                         Post(post.chat, post.fallback, room=post.room, gen=post.gen, budget=post.budget)
                     )
                 return True
@@ -201,7 +227,7 @@ class Outbox:
             await post.on_sent(result)
         return True
 
-    async def _blocked(self, chat: int, seconds: int) -> None:
+    async def blocked(self, chat: int, seconds: int) -> None:
         """Telegram said 429: every worker waits that long before writing to the chat."""
         self.stats.retry_after += 1
         self.service.metrics.platform_429("tg", float(seconds))

@@ -30,7 +30,6 @@ import asyncio
 import dataclasses
 import logging
 import secrets
-from collections import deque
 from typing import Any
 
 from aiogram import Bot
@@ -46,7 +45,7 @@ from adapters.telegram import delivery, keyboards, texts
 from adapters.telegram.limits import budget_key, chat_of, pace_of
 from adapters.telegram.lobbies import LobbyExpiry
 from adapters.telegram.members import Members
-from adapters.telegram.outbox import BAD_RETRY, Outbox, Stats
+from adapters.telegram.outbox import BAD_RETRY, Outbox
 from adapters.telegram.posts import Post
 from adapters.telegram.webapp import web_table_button
 from adapters.telegram.words import Words
@@ -65,7 +64,7 @@ LEASE_RETRY = 1.0  # seconds: another worker is drawing this thing now
 CAPTION_LIMIT = 1024  # a photo's caption, in UTF-16 units as Telegram counts
 
 
-class Painter(Outbox):
+class Painter:
     """The tables and hands of Telegram rooms, drawn within the chats' budgets: it takes
     the rooms (``games``), the platform's records (leases, budgets, message records) and the
     chats' settings; lobby expiry is ``LobbyExpiry``'s."""
@@ -92,17 +91,14 @@ class Painter(Outbox):
         self.owner = f"tg-{secrets.token_hex(4)}"  # this process, for the paint leases
         self.tables: Dirty[str] = Dirty()
         self.hands: Dirty[tuple[str, str]] = Dirty()
-        # queued writes in order, per chat and lane: the chat's budgeted writes apart from
-        # the others (ephemeral ones), so that neither waits behind the other
-        self.outbox: dict[tuple[int, bool], deque[Post]] = {}
         self.hand_seen: dict[tuple[str, str], str] = {}
         self.tails: dict[int, int] = {}  # chat -> the newest message id seen there
-        self.lobbies = LobbyExpiry(games, words, self.post, idle_seconds)
-        self.stats = Stats()
-        self.members = Members(bot, clock)  # getChatMember, remembered a few seconds
         self.wake = asyncio.Event()
+        # the writes, queued per chat and lane within the chats' budgets
+        self.outbox = Outbox(bot, self.budgets, clock, games, self.saw, self.wake)
+        self.lobbies = LobbyExpiry(games, words, self.outbox.post, idle_seconds)
+        self.members = Members(bot, clock)  # getChatMember, remembered a few seconds
         self._lock = asyncio.Lock()
-        self._flushing: set[tuple[int, bool]] = set()  # lanes being written: one flush each
 
     # --- what the service tells us -----------------------------------------------------
 
@@ -113,7 +109,7 @@ class Painter(Outbox):
         await self._chart_of_result(room, lines)
         self.tables.mark(room.id, room.version, urgent=not routine(room, lines))
         if any(ln.key in ("cancelled", "abandoned") for ln in lines):
-            self._drop_posts(room.id, room.gen)
+            self.outbox.drop(room.id, room.gen)
         for user in room.sdata:
             if room.sdata[user].get("tg_hand"):
                 self.hands.mark((room.id, user), room.version)
@@ -157,7 +153,7 @@ class Painter(Outbox):
             photo=BufferedInputFile(png, filename="score.png"),
             caption=clip_lines(text, CAPTION_LIMIT, utf16_len),
         )
-        await self.post(
+        await self.outbox.post(
             Post(
                 chat,
                 photo,
@@ -194,11 +190,7 @@ class Painter(Outbox):
         due (None: nothing held)."""
         async with self._lock:
             now = self.clock.now()
-            dues: list[float] = []
-            for lane in list(self.outbox):
-                due = await self._flush_posts(lane, now)
-                if due is not None:
-                    dues.append(due)
+            dues = await self.outbox.flush(now)
             for room_id, mark in self.tables.due(now):
                 await self._paint_table(room_id, mark.version, mark.urgent, now)
             for key, mark in self.hands.due(now):
@@ -212,7 +204,7 @@ class Painter(Outbox):
             if due is not None:
                 dues.append(due)
             self.service.metrics.painter_queue(
-                "tg", len(self.tables) + len(self.hands) + sum(len(q) for q in self.outbox.values())
+                "tg", len(self.tables) + len(self.hands) + self.outbox.queued()
             )
             return max(0.0, min(dues) - now) if dues else None
 
@@ -226,7 +218,7 @@ class Painter(Outbox):
 
     def pending(self) -> bool:
         """Anything held but lobby watches (which may wait for hours)."""
-        return bool(self.outbox or self.tables or self.hands)
+        return bool(self.outbox.queues or self.tables or self.hands)
 
     async def run(self, stop: asyncio.Event) -> None:
         await paint_loop(self.flush, self.wake, stop)
@@ -244,7 +236,7 @@ class Painter(Outbox):
                 "shutdown: %d tables, %d hands, %d chats of posts left undrawn",
                 len(self.tables),
                 len(self.hands),
-                len(self.outbox),
+                len(self.outbox.queues),
             )
         return done
 
@@ -320,7 +312,7 @@ class Painter(Outbox):
                 self.lobbies.watch(room, chat)
             return True
         except TelegramRetryAfter as e:
-            await self._blocked(chat, e.retry_after)
+            await self.outbox.blocked(chat, e.retry_after)
             return False
         except TelegramBadRequest as e:
             if "not modified" in str(e):
@@ -364,11 +356,11 @@ class Painter(Outbox):
         """The previous table message: deleted when the same table moved below (its buttons
         would be doubles), else rewritten to its match's one-line result."""
         if moved:
-            await self.post(Post(chat, DeleteMessage(chat_id=chat, message_id=msg), budget=False))
+            await self.outbox.post(Post(chat, DeleteMessage(chat_id=chat, message_id=msg), budget=False))
             return
         end = ending(room)
         mine = end if isinstance(end, dict) and end.get("gen") == old_gen else None
-        await self.post(
+        await self.outbox.post(
             Post(
                 chat,
                 EditMessageText(

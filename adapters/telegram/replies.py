@@ -46,12 +46,14 @@ async def tell(
     room, gen = match if match is not None else (None, None)
     if message.ephemeral_message_id or chat.type == "private":
         method = message.reply(text, reply_markup=markup)  # fills the ephemeral parameters
-        await painter.post(Post(chat.id, method, budget=chat.type == "private", room=room, gen=gen))
+        await painter.outbox.post(Post(chat.id, method, budget=chat.type == "private", room=room, gen=gen))
         return
     thread = message.message_thread_id if message.is_topic_message else None
     sender = message.from_user
     if sender is None or sender.is_bot:  # an anonymous admin: nobody to answer privately
-        await painter.say(chat.id, text, thread=thread, markup=markup, reply_to=message.message_id, info=True)
+        await painter.outbox.say(
+            chat.id, text, thread=thread, markup=markup, reply_to=message.message_id, info=True
+        )
         return
     if await painter.members.is_admin(chat.id, painter.bot.id):
         ephemeral = SendMessage(
@@ -61,7 +63,7 @@ async def tell(
             reply_markup=markup,
             ephemeral_message_parameters=EphemeralMessageParameters(receiver_user_id=sender.id),
         )
-        await painter.post(Post(chat.id, ephemeral, budget=False, room=room, gen=gen, info=True))
+        await painter.outbox.post(Post(chat.id, ephemeral, budget=False, room=room, gen=gen, info=True))
         return
     shrug = SetMessageReaction(
         chat_id=chat.id,
@@ -73,7 +75,7 @@ async def tell(
         text=f"💬 {chat.title or ''}\n{text}" if chat.title else text,
         reply_markup=markup if _works_anywhere(markup) else None,
     )
-    await painter.post(
+    await painter.outbox.post(
         Post(
             sender.id,
             private,
@@ -95,7 +97,9 @@ async def offer(message: Message, painter: Painter, text: str, markup: InlineKey
         await tell(message, painter, text, markup)
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    await painter.say(chat.id, text, thread=thread, markup=markup, reply_to=message.message_id, info=True)
+    await painter.outbox.say(
+        chat.id, text, thread=thread, markup=markup, reply_to=message.message_id, info=True
+    )
 
 
 def _works_anywhere(markup: InlineKeyboardMarkup | None) -> bool:

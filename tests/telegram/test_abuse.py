@@ -41,11 +41,13 @@ async def test_two_flushes_at_once_write_every_post_exactly_once(redis: Redis) -
         env.fake.on("sendMessage", slow)
         texts = [f"post {i}" for i in range(4)]
         first = asyncio.create_task(
-            env.painter.post(Post(GROUP_ID, SendMessage(chat_id=GROUP_ID, text=texts[0])))
+            env.painter.outbox.post(Post(GROUP_ID, SendMessage(chat_id=GROUP_ID, text=texts[0])))
         )
         await started.wait()  # the first write is out, not answered yet
         others = [
-            asyncio.create_task(env.painter.post(Post(GROUP_ID, SendMessage(chat_id=GROUP_ID, text=text))))
+            asyncio.create_task(
+                env.painter.outbox.post(Post(GROUP_ID, SendMessage(chat_id=GROUP_ID, text=text)))
+            )
             for text in texts[1:]
         ]
         flushes = [asyncio.create_task(env.painter.flush()) for _ in range(2)]
@@ -174,11 +176,11 @@ async def test_the_outbox_keeps_a_few_answers_and_never_drops_a_result(
     async with telegram(redis) as env:
         env.fake.limits.limit_group_writes(20, 60.0)
         env.fake.limits.fail_retry_after("sendMessage", 30, when=lambda p: int(p["chat_id"]) < 0)
-        await env.painter.say(GROUP_ID, "first", info=True)  # refused: the chat waits 30 s
+        await env.painter.outbox.say(GROUP_ID, "first", info=True)  # refused: the chat waits 30 s
         for i in range(10):
-            await env.painter.say(GROUP_ID, f"answer {i}", info=True)
-        await env.painter.say(GROUP_ID, "🏁 result")
-        queued = [p for q in env.painter.outbox.values() for p in q]
+            await env.painter.outbox.say(GROUP_ID, f"answer {i}", info=True)
+        await env.painter.outbox.say(GROUP_ID, "🏁 result")
+        queued = [p for q in env.painter.outbox.queues.values() for p in q]
         assert sum(p.info for p in queued) <= INFO_QUEUED
         assert any(not p.info for p in queued)
         await env.drain()

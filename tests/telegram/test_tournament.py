@@ -239,7 +239,7 @@ async def test_i36_join_and_leave_pressed_over_and_over_cost_one_waiting_edit(re
                 action = "join" if i % 2 == 0 else "leave"
                 await env.press(user, message, f"TR:{action}:{tid}", flush=False)
             clock.advance(1.3)
-        waiting = [p for queue in env.painter.outbox.values() for p in queue]
+        waiting = [p for queue in env.painter.outbox.queues.values() for p in queue]
         assert sum(1 for p in waiting if p.supersedes is not None) <= 1
         started = clock.now()
         await env.say(gleb, "/newgame kozel")

@@ -130,7 +130,7 @@ async def send_notice(chats: ChatSettings, painter: Painter, room: Room, t: Text
         text=text + "\n" + ", ".join(mentions),
         parse_mode="HTML",
     )
-    await painter.post(Post(chat, method, room=room.id, gen=room.gen))
+    await painter.outbox.post(Post(chat, method, room=room.id, gen=room.gen))
 
 
 async def _member_name(bot: Bot, chat: int, user: int) -> str | None:

@@ -130,7 +130,7 @@ async def picked_game(
                     receiver_user_id=query.from_user.id,
                     ephemeral_message_id=msg.ephemeral_message_id,
                 )
-            await painter.post(Post(msg.chat.id, delete, budget=False))
+            await painter.outbox.post(Post(msg.chat.id, delete, budget=False))
     answer_press(callback_answer, t, out)
 
 
@@ -261,7 +261,7 @@ async def cancel(
         # one confirmation for everyone (a result, not an answer to one person); the table
         # itself becomes a one-line "cancelled"
         thread = message.message_thread_id if message.is_topic_message else None
-        await painter.say(message.chat.id, "❌ " + chat_t._("The game is cancelled."), thread=thread)
+        await painter.outbox.say(message.chat.id, "❌ " + chat_t._("The game is cancelled."), thread=thread)
     await answer_outcome(message, painter, t, out)
 
 
@@ -376,7 +376,7 @@ async def lobby_button(
 
 
 async def strip_buttons(painter: Painter, msg: Message) -> None:
-    await painter.post(
+    await painter.outbox.post(
         Post(
             msg.chat.id,
             EditMessageReplyMarkup(chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=None),
@@ -399,7 +399,7 @@ async def show_settings(
         answer_press(callback_answer, t, Outcome(False, Reason.ALREADY_STARTED if table else Reason.NO_ROOM))
         return
     thread = msg.message_thread_id if msg.is_topic_message else None
-    await painter.post(
+    await painter.outbox.post(
         Post(
             msg.chat.id,
             SendMessage(
@@ -471,7 +471,7 @@ async def edit_settings(
 ) -> None:
     """The pressed settings message, edited (ephemeral: only its owner sees it)."""
     if msg.ephemeral_message_id:
-        await painter.post(
+        await painter.outbox.post(
             Post(
                 msg.chat.id,
                 EditEphemeralMessageText(
@@ -485,14 +485,14 @@ async def edit_settings(
             )
         )
     elif text is None:
-        await painter.post(
+        await painter.outbox.post(
             Post(
                 msg.chat.id,
                 EditMessageReplyMarkup(chat_id=msg.chat.id, message_id=msg.message_id, reply_markup=markup),
             )
         )
     else:
-        await painter.post(
+        await painter.outbox.post(
             Post(
                 msg.chat.id,
                 EditMessageText(

@@ -142,7 +142,7 @@ class TournamentPainter:
             else:
                 due = max(now, last + EDIT_GAP)
             self.edited[tour.room] = due
-            await self.painter.post(Post(chat, edit, supersedes=f"tour:{known}", not_before=due))
+            await self.painter.outbox.post(Post(chat, edit, supersedes=f"tour:{known}", not_before=due))
             return
         queued = self.sending.get(tour.room)
         if queued is not None and self.painter.clock.now() - queued < RESEND_AFTER:
@@ -151,7 +151,7 @@ class TournamentPainter:
         self.sending[tour.room] = self.painter.clock.now()  # (a send dropped: again later)
         thread = int(tour.thread) if tour.thread else None
         send = SendMessage(chat_id=chat, message_thread_id=thread, text=text, reply_markup=markup)
-        await self.painter.post(Post(chat, send, on_sent=self._sent(tour.room, tour.id)))
+        await self.painter.outbox.post(Post(chat, send, on_sent=self._sent(tour.room, tour.id)))
 
     def _sent(self, room_id: str, tid: str) -> Any:
         async def sent(result: Any) -> None:
