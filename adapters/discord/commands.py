@@ -8,8 +8,7 @@ game commands are for servers only; /rules, /help and /lang work in a DM as well
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Coroutine
-from typing import Any, Concatenate, ParamSpec, Protocol, cast
+from typing import cast
 
 import discord
 from discord import app_commands
@@ -20,6 +19,7 @@ from adapters.common.lobby import END_ASKED
 from adapters.common.render import PRESET_TITLES, Text
 from adapters.discord import community, history, panels, texts, tournament
 from adapters.discord.handlers import Handlers
+from adapters.discord.serving import Body, P, Served
 from bot.changes import Reason
 from bot.room import FINISHED, LOBBY, PLAYING
 from engine.presets import PRESETS
@@ -63,18 +63,6 @@ class CatalogTranslator(app_commands.Translator):
             return None
         text = translator(lang).gettext(string.message)
         return text if text and text != string.message else None
-
-
-P = ParamSpec("P")
-#: a command's body: the interaction, then its options
-Body = Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
-
-
-class Served(Protocol):
-    """The decorator ``_served`` makes: a command's body kept with its signature (discord.py
-    reads the options from it), run inside ``Handlers.handling``."""
-
-    def __call__(self, func: Body[P], /) -> Body[P]: ...
 
 
 def _served(h: Handlers) -> Served:
