@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from redis.asyncio import Redis
@@ -19,6 +20,25 @@ from bot.store import Store
 # seed, no processes to start, no real time (tests/service/test_thinking.py runs the pool)
 os.environ.setdefault("SEARCH_WORKERS", "0")
 os.environ.setdefault("SEARCH_ITERATIONS", "12")
+
+
+def worker_database(url: str, worker: str) -> str:
+    """``url`` with a database of the pytest-xdist worker's own: ``gw0`` keeps the one named,
+    ``gwN`` takes the one 2N further on (modulo 16), so a test that names the database next to
+    its own (tests/web/test_socket.py) never names another worker's."""
+    if not worker.startswith("gw") or not worker[2:].isdigit() or worker == "gw0":
+        return url
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(base + 2 * int(worker[2:])) % 16}"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # each worker of ``pytest -n 2`` (README's test command) empties a database of its own;
+    # set in the environment, so the processes a test starts (the bot, bench scripts) use it too
+    url, worker = os.environ.get("REDIS_URL"), os.environ.get("PYTEST_XDIST_WORKER")
+    if url and worker:
+        os.environ["REDIS_URL"] = worker_database(url, worker)
 
 
 @pytest.fixture(scope="session")

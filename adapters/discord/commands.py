@@ -19,7 +19,7 @@ from adapters.common.lobby import END_ASKED
 from adapters.common.render import PRESET_TITLES, Text
 from adapters.discord import community, history, panels, texts, tournament
 from adapters.discord.handlers import Handlers
-from adapters.discord.served import Body, P, Served
+from adapters.discord.serving import Body, P, Served
 from bot.changes import Reason
 from bot.room import FINISHED, LOBBY, PLAYING
 from engine.presets import PRESETS

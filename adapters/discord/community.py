@@ -4,7 +4,6 @@ notice a table, ``/top`` with its season and the table against computer players.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -16,11 +15,9 @@ from adapters.common.render import Text
 from adapters.discord import texts
 from adapters.discord.handlers import Handlers
 from adapters.discord.painter import POSTS, WINDOW
+from adapters.discord.serving import Served
 from bot.room import FINISHED, Room
 from engine.presets import PRESETS
-
-if TYPE_CHECKING:
-    from adapters.discord.served import Served
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]

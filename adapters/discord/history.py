@@ -17,6 +17,8 @@ from discord import app_commands, ui
 from adapters.common import replay as words
 from adapters.common.i18n import N_
 from adapters.common.render import Text
+from adapters.discord.handlers import Handlers
+from adapters.discord.serving import Served
 from adapters.discord.texts import escape
 from adapters.discord.views import clip, serve
 from bot.history import Replay
@@ -143,10 +145,10 @@ async def send_log(h: Any, interaction: Interaction, t: Text, chat: str, key: st
     )
 
 
-def register(tree: app_commands.CommandTree[discord.Client], h: Any, served: Any) -> None:
+def register(tree: app_commands.CommandTree[discord.Client], h: Handlers, served: Served) -> None:
     @tree.command(name="history", description=N_("The last matches here, and their replays"))
     @app_commands.guild_only()
-    @served  # type: ignore[untyped-decorator]  # commands.Served, passed in untyped
+    @served
     async def history_command(interaction: Interaction) -> None:
         await history(h, interaction)
 

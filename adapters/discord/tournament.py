@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands, ui
@@ -20,12 +20,10 @@ from adapters.discord import views
 from adapters.discord.activity import Activity
 from adapters.discord.handlers import Handlers, reason_text
 from adapters.discord.painter import EDITS, POSTS, Painter
+from adapters.discord.serving import Served
 from adapters.discord.texts import escape
 from bot.tournament import PLAYING, Tournament
 from bot.tournaments import Tournaments, TOutcome
-
-if TYPE_CHECKING:
-    from adapters.discord.served import Served
 
 log = logging.getLogger(__name__)
 

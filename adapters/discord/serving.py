@@ -1,6 +1,6 @@
-"""What a command's body is, and the decorator that serves it (``commands._served``): a
-module of its own, so the modules that register commands (community, tournament) need not
-import ``commands.py``, which imports them."""
+"""What the command modules register their bodies with: ``Served``, the decorator
+``commands._served`` makes (``community``, ``history`` and ``tournament`` take it as an
+argument, so they need not import ``commands``, which imports them)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ Body = Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]
 
 
 class Served(Protocol):
-    """The decorator ``_served`` makes: a command's body kept with its signature (discord.py
-    reads the options from it), run inside ``Handlers.handling``."""
+    """The decorator ``commands._served`` makes: a command's body kept with its signature
+    (discord.py reads the options from it), run inside ``Handlers.handling``."""
 
     def __call__(self, func: Body[P], /) -> Body[P]: ...
