@@ -24,19 +24,29 @@ def told(room: Room, lines: list[Line]) -> dict[str, Any]:
     """The room's results after ``lines``: ``deal`` (``gen``, ``key``, ``params``) and
     ``end`` (``gen`` and ``params``, ``extra`` lines; or ``cancelled``, ``abandoned``,
     ``expired``), each replaced by a newer one. An elimination starts the next match in
-    the same change: what ended belongs to the generation before."""
+    the same change: what ended belongs to the generation before. Each result told gets
+    the next ``seq`` (and ``seq`` is the last one): a platform that posts results as
+    messages of their own knows which it has not posted yet."""
     out = dict(room.results)
     restarted = any(ln.key == "eliminated" for ln in lines)
     for ln in lines:
-        if ln.key in DEAL_END_KEYS:
-            out["deal"] = {"gen": room.gen - restarted, "key": ln.key, "params": ln.params}
-        elif ln.key == "match_ended":
-            extra = [{"key": x.key, "params": x.params} for x in lines if x.key in ENDING_EXTRA]
-            out["end"] = {"gen": room.gen - restarted, "params": ln.params, "extra": extra}
-        elif ln.key == "cancelled":
-            out["end"] = {"gen": room.gen, "cancelled": True, "params": ln.params}
-        elif ln.key == "abandoned":
-            out["end"] = {"gen": room.gen, "abandoned": True, "params": ln.params}
-        elif ln.key == "lobby_expired":
-            out["end"] = {"gen": room.gen, "expired": True}
+        found = _result(room, ln, lines, restarted)
+        if found is not None:
+            name, entry = found
+            out["seq"] = entry["seq"] = out.get("seq", 0) + 1
+            out[name] = entry
     return out
+
+
+def _result(room: Room, ln: Line, lines: list[Line], restarted: bool) -> tuple[str, dict[str, Any]] | None:
+    """What ``ln`` tells the table, under its name in the results; None if nothing."""
+    if ln.key in DEAL_END_KEYS:
+        return "deal", {"gen": room.gen - restarted, "key": ln.key, "params": ln.params}
+    if ln.key == "match_ended":
+        extra = [{"key": x.key, "params": x.params} for x in lines if x.key in ENDING_EXTRA]
+        return "end", {"gen": room.gen - restarted, "params": ln.params, "extra": extra}
+    if ln.key in ("cancelled", "abandoned"):
+        return "end", {"gen": room.gen, ln.key: True, "params": ln.params}
+    if ln.key == "lobby_expired":
+        return "end", {"gen": room.gen, "expired": True}
+    return None

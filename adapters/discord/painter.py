@@ -65,7 +65,8 @@ class TableMessage:
 class TableJob:
     room: Room | None = None  # the newest room this process knows
     drawn: int = -1  # the room version this process knows to be on screen
-    posts: deque[tuple[Line, Room]] = field(default_factory=deque)
+    posts: deque[tuple[Line, Room, int]] = field(default_factory=deque)
+    told: int = 0  # the last of the room's results (``seq``) queued here as a post
     running: bool = False
     dirty: bool = False
     force: bool = False  # draw even if no newer version (a new language)
@@ -109,12 +110,26 @@ class Painter:
         job = self.jobs.setdefault(room.id, TableJob())
         if job.room is None or room.version >= job.room.version:
             job.room = room
-        for ln in lines:
-            if ln.key in ("deal_ended", "match_ended"):
-                job.posts.append((ln, room))
+        self._queue_posts(room, job)
         self._kick_table(room.id, job)
         for user_id in self.live.people(room):
             self._kick_hand((room.id, user_id), room)
+
+    def _queue_posts(self, room: Room, job: TableJob) -> None:
+        """The room's results (``bot/results.py``) not yet posted: a Kozel deal's summary and
+        a match's result, read from the room, not from the change's lines, so a result whose
+        change this process never heard of (a failed listener, a restart) is posted all the
+        same, once: ``dc_told`` records the last one posted."""
+        done = max(job.told, int(room.pdata.get("dc_told") or 0))
+        owed = []
+        deal, end = room.results.get("deal"), room.results.get("end")
+        if deal is not None and deal.get("key") == "deal_ended" and deal.get("seq", 0) > done:
+            owed.append((deal["seq"], Line("deal_ended", deal["params"])))
+        if end is not None and "extra" in end and end.get("seq", 0) > done:
+            owed.append((end["seq"], Line("match_ended", end["params"])))
+        for seq, line in sorted(owed, key=lambda o: o[0]):
+            job.posts.append((line, room, seq))
+            job.told = seq
 
     def redraw(self, room: Room) -> None:
         """Draw the table again even if the room has not changed (a new language)."""
@@ -188,8 +203,9 @@ class Painter:
             return
         if job.posts:
             if await self._paced(f"dc:{room.chat}:post", POSTS, 0.0):
-                line, snapshot = job.posts.popleft()
+                line, snapshot, seq = job.posts.popleft()
                 await self._post(snapshot, line)
+                await self.platform_data.set_room_data(room_id, dc_told=seq)
             job.dirty = True  # the table after the posts
             return
         if room.version <= job.drawn and not job.force:
@@ -321,12 +337,9 @@ class Painter:
             text = "📋 " + t.deal_result(line, table)
         else:
             png = await self._chart(room)
-            text = t.match_result(
-                line,
-                table,
-                [Line(e["key"], e.get("params", {})) for e in room.events],
-                legend=png is not None,
-            )
+            end = room.results.get("end") or {}
+            extra = [Line(x["key"], x.get("params", {})) for x in end.get("extra", [])]
+            text = t.match_result(line, table, extra, legend=png is not None)
         channel = self.client.get_partial_messageable(int(room.chat))
         content = clip_lines(texts.escape(text), CONTENT_LIMIT)
         try:

@@ -6,10 +6,13 @@ move in a moment (tests/fast_forward.py); that move is a person's press."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from adapters.common.chart import LEGEND
 from adapters.common.render import Text
+from bot.room import Room
 from bot.views import Line
 from tests.fakes.discord import FakeChannel, FakeDiscord, FakeDiscordError, FakeMessage
 from tests.fast_forward import fast_forward
@@ -133,3 +136,41 @@ async def test_top_stats_and_series_after_three_matches(h: Harness, fake: FakeDi
 
     series = h.reply(await h.command(fake.dave, ch, "series")).content.splitlines()
     assert series[1].startswith("• Kozel · classic: ") and series[1].endswith("(3 matches)")
+
+
+async def test_a_deal_post_is_made_once_though_its_listener_failed(
+    h: Harness, fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 35.5: a Kozel deal's summary is read from the room's own results, not from the
+    change that told it. The painter's listener fails at that change: nothing is posted;
+    the next drawing (a later change, a restart's redraw) posts it, once (``dc_told``)."""
+    ch = await four_at_a_table(h, fake)
+    painter = h.client.painter
+    failed: list[int] = []
+
+    async def fails_once(room: Room, lines: list[Line]) -> None:
+        if not failed and any(ln.key == "deal_ended" for ln in lines):
+            failed.append(room.version)
+            raise RuntimeError("the painter's listener failed")
+        await painter.changed(room, lines)
+
+    listeners = h.service.listeners
+    listeners[listeners.index(painter.changed)] = fails_once
+    await last_move(h, fake, ch, match_end=False)
+    room = await h.room(ch)
+    assert failed == [room.version] and not posts(fake, ch, "📋")
+    # the service logged the failure (and the test's guard would fail on it): the one expected
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == [
+        f"listener failed for room {room.id}"
+    ]
+    caplog.clear()
+    deal = room.results["deal"]
+    for _ in range(2):  # the redraw, and another: one post
+        await painter.changed(await h.room(ch), [])
+        await h.flush()
+    (post,) = posts(fake, ch, "📋")
+    table = h.service.table_of(room)
+    assert post.content.startswith(
+        "📋 " + EN.deal_result(Line("deal_ended", deal["params"]), table).split("\n")[0]
+    )
+    assert (await h.room(ch)).pdata["dc_told"] == deal["seq"]
