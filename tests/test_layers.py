@@ -272,3 +272,27 @@ def test_no_import_circles_in_the_service_and_adapters() -> None:
     assert "adapters.telegram.delivery" in graph["adapters.telegram.painter"]
     assert circles(graph) == []
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_circles_in_the_engine() -> None:
+    """Issue 35.1: the engine's six circles (``bots`` and ``search``, ``match`` and
+    ``observe``, each family's match and its view, state, bot or declarations) are gone:
+    each family's view and declarations read the match through a small protocol, the shared
+    dealing is its own module, ``players.levels`` names the players."""
+    graph = import_graph("engine")
+    assert "engine.families.drawing.declare" in graph["engine.families.drawing.deal"]
+    assert circles(graph) == []
+
+
+def test_a_family_imports_no_other_family_nor_the_players() -> None:
+    """docs/architecture.md: a family's package uses the shared parts only; the players and
+    the registry ask the families, never the other way."""
+    graph = import_graph("engine")
+    for module, imports in graph.items():
+        if not module.startswith("engine.families."):
+            continue
+        family = module.split(".")[2]
+        for other in imports:
+            assert not other.startswith(("engine.players", "engine.registry")), (module, other)
+            if other.startswith("engine.families."):
+                assert other.split(".")[2] == family, (module, other)
