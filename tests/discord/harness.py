@@ -159,6 +159,9 @@ class LeakGuard:
         service.on_change(self.listener)
 
     async def listener(self, room: Room, lines: list[Line]) -> None:
+        # what was sent until now was drawn from the changes before this one: judged by what
+        # they made public, before this one moves the deals on (the guard keeps two deals)
+        self._scan()
         pub = self.public.setdefault(room.id, set())
         for ln in lines:
             if ln.key == "deal_started":
@@ -222,6 +225,11 @@ class LeakGuard:
         return bool(msg and msg.ephemeral), who, body
 
     def check(self) -> None:
+        self._scan()
+        assert not self.leaks, self.leaks
+
+    def _scan(self) -> None:
+        """Every REST body sent since the last scan, against what is public now."""
         known = self._known_public()
         for call in self.fake.calls[self.checked :]:
             if call.method not in ("POST", "PATCH") or call.json is None:
@@ -239,7 +247,6 @@ class LeakGuard:
             if cards - allowed:
                 self.leaks.append(Leak(repr(call), cards - allowed, who if ephemeral else None))
         self.checked = len(self.fake.calls)
-        assert not self.leaks, self.leaks
 
 
 # --- driving the client --------------------------------------------------------------------
