@@ -65,7 +65,7 @@ def play(url: str) -> float:
 
 
 async def telegram(url: str) -> float:
-    from tests.fakes.telegram_api import FakeTelegram
+    from tests.fakes.telegram import FakeTelegram
 
     token = "123456:BENCH-token"
     async with FakeTelegram(token, max_poll_seconds=0.2) as fake:
@@ -103,7 +103,7 @@ sys.exit(main(["discord"]))
 
 
 async def discord(url: str) -> float:
-    from tests.fakes.discord_api import FakeDiscord
+    from tests.fakes.discord import FakeDiscord
 
     async with FakeDiscord() as fake:
         env = {

@@ -6,7 +6,7 @@
 Uses ``REDIS_URL`` or ``redis://127.0.0.1:6379/13`` and EMPTIES that database first.
 
 Each seed deals one whole match (the same on every run) in a group through the real
-aiogram adapter against the fake Bot API (tests/fakes/telegram_api.py), which answers 429
+aiogram adapter against the fake Bot API (tests/fakes/telegram/), which answers 429
 past 20 group writes a minute; people think 1-6 s a move, computer players move after 1 s.
 Time is a manual clock that jumps from event to event, so the figures do not depend on the
 machine. ``--spam N``: a member who does not play sends ``/top`` every N seconds, typed
